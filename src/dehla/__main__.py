@@ -1,0 +1,3 @@
+from dehla.cli.main import main
+
+raise SystemExit(main())

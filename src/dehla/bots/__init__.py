@@ -1,0 +1,10 @@
+"""Bots: players that decide from a seat's observation only.
+
+A bot is any object with ``act(observation) -> Action``.  It is handed the
+seat's ``Observation`` and nothing else, so it cannot see a card the seat has
+not seen.  Bots are registered by name (``make_bot("random")``).
+"""
+
+from dehla.bots.base import BOTS, Bot, RandomBot, bot_names, make_bot
+
+__all__ = ["BOTS", "Bot", "RandomBot", "bot_names", "make_bot"]

@@ -1,0 +1,1 @@
+"""The ``dehla`` command: thin shells over the library, one module per subcommand."""

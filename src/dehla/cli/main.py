@@ -1,0 +1,53 @@
+"""``dehla`` command-line entry point: parses arguments and dispatches to a subcommand."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from dehla import __version__
+from dehla.errors import DehlaError
+
+__all__ = ["main", "build_parser"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that says what is wrong in one line and exits with status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from dehla.cli import play, replay, rules, simulate
+
+    parser = _Parser(prog="dehla", description="Dehla Pakad, Mendikot and Taash's Dehla Pakad.")
+    parser.add_argument("--version", action="version", version=f"dehla {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for module in (play, replay, rules, simulate):
+        module.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.run(args) or 0)
+    except DehlaError as error:
+        print(f"dehla: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\ndehla: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

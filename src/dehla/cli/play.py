@@ -1,0 +1,243 @@
+"""``dehla play``: a person plays a whole match in the terminal against bots.
+
+The person sees only their seat's observation, the same view a bot gets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from dehla.bots import Bot, bot_names, make_bot
+from dehla.cli.common import read_rules, seed_value
+from dehla.engine.actions import Action, Play, parse_action
+from dehla.engine.events import Event
+from dehla.engine.observe import Observation
+from dehla.engine.state import Match
+from dehla.errors import DehlaError
+from dehla.record import to_record, write_records
+from dehla.rules import PRESETS
+from dehla.text import describe_event, hand_text, score_text, seat_label
+
+HELP = """Type a card to play it: 10h, QS, a♦ (T for ten is fine).
+Other actions when offered: 'call H' (name trump), 'hide 10H' (band hukum), 'reveal' (ask for the hidden trump).
+Commands: 'hand' shows the table again, 'last' the last trick, 'rules' the rules, 'help' this text, 'quit' leaves."""
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "play",
+        help="play a whole match in the terminal against bots",
+        description="Play a match in the terminal: you take one seat, bots take the others.",
+    )
+    parser.add_argument("--rules", default="pagat", help=f"a preset ({', '.join(PRESETS)}) or a JSON rules object")
+    parser.add_argument("--seat", type=int, default=0, help="your seat number (default 0)")
+    parser.add_argument("--seed", type=seed_value, default=None, help="random seed for the cards and the bots")
+    parser.add_argument("--name", default="You", help="your name at the table")
+    parser.add_argument(
+        "--partner", default="random", help=f"your partner's bot ({', '.join(bot_names())}; default random)"
+    )
+    parser.add_argument(
+        "--opponents", default="random", help=f"the opponents' bot ({', '.join(bot_names())}; default random)"
+    )
+    parser.add_argument("--save", metavar="FILE", help="write the match record (dehla-record/1) to FILE at the end")
+    parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
+    parser.set_defaults(run=run)
+
+
+class TerminalPlayer:
+    """A person at the terminal, deciding from the seat's observation only."""
+
+    name = "person"
+
+    def __init__(
+        self,
+        names: list[str],
+        rules_lines: Callable[[], str],
+        read: Callable[[str], str] = input,
+        write: Callable[[str], None] = print,
+        symbols: bool = True,
+    ) -> None:
+        self.names = names
+        self.rules_lines = rules_lines
+        self.read = read
+        self.write = write
+        self.symbols = symbols
+
+    def act(self, observation: Observation) -> Action:
+        self.write(self.screen(observation))
+        while True:
+            try:
+                text = self.read(f"{self.names[observation.seat]} > ").strip()
+            except EOFError:
+                raise KeyboardInterrupt from None
+            if not text:
+                continue
+            word = text.lower()
+            if word in ("quit", "exit", "q"):
+                raise KeyboardInterrupt
+            if word in ("help", "?"):
+                self.write(HELP)
+                continue
+            if word in ("hand", "table", "show"):
+                self.write(self.screen(observation))
+                continue
+            if word == "last":
+                self.write(self.last_trick(observation))
+                continue
+            if word == "rules":
+                self.write(self.rules_lines())
+                continue
+            try:
+                action = parse_action(text)
+            except DehlaError as error:
+                self.write(f"  {error}. Type 'help' for help.")
+                continue
+            if action in observation.legal_actions:
+                return action
+            self.write(f"  {action} is not allowed now: {self.why_not(observation, action)}")
+
+    def why_not(self, observation: Observation, action: Action) -> str:
+        legal = ", ".join(str(item) for item in observation.legal_actions)
+        if isinstance(action, Play):
+            if action.card not in observation.hand:
+                return f"you do not hold {action.card}. Legal: {legal}"
+            if observation.led is not None and any(card.suit == observation.led for card in observation.hand):
+                return f"you must follow {observation.led.word}. Legal: {legal}"
+        return f"legal now: {legal}"
+
+    def last_trick(self, observation: Observation) -> str:
+        if not observation.tricks:
+            return "  no trick finished yet this hand"
+        trick = observation.tricks[-1]
+        plays = ", ".join(f"{card} ({seat_label(seat, self.names)})" for seat, card in zip(trick.seats, trick.cards))
+        return f"  last trick: {plays}; won by {seat_label(trick.winner, self.names)}"
+
+    def screen(self, obs: Observation) -> str:
+        names = self.names
+        lines = ["", "─" * 72]
+        trump = "not set yet" if obs.trump is None else f"{obs.trump.symbol} {obs.trump.word}"
+        if obs.trump_hidden:
+            trump = "hidden (band hukum)"
+            if obs.hidden_card is not None:
+                trump += f" — you hid {obs.hidden_card}"
+        if obs.open_draw is not None:
+            trump += f" (drawn {obs.open_draw})"
+        unit = score_text(obs.score, _rules_of(obs))
+        streak = max(obs.streak)
+        streak_text = f", streak team {0 if obs.streak[0] else 1}: {streak}" if streak else ""
+        lines.append(
+            f"Hand {obs.hand_number} · dealer {seat_label(obs.dealer, names)} · trump {trump} · {unit}{streak_text}"
+        )
+        if obs.centre or obs.next_collector is not None:
+            tens = [str(card) for card in obs.centre if card.is_ten]
+            collector = ""
+            if obs.next_collector is not None:
+                collector = f"; {seat_label(obs.next_collector, names)} collects by winning the next trick"
+            lines.append(
+                f"Centre: {len(obs.centre)} cards, tens: {' '.join(tens) or 'none'}{collector}"
+            )
+        for team in (0, 1):
+            tens = [str(card) for card in obs.captured[team] if card.is_ten]
+            mine = " (yours)" if team == obs.team else ""
+            lines.append(
+                f"Team {team}{mine}: tens {' '.join(tens) or '—'} · tricks {obs.tricks_won[team]}"
+            )
+        if obs.trick:
+            plays = ", ".join(f"{card} ({seat_label(seat, names)})" for seat, card in obs.trick)
+            lines.append(f"Trick {len(obs.tricks) + 1}: {plays}")
+        else:
+            lines.append(f"Trick {len(obs.tricks) + 1}: you lead")
+        held = hand_text(obs.hand, self.symbols)
+        if sum(obs.undealt):
+            held += f"   (+{obs.undealt[obs.seat]} cards still to be dealt)"
+        lines.append(f"Your hand: {held}")
+        legal = "  ".join(str(action) for action in obs.legal_actions)
+        lines.append(f"Legal: {legal}")
+        return "\n".join(lines)
+
+
+def _rules_of(obs: Observation) -> Any:
+    from dehla.rules import parse_rules
+
+    return parse_rules(obs.rules)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dehla.rules_text import explain
+
+    rules = read_rules(args.rules)
+    if not 0 <= args.seat < rules.players:
+        raise DehlaError(f"--seat must be a seat number 0..{rules.players - 1}, not {args.seat}")
+    partner = make_bot(args.partner)
+    opponents = make_bot(args.opponents)
+    del partner, opponents  # names checked before the match starts
+    rng = random.Random(args.seed)
+    names = []
+    for seat in range(rules.players):
+        if seat == args.seat:
+            names.append(args.name)
+        else:
+            kind = args.partner if seat % 2 == args.seat % 2 else args.opponents
+            names.append(f"{kind.capitalize()}{seat}")
+    human = TerminalPlayer(names, lambda: "\n".join(explain(rules)), symbols=not args.ascii)
+    players: list[Bot] = []
+    for seat in range(rules.players):
+        if seat == args.seat:
+            players.append(human)
+        else:
+            kind = args.partner if seat % 2 == args.seat % 2 else args.opponents
+            players.append(make_bot(kind, rng.getrandbits(64)))
+    print(f"dehla play — {rules.preset}. You are seat {args.seat}, team {args.seat % 2}. Type 'help' for help.")
+    match = Match.new(rules, rng)
+    print(f"First dealer by lot: {seat_label(match.dealer, names)}")
+    try:
+        _play(match, players, rng, names, args.seat)
+    except KeyboardInterrupt:
+        print("\nMatch abandoned.")
+        _save(args.save, match, names)
+        return 0
+    _save(args.save, match, names)
+    return 0
+
+
+def _play(match: Match, players: list[Bot], rng: random.Random, names: list[str], me: int) -> None:
+    rules = match.rules
+    while not match.is_over:
+        if match.is_chance:
+            events: tuple[Event, ...] = match.apply(match.random_deal(rng))
+        else:
+            seat = match.to_act
+            assert seat is not None
+            action = players[seat].act(match.observe(seat))
+            events = match.apply(action)
+            if isinstance(action, Play):
+                print(f"  {seat_label(seat, names)} plays {action.card}")
+            elif seat != me:
+                shown = "a card face down" if str(action).startswith("hide") else str(action)
+                print(f"  {seat_label(seat, names)}: {shown}")
+        for event in events:
+            text = describe_event(event, rules, names)
+            if text:
+                print(f"  {text}")
+    print(f"\nMatch over: {score_text(match.score, rules)}.")
+    assert match.winner is not None
+    verdict = "Your team wins!" if match.winner == me % 2 else "The other team wins."
+    print(verdict)
+
+
+def _save(path: str | None, match: Match, names: list[str]) -> None:
+    if not path:
+        return
+    try:
+        write_records(path, [to_record(match, names)])
+    except OSError as error:
+        print(f"could not save the record to {path}: {error}", file=sys.stderr)
+        return
+    print(f"Record saved to {path} (replay it with: dehla replay {path})")
+
+
+__all__ = ["add_parser", "run", "TerminalPlayer"]

@@ -1,0 +1,50 @@
+"""``dehla rules [PRESET]``: list the presets, or explain one in plain words."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from dehla.errors import RulesError
+from dehla.rules import PRESETS, parse_rules
+from dehla.rules_text import explain
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "rules",
+        help="list the rule presets, or explain one in plain words",
+        description=(
+            "Without an argument, list the presets. With a preset name (or a JSON rules object such as "
+            "'{\"preset\": \"taash\", \"target\": 200}'), explain those rules and the rulings that apply."
+        ),
+    )
+    parser.add_argument("preset", nargs="?", help="a preset name or a JSON rules object")
+    parser.add_argument("--json", action="store_true", help="print the rules' options as JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.preset is None:
+        width = max(len(name) for name in PRESETS)
+        if args.json:
+            print(json.dumps({name: rules.options() for name, rules in PRESETS.items()}, indent=2))
+            return 0
+        print("Presets (dehla rules NAME explains one):")
+        for name, rules in PRESETS.items():
+            print(f"  {name:<{width}}  {rules.description}")
+        return 0
+    text = args.preset.strip()
+    value: object = text
+    if text.startswith("{"):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RulesError(f"the rules object is not valid JSON: {error.msg}") from None
+    rules = parse_rules(value)
+    if args.json:
+        print(json.dumps({"preset": rules.preset, **rules.options()}, indent=2))
+        return 0
+    print("\n".join(explain(rules)))
+    return 0

@@ -1,0 +1,48 @@
+"""The rules engine: actions, events, the match state, observations and scoring. No I/O."""
+
+from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action, Call, Deal, Hide, Play, Reveal, parse_action
+from dehla.engine.events import (
+    CentreCollected,
+    Event,
+    HandEnded,
+    HandResult,
+    HandStarted,
+    KotAwarded,
+    MatchOver,
+    StagedDeal,
+    Trick,
+    TrumpRevealed,
+    TrumpSet,
+)
+from dehla.engine.observe import Observation, observe
+from dehla.engine.state import Match, Phase, draw_first_dealer
+
+__all__ = [
+    "Action",
+    "Call",
+    "CALLS",
+    "CentreCollected",
+    "Deal",
+    "draw_first_dealer",
+    "Event",
+    "HandEnded",
+    "HandResult",
+    "HandStarted",
+    "Hide",
+    "HIDES",
+    "KotAwarded",
+    "Match",
+    "MatchOver",
+    "Observation",
+    "observe",
+    "parse_action",
+    "Phase",
+    "Play",
+    "PLAYS",
+    "Reveal",
+    "REVEAL",
+    "StagedDeal",
+    "Trick",
+    "TrumpRevealed",
+    "TrumpSet",
+]

@@ -1,0 +1,178 @@
+"""What happens automatically after a decision: the engine's events.
+
+``Match.apply`` returns the events its action caused, in order.  Nothing here
+is a decision, so none of it is ever written in a record: a replay recomputes
+them by folding ``apply`` over the record's actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from dehla.cards import Card, Suit
+
+__all__ = [
+    "Event",
+    "HandStarted",
+    "TrumpSet",
+    "TrumpRevealed",
+    "StagedDeal",
+    "Trick",
+    "CentreCollected",
+    "HandEnded",
+    "HandResult",
+    "KotAwarded",
+    "MatchOver",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """A new hand was dealt."""
+
+    hand: int
+    dealer: int
+    open_draw: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpSet:
+    """Trump became known to every seat: called, drawn or cut (``how``)."""
+
+    suit: Suit
+    seat: int | None
+    how: str
+    card: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpRevealed:
+    """The band-hukum card was turned up and went back to its chooser's hand.
+
+    ``asked_by`` is the seat that asked, or ``None`` for an automatic reveal.
+    """
+
+    suit: Suit
+    card: Card
+    chooser: int
+    asked_by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StagedDeal:
+    """Every seat received the rest of its hand (staged deal); ``trump`` is ``None`` if nobody cut."""
+
+    after_trick: int
+    trump: Suit | None
+
+
+class Trick(NamedTuple):
+    """A finished trick: who led, the cards in play order, its winner, and who collected at it.
+
+    ``number`` counts from 1.  ``collected_by`` is the seat whose team took cards
+    into its captures at this trick, or ``None`` when they stayed in the centre.
+    (A named tuple, because search makes millions of them.)
+    """
+
+    number: int
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+    collected_by: int | None
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        count = len(self.cards)
+        return tuple((self.leader + offset) % count for offset in range(count))
+
+
+@dataclass(frozen=True, slots=True)
+class CentreCollected:
+    """A team took the centre into its captures (two in a row, or the last trick)."""
+
+    seat: int
+    team: int
+    cards: tuple[Card, ...]
+    tens: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    """The hand is over; ``early`` when Taash's result was settled before the last trick."""
+
+    early: bool
+    tricks_played: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A scored hand: everything ``dehla replay --json`` reports for it, and the match after it."""
+
+    hand: int
+    dealer: int
+    trump: Suit | None
+    tricks: tuple[Trick, ...]
+    tens: tuple[int, int]
+    tricks_won: tuple[int, int]
+    winner: int | None
+    sweep: bool
+    whitewash: bool
+    points: tuple[int, int]
+    ended_early: bool
+    kot: bool
+    next_dealer: int | None
+    score: tuple[int, int]
+    streak: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class KotAwarded:
+    """A team earned a kot (Pagat scoring): four tens, or ``streak_kot`` hand wins in a row."""
+
+    team: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOver:
+    """The match has a winner."""
+
+    winner: int
+    score: tuple[int, int]
+
+
+Event = HandStarted | TrumpSet | TrumpRevealed | StagedDeal | Trick | CentreCollected | HandEnded | HandResult | KotAwarded | MatchOver
+
+
+def _suit_text(suit: Suit | None) -> str | None:
+    return None if suit is None else suit.name
+
+
+def trick_json(trick: Trick) -> dict[str, object]:
+    """A finished trick in the JSON form of ``dehla replay --json`` (SPEC 4.3)."""
+    return {
+        "leader": trick.leader,
+        "cards": [str(card) for card in trick.cards],
+        "winner": trick.winner,
+        "collected_by": trick.collected_by,
+    }
+
+
+def result_json(result: HandResult) -> dict[str, object]:
+    """A scored hand in the JSON form of ``dehla replay --json`` (SPEC 4.3), plus ``kot`` and ``complete``."""
+    return {
+        "dealer": result.dealer,
+        "trump": _suit_text(result.trump),
+        "tricks": [trick_json(trick) for trick in result.tricks],
+        "tens": list(result.tens),
+        "tricks_won": list(result.tricks_won),
+        "winner": result.winner,
+        "sweep": result.sweep,
+        "whitewash": result.whitewash,
+        "points": list(result.points),
+        "ended_early": result.ended_early,
+        "next_dealer": result.next_dealer,
+        "kot": result.kot,
+        "complete": True,
+    }

@@ -1,0 +1,724 @@
+"""The game state: a match of hands, driven by ``legal_actions()`` and ``apply()``.
+
+``Match`` is the one rules engine.  It holds the whole truth (every hand,
+the hidden card, the undealt cards of a staged deal); outside code that plays
+for a seat must look through ``observe(seat)`` instead.  Chance is an action
+too: at the start of each hand ``is_chance`` is true and the next action is a
+``Deal``, drawn from a seeded random source (``random_deal``) or read from a
+record, so a replay is a fold of ``apply`` over the record.
+
+Hands are 52-bit masks (see ``dehla.cards``) so that ``apply`` stays cheap
+enough for search.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from dehla.cards import DECK_48, DECK_52, SUIT_MASKS, TENS_MASK, Card, Suit, cards_of, cards_text, sort_hand
+from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action, Call, Deal, Hide, Play, Reveal
+from dehla.engine.events import (
+    CentreCollected,
+    Event,
+    HandEnded,
+    HandResult,
+    HandStarted,
+    KotAwarded,
+    MatchOver,
+    StagedDeal,
+    Trick,
+    TrumpRevealed,
+    TrumpSet,
+)
+from dehla.engine.scoring import MatchScore, Outcome, hand_outcome, next_dealer, settled_outcome
+from dehla.errors import DehlaError, IllegalActionError
+from dehla.rules import Rules, parse_rules
+
+if TYPE_CHECKING:
+    from dehla.engine.observe import Observation
+
+__all__ = ["Match", "Phase", "draw_first_dealer"]
+
+#: Cards each seat holds before the rest are dealt (called trump, staged deal).
+OPENING_PACKET = 5
+#: Tricks played without trump before a staged deal is completed anyway.
+STAGED_TRICKS = 5
+_NOT_YET = 99  # trick position from which trump counts, when it does not (yet)
+
+
+class Phase(Enum):
+    DEAL = "deal"  # chance: the next hand must be dealt
+    CALL = "call"  # dealer+1 names trump from its first five cards
+    HIDE = "hide"  # dealer+1 lays the band-hukum card face down
+    PLAY = "play"
+    OVER = "over"  # the match has a winner
+
+
+_NO_EVENTS: tuple[Event, ...] = ()
+_SUITS = tuple(Suit)
+
+
+def _suit_tables() -> tuple[list[tuple[Play, ...]], ...]:
+    """For each suit, the interned plays of every 13-bit set of its ranks, low card first."""
+    tables = []
+    for suit in range(4):
+        table: list[tuple[Play, ...]] = [()]
+        for ranks in range(1, 1 << 13):
+            high = ranks.bit_length() - 1
+            table.append(table[ranks ^ (1 << high)] + (PLAYS[suit * 13 + high],))
+        tables.append(table)
+    return tuple(tables)
+
+
+_S0, _S1, _S2, _S3 = _SUIT_PLAYS = _suit_tables()
+
+
+def _plays_of(mask: int) -> tuple[Play, ...]:
+    """Interned ``Play`` actions for a mask of cards, lowest card first."""
+    return _S0[mask & 0x1FFF] + _S1[mask >> 13 & 0x1FFF] + _S2[mask >> 26 & 0x1FFF] + _S3[mask >> 39]
+
+
+_DECK_MASKS = {True: (1 << 52) - 1, False: sum(1 << card for card in DECK_48)}
+
+
+def draw_first_dealer(players: int, rng: random.Random) -> int:
+    """Choose the first dealer by lot (SPEC 3.8): each draws a card, the highest rank deals, ties redraw."""
+    contenders = list(range(players))
+    while True:
+        drawn = rng.sample(range(52), len(contenders))
+        best = max(card % 13 for card in drawn)
+        contenders = [seat for seat, card in zip(contenders, drawn) if card % 13 == best]
+        if len(contenders) == 1:
+            return contenders[0]
+
+
+class Match:
+    """A match in progress: whose turn it is, the legal actions, ``apply``, ``clone``, ``observe``."""
+
+    __slots__ = (
+        "rules",
+        "players",
+        "first_dealer",
+        "phase",
+        "dealer",
+        "match_score",
+        "results",
+        "_log",
+        # the hand in play
+        "_hands",
+        "_pending",
+        "_staged",
+        "_cut_open",
+        "_trump",
+        "_trump_from",
+        "_hidden_card",
+        "_hidden_suit",
+        "_chooser",
+        "_revealed_card",
+        "_revealed",
+        "_must_trump",
+        "_free_play",
+        "_to_act",
+        "_leader",
+        "_led",
+        "_trick",
+        "_tricks",
+        "_centre",
+        "_captured",
+        "_tricks_won",
+        "_last_winner",
+        "_open_draw",
+        "_hand_events",
+        "_actions",
+        "_trick_mask",
+    )
+
+    def __init__(self, rules: Rules | str | dict[str, object], first_dealer: int = 0) -> None:
+        self.rules: Rules = parse_rules(rules)
+        self.players: int = self.rules.players
+        if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < self.players:
+            raise DehlaError(f"first_dealer must be a seat number 0..{self.players - 1}, not {first_dealer!r}")
+        self.first_dealer: int = first_dealer
+        self.phase: Phase = Phase.DEAL
+        self.dealer: int = first_dealer
+        self.match_score: MatchScore = MatchScore()
+        self.results: list[HandResult] = []
+        self._log: list[tuple[Deal, list[Action]]] = []
+        self._reset_hand()
+
+    @classmethod
+    def new(cls, rules: Rules | str | dict[str, object], rng: random.Random | int | None = None) -> Match:
+        """A new match whose first dealer is chosen by lot from ``rng`` (a ``random.Random`` or a seed)."""
+        source = rng if isinstance(rng, random.Random) else random.Random(rng)
+        parsed = parse_rules(rules)
+        return cls(parsed, draw_first_dealer(parsed.players, source))
+
+    def _reset_hand(self) -> None:
+        n = self.players
+        self._hands: list[int] = [0] * n
+        self._pending: list[int] = [0] * n
+        self._staged = False
+        self._cut_open = False
+        self._trump: Suit | None = None
+        self._trump_from = _NOT_YET
+        self._hidden_card: Card | None = None
+        self._hidden_suit: Suit | None = None
+        self._chooser: int | None = None
+        self._revealed_card: Card | None = None
+        self._revealed = False
+        self._must_trump = False
+        self._free_play = False
+        self._to_act: int | None = None
+        self._leader = 0
+        self._led = 0
+        self._trick: list[Card] = []
+        self._trick_mask = 0
+        self._actions: list[Action] = []
+        self._tricks: list[Trick] = []
+        self._centre = 0
+        self._captured: list[int] = [0, 0]
+        self._tricks_won: list[int] = [0, 0]
+        self._last_winner: int | None = None
+        self._open_draw: Card | None = None
+        self._hand_events: list[Event] = []
+
+    # ------------------------------------------------------------------------------------------
+    # Queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def is_chance(self) -> bool:
+        """True when the next action is a ``Deal`` (the start of every hand)."""
+        return self.phase is Phase.DEAL
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision it is, or ``None`` at a deal or once the match is over."""
+        return self._to_act
+
+    @property
+    def hand_number(self) -> int:
+        """0-based index of the hand in play (or about to be dealt)."""
+        return len(self._log) - (1 if self.phase in (Phase.CALL, Phase.HIDE, Phase.PLAY) else 0)
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit known to every seat (``None`` before it is set, or if hidden)."""
+        return self._trump
+
+    @property
+    def winner(self) -> int | None:
+        return self.match_score.winner
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.match_score.score
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actions the seat to act may take; empty at a deal or once the match is over."""
+        phase = self.phase
+        if phase is Phase.PLAY:
+            if self._hidden_card is None:
+                if self._trick and not self._free_play:
+                    led = self._led
+                    follow = self._hands[self._to_act] >> (13 * led) & 0x1FFF  # type: ignore[index]
+                    if follow:
+                        return _SUIT_PLAYS[led][follow]
+                return _plays_of(self._legal_mask())
+            plays = _plays_of(self._legal_mask())
+            if self._can_ask_reveal():
+                return (REVEAL, *plays)
+            return plays
+        if phase is Phase.CALL:
+            return CALLS
+        if phase is Phase.HIDE:
+            assert self._to_act is not None
+            return tuple(HIDES[card] for card in cards_of(self._hands[self._to_act] | self._pending[self._to_act]))
+        return ()
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
+
+    def observe(self, seat: int) -> Observation:
+        """What ``seat`` may know now, and nothing more (see ``dehla.engine.observe``)."""
+        from dehla.engine.observe import observe
+
+        return observe(self, seat)
+
+    # ------------------------------------------------------------------------------------------
+    # Chance
+
+    def random_deal(self, rng: random.Random) -> Deal:
+        """Shuffle and deal the next hand from ``rng``."""
+        pack = DECK_52 if self.players == 4 else DECK_48
+        # Sorting by random keys is a uniform shuffle, and several times faster than rng.shuffle.
+        deck = sorted(pack, key=lambda _card: rng.random())
+        size = self.rules.hand_size
+        hands = tuple(tuple(deck[seat * size : (seat + 1) * size]) for seat in range(self.players))
+        open_draw = rng.choice(pack) if self.rules.trump == "open_draw" else None
+        return Deal.trusted(hands, open_draw)
+
+    # ------------------------------------------------------------------------------------------
+    # Applying actions
+
+    def apply(self, action: Action | Deal) -> tuple[Event, ...]:
+        """Apply a decision (or the chance ``Deal``) and return the events it caused, in order.
+
+        Raises ``IllegalActionError`` (a ``DehlaError``) naming the reason when the
+        action is not legal now; the state is then unchanged.
+        """
+        cls = action.__class__
+        if cls is Play and self.phase is Phase.PLAY:
+            return self._play(action.card)  # type: ignore[union-attr]
+        if cls is Deal:
+            return self._deal(action)  # type: ignore[arg-type]
+        if self.phase is Phase.OVER:
+            raise IllegalActionError(f"the match is over (team {self.winner} won); no more actions")
+        if self.phase is Phase.DEAL:
+            raise IllegalActionError(f"the next hand must be dealt before {action}")
+        if cls is Call:
+            return self._call(action)  # type: ignore[arg-type]
+        if cls is Hide:
+            return self._hide(action)  # type: ignore[arg-type]
+        if cls is Reveal:
+            return self._reveal()
+        if cls is Play:
+            raise IllegalActionError(self._phase_needs())
+        raise IllegalActionError(f"{action!r} is not an action; use Play, Call, Hide, Reveal or Deal")
+
+    def _phase_needs(self) -> str:
+        if self.phase is Phase.CALL:
+            return f"seat {self._to_act} must call trump first (call S, H, D or C)"
+        if self.phase is Phase.HIDE:
+            return f"seat {self._to_act} must hide a card first (hide CARD)"
+        return f"no card can be played now ({self.phase.value})"
+
+    def _deal(self, deal: Deal) -> tuple[Event, ...]:
+        if self.phase is not Phase.DEAL:
+            if self.phase is Phase.OVER:
+                raise IllegalActionError("the match is over; no more hands are dealt")
+            raise IllegalActionError("a hand is in play; the next deal comes when it ends")
+        self._check_deal(deal)
+        self._reset_hand()
+        rules = self.rules
+        events = self._hand_events
+        self._log.append((deal, self._actions))
+        events.append(HandStarted(len(self._log) - 1, self.dealer, deal.open_draw))
+        first = (self.dealer + 1) % self.players
+        opening = rules.staged_deal or rules.trump == "called"
+        for seat, cards in enumerate(deal.hands):
+            mask = 0
+            for index, card in enumerate(cards):
+                if opening and index >= OPENING_PACKET:
+                    self._pending[seat] |= 1 << card
+                else:
+                    mask |= 1 << card
+            self._hands[seat] = mask
+        self._staged = rules.staged_deal
+        self._cut_open = rules.trump == "cut"
+        if rules.trump == "open_draw":
+            assert deal.open_draw is not None
+            self._open_draw = deal.open_draw
+            self._trump = deal.open_draw.suit
+            events.append(TrumpSet(self._trump, first, "open_draw", deal.open_draw))
+        self._to_act = first
+        if rules.trump == "called":
+            self.phase = Phase.CALL
+        elif rules.trump in ("hidden", "hidden_auto"):
+            self.phase = Phase.HIDE
+            self._chooser = first
+        else:
+            self.phase = Phase.PLAY
+            self._begin_trick(first)
+        return tuple(events)
+
+    def _check_deal(self, deal: Deal) -> None:
+        rules = self.rules
+        if len(deal.hands) != self.players:
+            raise IllegalActionError(f"a deal needs {self.players} hands, not {len(deal.hands)}")
+        deck = _DECK_MASKS[self.players == 4]
+        seen = 0
+        for seat, cards in enumerate(deal.hands):
+            if len(cards) != rules.hand_size:
+                raise IllegalActionError(f"seat {seat} is dealt {len(cards)} cards; each seat gets {rules.hand_size}")
+            for card in cards:
+                bit = 1 << card
+                if seen & bit:
+                    raise IllegalActionError(f"{card} is dealt twice")
+                if not deck & bit:
+                    raise IllegalActionError(f"{card} is not in the 48-card pack (the twos are taken out)")
+                seen |= bit
+        if rules.trump == "open_draw":
+            if deal.open_draw is None:
+                raise IllegalActionError("open-draw rules need the drawn card (open_draw)")
+            if not deck >> deal.open_draw & 1:
+                raise IllegalActionError(f"the drawn card {deal.open_draw} is not in the pack")
+        elif deal.open_draw is not None:
+            raise IllegalActionError(f"a drawn card is only for open-draw trump, not {rules.trump!r}")
+
+    def _call(self, action: Call) -> tuple[Event, ...]:
+        if self.phase is not Phase.CALL:
+            raise IllegalActionError(f"{action} is not allowed now: {self._not_now(action)}")
+        seat = self._to_act
+        assert seat is not None
+        self._actions.append(action)
+        self._trump = action.suit
+        events: list[Event] = [TrumpSet(action.suit, seat, "called")]
+        for other in range(self.players):
+            self._hands[other] |= self._pending[other]
+            self._pending[other] = 0
+        self.phase = Phase.PLAY
+        self._begin_trick(seat, events)
+        self._hand_events.extend(events)
+        return tuple(events)
+
+    def _hide(self, action: Hide) -> tuple[Event, ...]:
+        seat = self._to_act
+        if self.phase is not Phase.HIDE or seat is None:
+            raise IllegalActionError(f"{action} is not allowed now: {self._not_now(action)}")
+        bit = 1 << action.card
+        if not self._hands[seat] & bit:
+            raise IllegalActionError(f"seat {seat} cannot hide {action.card}: it does not hold that card")
+        self._actions.append(action)
+        self._hands[seat] ^= bit
+        self._hidden_card = action.card
+        self._hidden_suit = action.card.suit
+        self.phase = Phase.PLAY
+        events: list[Event] = []
+        self._begin_trick(seat, events)
+        self._hand_events.extend(events)
+        return tuple(events)
+
+    def _not_now(self, action: Action) -> str:
+        if self.phase is Phase.PLAY:
+            return f"seat {self._to_act} is to play a card"
+        return self._phase_needs()
+
+    def _can_ask_reveal(self) -> bool:
+        if self._hidden_card is None or self.rules.trump != "hidden" or not self._trick:
+            return False
+        seat = self._to_act
+        assert seat is not None
+        return not self._hands[seat] & SUIT_MASKS[self._led]
+
+    def _reveal(self) -> tuple[Event, ...]:
+        if self.phase is not Phase.PLAY:
+            raise IllegalActionError(f"reveal is not allowed now: {self._phase_needs()}")
+        if not self._can_ask_reveal():
+            raise IllegalActionError(f"seat {self._to_act} may not ask for the trump now: {self._why_no_reveal()}")
+        seat = self._to_act
+        self._actions.append(REVEAL)
+        events: list[Event] = []
+        self._turn_up(seat, events)
+        self._must_trump = True
+        self._hand_events.extend(events)
+        return tuple(events)
+
+    def _why_no_reveal(self) -> str:
+        if self.rules.trump not in ("hidden", "hidden_auto"):
+            return "there is no hidden trump under these rules"
+        if self.rules.trump == "hidden_auto":
+            return "the trump card is turned up automatically under these rules"
+        if self._hidden_card is None:
+            return "the trump is already revealed"
+        if not self._trick:
+            return "the leader of a trick cannot ask"
+        return f"only a player who cannot follow {Suit(self._led).word} may ask"
+
+    def _turn_up(self, asked_by: int | None, events: list[Event]) -> None:
+        """Turn the band-hukum card up: its suit is trump from now on; it goes back to the chooser."""
+        card = self._hidden_card
+        chooser = self._chooser
+        assert card is not None and chooser is not None
+        self._hidden_card = None
+        self._revealed = True
+        self._revealed_card = card
+        self._hands[chooser] |= 1 << card
+        self._trump = card.suit
+        self._trump_from = len(self._trick)
+        events.append(TrumpRevealed(card.suit, card, chooser, asked_by))
+
+    def _legal_mask(self) -> int:
+        seat = self._to_act
+        assert seat is not None
+        hand = self._hands[seat]
+        if not self._trick or self._free_play:
+            return hand
+        follow = hand & SUIT_MASKS[self._led]
+        if follow:
+            return follow
+        if self._must_trump and self._trump is not None:
+            trumps = hand & SUIT_MASKS[self._trump]
+            if trumps:
+                return trumps
+        return hand
+
+    def _play(self, card: Card) -> tuple[Event, ...]:
+        seat: int = self._to_act  # type: ignore[assignment]
+        bit = 1 << card
+        hand = self._hands[seat]
+        trick = self._trick
+        if trick and not self._free_play:
+            follow = hand & SUIT_MASKS[self._led]
+            if follow:
+                if not follow & bit:
+                    raise IllegalActionError(self._why_illegal(card))
+            elif not self._legal_mask() & bit:
+                raise IllegalActionError(self._why_illegal(card))
+        elif not hand & bit:
+            raise IllegalActionError(self._why_illegal(card))
+        self._actions.append(PLAYS[card])
+        self._hands[seat] = hand ^ bit
+        self._trick_mask |= bit
+        events: list[Event] = []
+        if not trick:
+            self._led = card // 13
+        elif self._cut_open and not hand & SUIT_MASKS[self._led]:
+            # Cut trump: the first off-suit card sets trump and counts as one in this trick.
+            self._cut_open = False
+            self._trump = trump = _SUITS[card // 13]
+            self._trump_from = len(trick)
+            events.append(TrumpSet(trump, seat, "cut", card))
+        trick.append(card)
+        if len(trick) == self.players:
+            self._end_trick(events)
+        else:
+            self._to_act = seat = seat + 1 if seat + 1 < self.players else 0
+            if self._must_trump or self._free_play or self._hidden_card is not None:
+                self._begin_turn(seat, events)
+        if not events:
+            return _NO_EVENTS
+        self._hand_events.extend(events)
+        return tuple(events)
+
+    def _why_illegal(self, card: Card) -> str:
+        seat = self._to_act
+        assert seat is not None
+        hand = self._hands[seat]
+        if not hand & (1 << card):
+            if self._hidden_card == card and self._chooser == seat:
+                return f"seat {seat} cannot play {card}: it is the hidden trump card, still face down"
+            return f"seat {seat} does not hold {card}"
+        led = Suit(self._led)
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            return f"seat {seat} must follow {led.word} with {cards_text(sort_hand(cards_of(follow)))}, not {card}"
+        if self._must_trump and self._trump is not None:
+            return f"seat {seat} asked for the trump and must play a trump ({Suit(self._trump).word}), not {card}"
+        return f"{card} is not a legal play for seat {seat}"  # pragma: no cover - every other card is legal
+
+    def _begin_trick(self, leader: int, events: list[Event] | None = None) -> None:
+        self._leader = leader
+        self._trick = []
+        self._trick_mask = 0
+        self._trump_from = 0 if self._trump is not None else _NOT_YET
+        self._begin_turn(leader, self._hand_events if events is None else events)
+
+    def _begin_turn(self, seat: int, events: list[Event]) -> None:
+        self._to_act = seat
+        self._must_trump = False
+        self._free_play = False
+        if self._hidden_card is not None:
+            if seat == self._chooser and not self._hands[seat]:
+                # The chooser holds only the hidden card: it is turned up and played, as a trump.
+                self._turn_up(None, events)
+            elif (
+                self.rules.trump == "hidden_auto"
+                and self._trick
+                and not self._hands[seat] & SUIT_MASKS[self._led]
+            ):
+                # Automatic reveal: this player cannot follow; it may then play any card.
+                self._turn_up(None, events)
+                self._free_play = True
+
+    def _end_trick(self, events: list[Event]) -> None:
+        n = self.players
+        trick = self._trick
+        led = self._led
+        trump = self._trump
+        best_index = -1
+        if trump is not None and trump != led:
+            best = -1
+            for index in range(self._trump_from, n):
+                card = trick[index]
+                if card // 13 == trump and card > best:
+                    best, best_index = card, index
+        if best_index < 0:
+            best = -1
+            for index in range(n):
+                card = trick[index]
+                if card // 13 == led and card > best:
+                    best, best_index = card, index
+        leader = self._leader
+        winner = (leader + best_index) % n
+        team = winner % 2
+        self._tricks_won[team] += 1
+        number = len(self._tricks) + 1
+        last = number == self.rules.tricks_per_hand
+        trick_mask = self._trick_mask
+        collected_by: int | None = None
+        collection: CentreCollected | None = None
+        if self.rules.collection == "immediate":
+            self._captured[team] |= trick_mask
+            collected_by = winner
+        else:
+            self._centre |= trick_mask
+            if last or self._last_winner == winner:
+                collected_by = winner
+                centre = self._centre
+                self._captured[team] |= centre
+                self._centre = 0
+                collection = CentreCollected(winner, team, tuple(cards_of(centre)), (centre & TENS_MASK).bit_count())
+                self._last_winner = None if self.rules.streak_resets else winner
+            else:
+                self._last_winner = winner
+        record = Trick(number, leader, tuple(trick), winner, collected_by)
+        events.append(record)
+        if collection is not None:
+            events.append(collection)
+        self._tricks.append(record)
+        self._to_act = None
+        rules = self.rules
+        ended_early = False
+        outcome: Outcome | None = None
+        if last:
+            outcome = hand_outcome(rules, self.dealer, self._tens(), self._won())
+        elif rules.early_end:
+            captured_tens = self._tens()
+            outcome = settled_outcome(
+                rules,
+                self.dealer,
+                captured_tens,
+                self._won(),
+                4 - captured_tens[0] - captured_tens[1],
+                rules.tricks_per_hand - number,
+            )
+            ended_early = outcome is not None
+        if outcome is not None:
+            self._finish_hand(outcome, ended_early, events)
+        else:
+            if self._staged and (self._trump is not None or number == STAGED_TRICKS):
+                # Staged deal: the rest of each hand arrives after the trump trick (or after five tricks).
+                self._staged = False
+                self._cut_open = False
+                for seat in range(n):
+                    self._hands[seat] |= self._pending[seat]
+                    self._pending[seat] = 0
+                events.append(StagedDeal(number, self._trump))
+            self._begin_trick(winner, events)
+
+    def _tens(self) -> tuple[int, int]:
+        return ((self._captured[0] & TENS_MASK).bit_count(), (self._captured[1] & TENS_MASK).bit_count())
+
+    def _won(self) -> tuple[int, int]:
+        return (self._tricks_won[0], self._tricks_won[1])
+
+    def _finish_hand(self, outcome: Outcome, ended_early: bool, events: list[Event]) -> None:
+        rules = self.rules
+        tens = self._tens()
+        won = self._won()
+        played = len(self._tricks)
+        events.append(HandEnded(ended_early, played))
+        winner = outcome.winner
+        sweep = winner is not None and (tens[winner] == 4)
+        whitewash = not ended_early and played == rules.tricks_per_hand and (won[0] == 0 or won[1] == 0)
+        score, kot = self.match_score.after_hand(rules, outcome, sweep)
+        over = score.over
+        following = None if over else next_dealer(rules, self.dealer, winner, won)
+        result = HandResult(
+            hand=len(self._log) - 1,
+            dealer=self.dealer,
+            trump=self._trump,
+            tricks=tuple(self._tricks),
+            tens=tens,
+            tricks_won=won,
+            winner=winner,
+            sweep=sweep,
+            whitewash=whitewash,
+            points=outcome.points,
+            ended_early=ended_early,
+            kot=kot,
+            next_dealer=following,
+            score=score.score,
+            streak=score.streaks(),
+        )
+        self.results.append(result)
+        self.match_score = score
+        events.append(result)
+        if kot and winner is not None:
+            events.append(KotAwarded(winner, "four tens" if sweep else f"{rules.streak_kot} hands in a row"))
+        self._to_act = None
+        if over:
+            assert score.winner is not None
+            events.append(MatchOver(score.winner, score.score))
+            self.phase = Phase.OVER
+        else:
+            assert following is not None
+            self.dealer = following
+            self.phase = Phase.DEAL
+
+    # ------------------------------------------------------------------------------------------
+    # Search support
+
+    def clone(self) -> Match:
+        """An independent copy, cheap enough for search."""
+        other = Match.__new__(Match)
+        for name in Match.__slots__:
+            object.__setattr__(other, name, getattr(self, name))
+        other.results = list(self.results)
+        other._log = list(self._log)
+        other._actions = list(self._actions)
+        if other._log:
+            other._log[-1] = (other._log[-1][0], other._actions)
+        other._hands = list(self._hands)
+        other._pending = list(self._pending)
+        other._trick = list(self._trick)
+        other._tricks = list(self._tricks)
+        other._captured = list(self._captured)
+        other._tricks_won = list(self._tricks_won)
+        other._hand_events = list(self._hand_events)
+        return other
+
+    # ------------------------------------------------------------------------------------------
+    # Public views of the hand in play (the full truth: for referees, replays and tests)
+
+    def hand_of(self, seat: int) -> list[Card]:
+        """Cards ``seat`` holds now (not the hidden card nor cards still to be dealt), sorted."""
+        return sort_hand(cards_of(self._hands[seat]))
+
+    @property
+    def current_trick(self) -> list[tuple[int, Card]]:
+        """``(seat, card)`` pairs of the trick in progress, in play order."""
+        n = self.players
+        return [((self._leader + index) % n, card) for index, card in enumerate(self._trick)]
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The finished tricks of the hand in play (or of the last hand, between hands)."""
+        return tuple(self._tricks)
+
+    @property
+    def hand_events(self) -> tuple[Event, ...]:
+        """Every event of the hand in play so far, in order."""
+        return tuple(self._hand_events)
+
+    @property
+    def deals(self) -> list[Deal]:
+        return [deal for deal, _ in self._log]
+
+    def hand_actions(self, hand: int) -> list[Action]:
+        return list(self._log[hand][1])
+
+    def __repr__(self) -> str:
+        return (
+            f"<Match {self.rules.name} hand={self.hand_number} phase={self.phase.value} "
+            f"to_act={self._to_act} score={self.score}>"
+        )
