@@ -66,7 +66,8 @@ _RANK_INPUT = {text: index for index, text in enumerate(RANKS)}
 _RANK_INPUT["T"] = TEN
 _SUIT_INPUT = {"S": Suit.S, "H": Suit.H, "D": Suit.D, "C": Suit.C, "♠": Suit.S, "♥": Suit.H, "♦": Suit.D, "♣": Suit.C}
 # Symbols sometimes arrive in their outline or emoji forms.
-_SUIT_INPUT.update({"♤": Suit.S, "♡": Suit.H, "♢": Suit.D, "♧": Suit.C, "♥️": Suit.H, "♦️": Suit.D, "♠️": Suit.S, "♣️": Suit.C})
+_SUIT_INPUT.update({"♤": Suit.S, "♡": Suit.H, "♢": Suit.D, "♧": Suit.C})
+_SUIT_INPUT.update({"♥️": Suit.H, "♦️": Suit.D, "♠️": Suit.S, "♣️": Suit.C})
 
 
 class Card(int):
@@ -74,7 +75,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, value: int) -> Card:  # noqa: PYI034 - interned instances
+    def __new__(cls, value: int) -> Card:
         try:
             return ALL_CARDS[value]
         except (IndexError, TypeError):

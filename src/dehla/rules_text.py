@@ -129,7 +129,9 @@ def _dealer(rules: Rules) -> list[str]:
     if rules.scoring == "pagat":
         return [first, "Next dealer: if the dealing team won the hand, the player after the dealer; otherwise the "
                        "same dealer deals again."]
-    partner = "the dealer's partner (dealer + 2)" if rules.after_whitewash == "partner" else "the player after the dealer"
+    partner = "the player after the dealer"
+    if rules.after_whitewash == "partner":
+        partner = "the dealer's partner (dealer + 2)"
     return [
         first,
         "Next dealer: if the dealer's team won, the player after the dealer; if it lost, the same dealer again; if it "

@@ -5,6 +5,6 @@ seat's ``Observation`` and nothing else, so it cannot see a card the seat has
 not seen.  Bots are registered by name (``make_bot("random")``).
 """
 
-from dehla.bots.base import BOTS, Bot, RandomBot, bot_names, make_bot
+from dehla.bots.base import BOTS, Bot, BotInfo, RandomBot, bot_names, make_bot, register
 
-__all__ = ["BOTS", "Bot", "RandomBot", "bot_names", "make_bot"]
+__all__ = ["BOTS", "Bot", "BotInfo", "RandomBot", "bot_names", "make_bot", "register"]

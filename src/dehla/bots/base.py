@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from dehla.engine.actions import Action
 from dehla.engine.observe import Observation
 from dehla.errors import DehlaError
 
-__all__ = ["Bot", "RandomBot", "BOTS", "register", "make_bot", "bot_names"]
+__all__ = ["Bot", "BotInfo", "RandomBot", "BOTS", "register", "make_bot", "bot_names"]
 
 
 @runtime_checkable
@@ -36,22 +37,38 @@ class RandomBot:
         return self.rng.choice(observation.legal_actions)
 
 
-#: Bot factories by name; each takes a seed.
-BOTS: dict[str, Callable[[int | None], Bot]] = {"random": RandomBot}
+@dataclass(frozen=True)
+class BotInfo:
+    """A registered bot: its name, difficulty level (0 = easiest) with a label, and how to make one."""
+
+    name: str
+    level: int
+    label: str
+    description: str
+    factory: Callable[[int | None], Bot]
 
 
-def register(name: str, factory: Callable[[int | None], Bot]) -> None:
-    BOTS[name] = factory
+#: Registered bots by name.
+BOTS: dict[str, BotInfo] = {}
+
+
+def register(name: str, factory: Callable[[int | None], Bot], level: int, label: str, description: str) -> None:
+    """Add a bot to the registry (front ends offer them by name and level)."""
+    BOTS[name] = BotInfo(name, level, label, description, factory)
 
 
 def bot_names() -> list[str]:
-    return sorted(BOTS)
+    """Registered bot names, easiest first."""
+    return [info.name for info in sorted(BOTS.values(), key=lambda info: (info.level, info.name))]
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A new bot by registered name; a clear error lists the names otherwise."""
     try:
-        factory = BOTS[name]
+        info = BOTS[name]
     except KeyError:
         raise DehlaError(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}") from None
-    return factory(seed)
+    return info.factory(seed)
+
+
+register("random", RandomBot, 0, "beginner", "plays a uniformly random legal card")

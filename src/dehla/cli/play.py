@@ -126,7 +126,7 @@ class TerminalPlayer:
                 trump += f" — you hid {obs.hidden_card}"
         if obs.open_draw is not None:
             trump += f" (drawn {obs.open_draw})"
-        unit = score_text(obs.score, _rules_of(obs))
+        unit = score_text(obs.score, obs.rules)
         streak = max(obs.streak)
         streak_text = f", streak team {0 if obs.streak[0] else 1}: {streak}" if streak else ""
         lines.append(
@@ -158,12 +158,6 @@ class TerminalPlayer:
         legal = "  ".join(str(action) for action in obs.legal_actions)
         lines.append(f"Legal: {legal}")
         return "\n".join(lines)
-
-
-def _rules_of(obs: Observation) -> Any:
-    from dehla.rules import parse_rules
-
-    return parse_rules(obs.rules)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -84,7 +84,8 @@ def _report(out: Any, as_json: bool, message: str) -> None:
 def _transcript(entry: RecordEntry, lines: list[str]) -> None:
     data = entry.data if isinstance(entry.data, dict) else {}
     names = data.get("players") if isinstance(data.get("players"), list) else None
-    lines.append(f"Record {_where(entry)}: rules {json.dumps(data.get('rules'))}, first dealer {data.get('first_dealer')}")
+    rules_text = json.dumps(data.get("rules"))
+    lines.append(f"Record {_where(entry)}: rules {rules_text}, first dealer {data.get('first_dealer')}")
 
     def on_step(match: Match, hand: int, index: int | None, action: Action | Deal, events: tuple[Event, ...]) -> None:
         rules = match.rules

@@ -26,7 +26,9 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--matches", type=positive_int, default=1, help="how many matches (default 1)")
     parser.add_argument("--out", required=True, help="output file (JSON Lines); '-' for standard output")
     parser.add_argument(
-        "--bots", default="random", help=f"bot name for every seat, or one per seat comma-separated ({', '.join(bot_names())})"
+        "--bots",
+        default="random",
+        help=f"bot name for every seat, or one per seat comma-separated ({', '.join(bot_names())})",
     )
     parser.set_defaults(run=run)
 

@@ -9,7 +9,6 @@ action lists cost nothing to build.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Union
 
 from dehla.cards import ALL_CARDS, Card, Suit, cards_text, parse_card, parse_suit
 from dehla.errors import CardError, DehlaError
@@ -37,7 +36,7 @@ class Play(_Frozen):
         object.__setattr__(self, "card", Card(card))
 
     def __eq__(self, other: object) -> bool:
-        return other.__class__ is Play and other.card == self.card  # type: ignore[attr-defined]
+        return other.__class__ is Play and other.card == self.card
 
     def __hash__(self) -> int:
         return self.card
@@ -62,7 +61,7 @@ class Call(_Frozen):
         object.__setattr__(self, "suit", Suit(suit))
 
     def __eq__(self, other: object) -> bool:
-        return other.__class__ is Call and other.suit == self.suit  # type: ignore[attr-defined]
+        return other.__class__ is Call and other.suit == self.suit
 
     def __hash__(self) -> int:
         return 100 + self.suit
@@ -87,7 +86,7 @@ class Hide(_Frozen):
         object.__setattr__(self, "card", Card(card))
 
     def __eq__(self, other: object) -> bool:
-        return other.__class__ is Hide and other.card == self.card  # type: ignore[attr-defined]
+        return other.__class__ is Hide and other.card == self.card
 
     def __hash__(self) -> int:
         return 200 + self.card
@@ -146,8 +145,8 @@ class Deal(_Frozen):
     def __eq__(self, other: object) -> bool:
         return (
             other.__class__ is Deal
-            and other.hands == self.hands  # type: ignore[attr-defined]
-            and other.open_draw == self.open_draw  # type: ignore[attr-defined]
+            and other.hands == self.hands
+            and other.open_draw == self.open_draw
         )
 
     def __hash__(self) -> int:
@@ -164,7 +163,7 @@ class Deal(_Frozen):
         return (Deal, ([list(map(int, hand)) for hand in self.hands], self.open_draw))
 
 
-Action = Union[Play, Call, Hide, Reveal]
+Action = Play | Call | Hide | Reveal
 
 #: Interned actions, indexed by card or suit.
 PLAYS: tuple[Play, ...] = tuple(Play(card) for card in ALL_CARDS)

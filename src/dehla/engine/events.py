@@ -142,7 +142,10 @@ class MatchOver:
     score: tuple[int, int]
 
 
-Event = HandStarted | TrumpSet | TrumpRevealed | StagedDeal | Trick | CentreCollected | HandEnded | HandResult | KotAwarded | MatchOver
+Event = (
+    HandStarted | TrumpSet | TrumpRevealed | StagedDeal | Trick | CentreCollected | HandEnded | HandResult | KotAwarded
+    | MatchOver
+)
 
 
 def _suit_text(suit: Suit | None) -> str | None:

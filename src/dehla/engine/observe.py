@@ -8,6 +8,7 @@ what a seat may know:
 * every card played so far, the centre and every team's captures (all were seen face up);
 * trump once it is known to everybody (called, drawn, cut or revealed);
 * how many cards each seat holds and how many are still to be dealt to it;
+* the hand's actions in order (``history``), the hidden card masked as ``hide ?``;
 * the legal actions, only when it is this seat's turn;
 * the match state.
 
@@ -21,9 +22,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dehla.cards import ALL_CARDS, TENS_MASK, Card, Suit, cards_of, sort_hand
-from dehla.engine.actions import Action
+from dehla.engine.actions import Action, Hide
 from dehla.engine.events import HandResult, Trick, result_json, trick_json
 from dehla.errors import DehlaError
+from dehla.rules import Rules
 
 if TYPE_CHECKING:
     from dehla.engine.state import Match
@@ -39,7 +41,7 @@ class Observation:
 
     seat: int
     players: int
-    rules: str | dict[str, Any]
+    rules: Rules
     direction: str
     phase: str
     hand_number: int
@@ -57,6 +59,7 @@ class Observation:
     leader: int | None
     led: Suit | None
     trick: tuple[tuple[int, Card], ...]
+    history: tuple[str, ...]
     tricks: tuple[Trick, ...]
     centre: tuple[Card, ...]
     next_collector: int | None
@@ -90,7 +93,7 @@ class Observation:
             "seat": self.seat,
             "team": self.team,
             "players": self.players,
-            "rules": self.rules,
+            "rules": self.rules.to_json(),
             "direction": self.direction,
             "phase": self.phase,
             "hand_number": self.hand_number,
@@ -108,6 +111,7 @@ class Observation:
             "leader": self.leader,
             "led": None if self.led is None else self.led.name,
             "trick": [{"seat": seat, "card": str(card)} for seat, card in self.trick],
+            "history": list(self.history),
             "tricks": [trick_json(trick) for trick in self.tricks],
             "centre": [str(card) for card in self.centre],
             "next_collector": self.next_collector,
@@ -143,7 +147,7 @@ def observe(match: Match, seat: int) -> Observation:
     return Observation(
         seat=seat,
         players=match.players,
-        rules=match.rules.to_json(),
+        rules=match.rules,
         direction=match.rules.direction,
         phase=match.phase.value,
         hand_number=match.hand_number,
@@ -161,6 +165,7 @@ def observe(match: Match, seat: int) -> Observation:
         leader=match._leader if in_hand and match.phase is Phase.PLAY else None,
         led=Suit(match._led) if trick_cards else None,
         trick=trick_cards,
+        history=_public_history(match, seat) if in_hand else (),
         tricks=tuple(match._tricks),
         centre=tuple(ALL_CARDS[card] for card in cards_of(centre)),
         next_collector=match._last_winner if match.rules.collection == "centre" and in_hand else None,
@@ -175,3 +180,14 @@ def observe(match: Match, seat: int) -> Observation:
         match_winner=score.winner,
         results=tuple(match.results),
     )
+
+
+def _public_history(match: Match, seat: int) -> tuple[str, ...]:
+    """The hand's actions in order as text; the hidden card shows as ``hide ?`` except to its chooser."""
+    history = []
+    for action in match._actions:
+        if isinstance(action, Hide) and seat != match._chooser:
+            history.append("hide ?")
+        else:
+            history.append(str(action))
+    return tuple(history)

@@ -75,7 +75,8 @@ def settled_outcome(
     for to_team0 in range(tens_left + 1):
         final_tens = (t0 + to_team0, t1 + tens_left - to_team0)
         for tricks_to_team0 in (0, tricks_left):
-            outcome = hand_outcome(rules, dealer, final_tens, (k0 + tricks_to_team0, k1 + tricks_left - tricks_to_team0))
+            final_tricks = (k0 + tricks_to_team0, k1 + tricks_left - tricks_to_team0)
+            outcome = hand_outcome(rules, dealer, final_tens, final_tricks)
             if first is None:
                 first = outcome
             elif outcome != first:
