@@ -126,20 +126,24 @@ class Deal(_Frozen):
     called trump the first five are the opening packet.
     """
 
-    __slots__ = ("hands", "open_draw")
+    __slots__ = ("hands", "open_draw", "checked_for")
     hands: tuple[tuple[Card, ...], ...]
     open_draw: Card | None
+    #: The rules this deal was made for by the engine itself (so it need not be checked again), or None.
+    checked_for: object
 
     def __init__(self, hands: Sequence[Sequence[int]], open_draw: int | None = None) -> None:
         object.__setattr__(self, "hands", tuple(tuple(Card(card) for card in hand) for hand in hands))
         object.__setattr__(self, "open_draw", None if open_draw is None else Card(open_draw))
+        object.__setattr__(self, "checked_for", None)
 
     @classmethod
-    def trusted(cls, hands: tuple[tuple[Card, ...], ...], open_draw: Card | None) -> Deal:
-        """Build from values that are already interned cards in tuples (no conversion)."""
+    def trusted(cls, hands: tuple[tuple[Card, ...], ...], open_draw: Card | None, rules: object) -> Deal:
+        """A deal the engine made itself for ``rules``: interned cards in tuples, no conversion or re-check."""
         deal = object.__new__(cls)
         object.__setattr__(deal, "hands", hands)
         object.__setattr__(deal, "open_draw", open_draw)
+        object.__setattr__(deal, "checked_for", rules)
         return deal
 
     def __eq__(self, other: object) -> bool:

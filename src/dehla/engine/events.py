@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from dehla.cards import Card, Suit
+from dehla.cards import TENS_MASK, Card, Suit, cards_of
 
 __all__ = [
     "Event",
@@ -93,8 +93,15 @@ class CentreCollected:
 
     seat: int
     team: int
-    cards: tuple[Card, ...]
-    tens: int
+    mask: int  # the cards collected, as a bitmask (see dehla.cards)
+
+    @property
+    def cards(self) -> list[Card]:
+        return cards_of(self.mask)
+
+    @property
+    def tens(self) -> int:
+        return (self.mask & TENS_MASK).bit_count()
 
 
 @dataclass(frozen=True, slots=True)

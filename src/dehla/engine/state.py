@@ -56,6 +56,14 @@ class Phase(Enum):
     OVER = "over"  # the match has a winner
 
 
+_PLAY = Phase.PLAY
+_BITS = tuple(1 << card for card in range(52))
+
+
+def _mask(cards: tuple[Card, ...]) -> int:
+    """Bitmask of some cards (summing distinct bits is the same as or-ing them, and runs in C)."""
+    return sum(map(_BITS.__getitem__, cards))
+
 _NO_EVENTS: tuple[Event, ...] = ()
 _SUITS = tuple(Suit)
 
@@ -133,6 +141,12 @@ class Match:
         "_hand_events",
         "_actions",
         "_trick_mask",
+        "is_over",
+        "is_chance",
+        "_tricks_per_hand",
+        "_immediate",
+        "_early_end",
+        "_streak_resets",
     )
 
     def __init__(self, rules: Rules | str | dict[str, object], first_dealer: int = 0) -> None:
@@ -141,7 +155,16 @@ class Match:
         if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < self.players:
             raise DehlaError(f"first_dealer must be a seat number 0..{self.players - 1}, not {first_dealer!r}")
         self.first_dealer: int = first_dealer
+        #: True once the match has a winner.
+        self.is_over = False
+        #: True when the next action is a ``Deal`` (the start of every hand).
+        self.is_chance = True
         self.phase: Phase = Phase.DEAL
+        rules = self.rules
+        self._tricks_per_hand = rules.tricks_per_hand
+        self._immediate = rules.collection == "immediate"
+        self._early_end = rules.early_end
+        self._streak_resets = rules.streak_resets
         self.dealer: int = first_dealer
         self.match_score: MatchScore = MatchScore()
         self.results: list[HandResult] = []
@@ -187,14 +210,10 @@ class Match:
     # ------------------------------------------------------------------------------------------
     # Queries
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    @property
-    def is_chance(self) -> bool:
-        """True when the next action is a ``Deal`` (the start of every hand)."""
-        return self.phase is Phase.DEAL
+    def _enter(self, phase: Phase) -> None:
+        self.phase = phase
+        self.is_over = phase is Phase.OVER
+        self.is_chance = phase is Phase.DEAL
 
     @property
     def to_act(self) -> int | None:
@@ -225,7 +244,7 @@ class Match:
     def legal_actions(self) -> tuple[Action, ...]:
         """The actions the seat to act may take; empty at a deal or once the match is over."""
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             if self._hidden_card is None:
                 if self._trick and not self._free_play:
                     led = self._led
@@ -264,7 +283,7 @@ class Match:
         size = self.rules.hand_size
         hands = tuple(tuple(deck[seat * size : (seat + 1) * size]) for seat in range(self.players))
         open_draw = rng.choice(pack) if self.rules.trump == "open_draw" else None
-        return Deal.trusted(hands, open_draw)
+        return Deal.trusted(hands, open_draw, self.rules)
 
     # ------------------------------------------------------------------------------------------
     # Applying actions
@@ -273,11 +292,60 @@ class Match:
         """Apply a decision (or the chance ``Deal``) and return the events it caused, in order.
 
         Raises ``IllegalActionError`` (a ``DehlaError``) naming the reason when the
-        action is not legal now; the state is then unchanged.
+        action is not legal now; the state is then unchanged.  Playing a card is
+        the hot path of every search, so it is written out here in full.
         """
+        if action.__class__ is not Play or self.phase is not _PLAY:
+            return self._apply_other(action)
+        card = action.card
+        seat: int = self._to_act  # type: ignore[assignment]
+        bit = 1 << card
+        hands = self._hands
+        hand = hands[seat]
+        trick = self._trick
+        if trick and not self._free_play:
+            follow = hand & SUIT_MASKS[self._led]
+            if follow:
+                if not follow & bit:
+                    raise IllegalActionError(self._why_illegal(card))
+            elif not self._legal_mask() & bit:
+                raise IllegalActionError(self._why_illegal(card))
+        elif not hand & bit:
+            raise IllegalActionError(self._why_illegal(card))
+        self._actions.append(action)
+        hands[seat] = hand ^ bit
+        self._trick_mask |= bit
+        events: list[Event] | None = None
+        if not trick:
+            self._led = card // 13
+        elif self._cut_open and not hand & SUIT_MASKS[self._led]:
+            # Cut trump: the first off-suit card sets trump and counts as one in this trick.
+            self._cut_open = False
+            self._trump = trump = _SUITS[card // 13]
+            self._trump_from = len(trick)
+            events = [TrumpSet(trump, seat, "cut", card)]
+        trick.append(card)
+        players = self.players
+        if len(trick) == players:
+            if events is None:
+                events = []
+            self._end_trick(events)
+        else:
+            seat += 1
+            if seat == players:
+                seat = 0
+            self._to_act = seat
+            if self._must_trump or self._free_play or self._hidden_card is not None:
+                if events is None:
+                    events = []
+                self._begin_turn(seat, events)
+        if not events:
+            return _NO_EVENTS
+        self._hand_events.extend(events)
+        return tuple(events)
+
+    def _apply_other(self, action: Action | Deal) -> tuple[Event, ...]:
         cls = action.__class__
-        if cls is Play and self.phase is Phase.PLAY:
-            return self._play(action.card)  # type: ignore[union-attr]
         if cls is Deal:
             return self._deal(action)  # type: ignore[arg-type]
         if self.phase is Phase.OVER:
@@ -306,7 +374,8 @@ class Match:
             if self.phase is Phase.OVER:
                 raise IllegalActionError("the match is over; no more hands are dealt")
             raise IllegalActionError("a hand is in play; the next deal comes when it ends")
-        self._check_deal(deal)
+        if deal.checked_for is not self.rules:
+            self._check_deal(deal)
         self._reset_hand()
         rules = self.rules
         events = self._hand_events
@@ -315,13 +384,11 @@ class Match:
         first = (self.dealer + 1) % self.players
         opening = rules.staged_deal or rules.trump == "called"
         for seat, cards in enumerate(deal.hands):
-            mask = 0
-            for index, card in enumerate(cards):
-                if opening and index >= OPENING_PACKET:
-                    self._pending[seat] |= 1 << card
-                else:
-                    mask |= 1 << card
-            self._hands[seat] = mask
+            if opening:
+                self._hands[seat] = _mask(cards[:OPENING_PACKET])
+                self._pending[seat] = _mask(cards[OPENING_PACKET:])
+            else:
+                self._hands[seat] = _mask(cards)
         self._staged = rules.staged_deal
         self._cut_open = rules.trump == "cut"
         if rules.trump == "open_draw":
@@ -331,12 +398,12 @@ class Match:
             events.append(TrumpSet(self._trump, first, "open_draw", deal.open_draw))
         self._to_act = first
         if rules.trump == "called":
-            self.phase = Phase.CALL
+            self._enter(Phase.CALL)
         elif rules.trump in ("hidden", "hidden_auto"):
-            self.phase = Phase.HIDE
+            self._enter(Phase.HIDE)
             self._chooser = first
         else:
-            self.phase = Phase.PLAY
+            self._enter(Phase.PLAY)
             self._begin_trick(first)
         return tuple(events)
 
@@ -375,7 +442,7 @@ class Match:
         for other in range(self.players):
             self._hands[other] |= self._pending[other]
             self._pending[other] = 0
-        self.phase = Phase.PLAY
+        self._enter(Phase.PLAY)
         self._begin_trick(seat, events)
         self._hand_events.extend(events)
         return tuple(events)
@@ -391,7 +458,7 @@ class Match:
         self._hands[seat] ^= bit
         self._hidden_card = action.card
         self._hidden_suit = action.card.suit
-        self.phase = Phase.PLAY
+        self._enter(Phase.PLAY)
         events: list[Event] = []
         self._begin_trick(seat, events)
         self._hand_events.extend(events)
@@ -461,44 +528,6 @@ class Match:
                 return trumps
         return hand
 
-    def _play(self, card: Card) -> tuple[Event, ...]:
-        seat: int = self._to_act  # type: ignore[assignment]
-        bit = 1 << card
-        hand = self._hands[seat]
-        trick = self._trick
-        if trick and not self._free_play:
-            follow = hand & SUIT_MASKS[self._led]
-            if follow:
-                if not follow & bit:
-                    raise IllegalActionError(self._why_illegal(card))
-            elif not self._legal_mask() & bit:
-                raise IllegalActionError(self._why_illegal(card))
-        elif not hand & bit:
-            raise IllegalActionError(self._why_illegal(card))
-        self._actions.append(PLAYS[card])
-        self._hands[seat] = hand ^ bit
-        self._trick_mask |= bit
-        events: list[Event] = []
-        if not trick:
-            self._led = card // 13
-        elif self._cut_open and not hand & SUIT_MASKS[self._led]:
-            # Cut trump: the first off-suit card sets trump and counts as one in this trick.
-            self._cut_open = False
-            self._trump = trump = _SUITS[card // 13]
-            self._trump_from = len(trick)
-            events.append(TrumpSet(trump, seat, "cut", card))
-        trick.append(card)
-        if len(trick) == self.players:
-            self._end_trick(events)
-        else:
-            self._to_act = seat = seat + 1 if seat + 1 < self.players else 0
-            if self._must_trump or self._free_play or self._hidden_card is not None:
-                self._begin_turn(seat, events)
-        if not events:
-            return _NO_EVENTS
-        self._hand_events.extend(events)
-        return tuple(events)
-
     def _why_illegal(self, card: Card) -> str:
         seat = self._to_act
         assert seat is not None
@@ -542,31 +571,29 @@ class Match:
     def _end_trick(self, events: list[Event]) -> None:
         n = self.players
         trick = self._trick
+        trick_mask = self._trick_mask
         led = self._led
         trump = self._trump
-        best_index = -1
+        counted = 0  # the cards that count as trumps
         if trump is not None and trump != led:
-            best = -1
-            for index in range(self._trump_from, n):
-                card = trick[index]
-                if card // 13 == trump and card > best:
-                    best, best_index = card, index
-        if best_index < 0:
-            best = -1
-            for index in range(n):
-                card = trick[index]
-                if card // 13 == led and card > best:
-                    best, best_index = card, index
+            if self._trump_from == 0:
+                counted = trick_mask & SUIT_MASKS[trump]
+            else:  # trump came into force during this trick: only cards played after count
+                for index in range(self._trump_from, n):
+                    card = trick[index]
+                    if card // 13 == trump:
+                        counted |= 1 << card
+        # Cards of one suit rank by number, so the highest set bit is the winning card.
+        best = (counted or trick_mask & SUIT_MASKS[led]).bit_length() - 1
         leader = self._leader
-        winner = (leader + best_index) % n
+        winner = (leader + trick.index(best)) % n  # type: ignore[arg-type]
         team = winner % 2
         self._tricks_won[team] += 1
         number = len(self._tricks) + 1
-        last = number == self.rules.tricks_per_hand
-        trick_mask = self._trick_mask
+        last = number == self._tricks_per_hand
         collected_by: int | None = None
         collection: CentreCollected | None = None
-        if self.rules.collection == "immediate":
+        if self._immediate:
             self._captured[team] |= trick_mask
             collected_by = winner
         else:
@@ -576,8 +603,8 @@ class Match:
                 centre = self._centre
                 self._captured[team] |= centre
                 self._centre = 0
-                collection = CentreCollected(winner, team, tuple(cards_of(centre)), (centre & TENS_MASK).bit_count())
-                self._last_winner = None if self.rules.streak_resets else winner
+                collection = CentreCollected(winner, team, centre)
+                self._last_winner = None if self._streak_resets else winner
             else:
                 self._last_winner = winner
         record = Trick(number, leader, tuple(trick), winner, collected_by)
@@ -586,20 +613,19 @@ class Match:
             events.append(collection)
         self._tricks.append(record)
         self._to_act = None
-        rules = self.rules
         ended_early = False
         outcome: Outcome | None = None
         if last:
-            outcome = hand_outcome(rules, self.dealer, self._tens(), self._won())
-        elif rules.early_end:
+            outcome = hand_outcome(self.rules, self.dealer, self._tens(), self._won())
+        elif self._early_end:
             captured_tens = self._tens()
             outcome = settled_outcome(
-                rules,
+                self.rules,
                 self.dealer,
                 captured_tens,
                 self._won(),
                 4 - captured_tens[0] - captured_tens[1],
-                rules.tricks_per_hand - number,
+                self._tricks_per_hand - number,
             )
             ended_early = outcome is not None
         if outcome is not None:
@@ -659,11 +685,11 @@ class Match:
         if over:
             assert score.winner is not None
             events.append(MatchOver(score.winner, score.score))
-            self.phase = Phase.OVER
+            self._enter(Phase.OVER)
         else:
             assert following is not None
             self.dealer = following
-            self.phase = Phase.DEAL
+            self._enter(Phase.DEAL)
 
     # ------------------------------------------------------------------------------------------
     # Search support
