@@ -13,7 +13,8 @@ from typing import Any
 
 from dehla.bots import Bot, bot_names, make_bot
 from dehla.cli.common import read_rules, seed_value
-from dehla.engine.actions import Action, Play, parse_action
+from dehla.cards import sort_hand
+from dehla.engine.actions import Action, Hide, Play, parse_action
 from dehla.engine.events import Event
 from dehla.engine.observe import Observation
 from dehla.engine.state import Match
@@ -155,7 +156,9 @@ class TerminalPlayer:
         if sum(obs.undealt):
             held += f"   (+{obs.undealt[obs.seat]} cards still to be dealt)"
         lines.append(f"Your hand: {held}")
-        legal = "  ".join(str(action) for action in obs.legal_actions)
+        plays = sort_hand(action.card for action in obs.legal_actions if isinstance(action, Play))
+        others = [str(action) for action in obs.legal_actions if not isinstance(action, Play)]
+        legal = "  ".join(others + [str(card) for card in plays])
         lines.append(f"Legal: {legal}")
         return "\n".join(lines)
 
@@ -210,9 +213,8 @@ def _play(match: Match, players: list[Bot], rng: random.Random, names: list[str]
             events = match.apply(action)
             if isinstance(action, Play):
                 print(f"  {seat_label(seat, names)} plays {action.card}")
-            elif seat != me:
-                shown = "a card face down" if str(action).startswith("hide") else str(action)
-                print(f"  {seat_label(seat, names)}: {shown}")
+            elif isinstance(action, Hide) and seat != me:
+                print(f"  {seat_label(seat, names)} lays a card face down as the hidden trump")
         for event in events:
             text = describe_event(event, rules, names)
             if text:
