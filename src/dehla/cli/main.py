@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -21,12 +22,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from dehla.cli import play, replay, rules, simulate
+    from dehla.cli import bot, play, replay, rules, serve, simulate
 
     parser = _Parser(prog="dehla", description="Dehla Pakad, Mendikot and Taash's Dehla Pakad.")
     parser.add_argument("--version", action="version", version=f"dehla {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (play, replay, rules, simulate):
+    for module in (play, replay, rules, simulate, bot, serve):
         module.add_parser(commands)
     return parser
 
@@ -46,6 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\ndehla: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        # The reader went away (e.g. piped into head): stop quietly, without a second error at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         return 0
 
 

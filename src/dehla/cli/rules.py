@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import textwrap
 from typing import Any
 
 from dehla.errors import RulesError
@@ -46,5 +48,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"preset": rules.preset, **rules.options()}, indent=2))
         return 0
-    print("\n".join(explain(rules)))
+    width = min(100, shutil.get_terminal_size((100, 24)).columns)
+    for paragraph in explain(rules):
+        print(textwrap.fill(paragraph, width=width, subsequent_indent="  ") if paragraph else "")
     return 0
