@@ -76,10 +76,9 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, value: int) -> Card:
-        try:
+        if isinstance(value, int) and 0 <= value < 52:
             return ALL_CARDS[value]
-        except (IndexError, TypeError):
-            raise CardError(f"no card numbered {value!r}; cards are 0..51") from None
+        raise CardError(f"no card numbered {value!r}; cards are 0..51")
 
     @property
     def suit(self) -> Suit:

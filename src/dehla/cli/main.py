@@ -22,12 +22,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from dehla.cli import bot, play, replay, rules, serve, simulate
+    from dehla.cli import arena, bot, play, replay, rules, serve, simulate
 
     parser = _Parser(prog="dehla", description="Dehla Pakad, Mendikot and Taash's Dehla Pakad.")
     parser.add_argument("--version", action="version", version=f"dehla {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (play, replay, rules, simulate, bot, serve):
+    for module in (play, replay, rules, simulate, bot, serve, arena):
         module.add_parser(commands)
     return parser
 
@@ -43,14 +43,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DehlaError as error:
         print(f"dehla: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("\ndehla: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         # The reader went away (e.g. piped into head): stop quietly, without a second error at exit.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as error:
+        where = f" {error.filename}" if error.filename else ""
+        print(f"dehla: cannot use{where}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\ndehla: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -43,7 +43,10 @@ def run(args: argparse.Namespace) -> int:
     for name in names:
         make_bot(name)  # unknown names fail before any work is done
     rng = random.Random(args.seed)
-    out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
+    try:
+        out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        raise DehlaError(f"cannot write {args.out}: {error.strerror}") from None
     try:
         for _ in range(args.matches):
             bots = [make_bot(name, rng.getrandbits(64)) for name in names]
