@@ -6,5 +6,6 @@ not seen.  Bots are registered by name (``make_bot("random")``).
 """
 
 from dehla.bots.base import BOTS, Bot, BotInfo, RandomBot, bot_names, make_bot, register
+from dehla.bots.heuristic import HeuristicBot  # registers "heuristic"
 
-__all__ = ["BOTS", "Bot", "BotInfo", "RandomBot", "bot_names", "make_bot", "register"]
+__all__ = ["BOTS", "Bot", "BotInfo", "HeuristicBot", "RandomBot", "bot_names", "make_bot", "register"]

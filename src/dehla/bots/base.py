@@ -63,11 +63,21 @@ def bot_names() -> list[str]:
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A new bot by registered name; a clear error lists the names otherwise."""
+    """A new bot by registered name, or an outside program by ``cmd:COMMAND``; a clear error lists the names otherwise.
+
+    A ``cmd:`` bot (``dehla.protocol.CommandBot``) runs its program over the bot
+    protocol from its first move; call its ``close()`` when the match is over.
+    """
+    if name.startswith("cmd:"):
+        from dehla.protocol.host import CommandBot
+
+        return CommandBot(name[len("cmd:") :], seed)
     try:
         info = BOTS[name]
     except KeyError:
-        raise DehlaError(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}") from None
+        raise DehlaError(
+            f"unknown bot {name!r}; bots are: {', '.join(bot_names())}, or cmd:COMMAND for an outside program"
+        ) from None
     return info.factory(seed)
 
 

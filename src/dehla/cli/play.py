@@ -11,14 +11,18 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from dehla.bots import Bot, bot_names, make_bot
-from dehla.cli.common import read_rules, seed_value
+from dehla.bots import BOTS, Bot, bot_names, make_bot
 from dehla.cards import sort_hand
+from dehla.cli.arena import positive_seconds
+from dehla.cli.common import read_rules, seed_value
 from dehla.engine.actions import Action, Hide, Play, parse_action
 from dehla.engine.events import Event
 from dehla.engine.observe import Observation
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
+from dehla.protocol.host import COMMAND_PREFIX, CommandBot
+from dehla.protocol.messages import DEFAULT_MOVE_TIMEOUT
+from dehla.protocol.referee import BotFailure, checked_act, close_bots
 from dehla.record import to_record, write_records
 from dehla.rules import PRESETS
 from dehla.text import describe_event, hand_text, score_text, seat_label
@@ -26,6 +30,26 @@ from dehla.text import describe_event, hand_text, score_text, seat_label
 HELP = """Type a card to play it: 10h, QS, a♦ (T for ten is fine).
 Other actions when offered: 'call H' (name trump), 'hide 10H' (band hukum), 'reveal' (ask for the hidden trump).
 Commands: 'hand' shows the table again, 'last' the last trick, 'rules' the rules, 'help' this text, 'quit' leaves."""
+
+
+def _bots_help() -> str:
+    named = ", ".join(f"{name} (level {BOTS[name].level}, {BOTS[name].label})" for name in bot_names())
+    return f"{named}, or cmd:COMMAND for an outside program speaking the bot protocol"
+
+
+def _bots_list() -> str:
+    """The registered bots, easiest first, for --list-bots."""
+    lines = ["Bots (easiest first) for --partner and --opponents:"]
+    for name in bot_names():
+        info = BOTS[name]
+        lines.append(f"  {name:<12} level {info.level} ({info.label}): {info.description}")
+    lines.append('  cmd:COMMAND  an outside program speaking the bot protocol ("cmd:python examples/simple_bot.py")')
+    return "\n".join(lines)
+
+
+def _bot_title(kind: str) -> str:
+    """A short name for a bot at the table: 'Heuristic', or 'Program' for an outside program."""
+    return "Program" if kind.startswith(COMMAND_PREFIX) else kind.capitalize()
 
 
 def add_parser(commands: Any) -> None:
@@ -39,10 +63,15 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--seed", type=seed_value, default=None, help="random seed for the cards and the bots")
     parser.add_argument("--name", default="You", help="your name at the table")
     parser.add_argument(
-        "--partner", default="random", help=f"your partner's bot ({', '.join(bot_names())}; default random)"
+        "--partner", default="random", help=f"your partner's bot: {_bots_help()} (default random)"
     )
     parser.add_argument(
-        "--opponents", default="random", help=f"the opponents' bot ({', '.join(bot_names())}; default random)"
+        "--opponents", default="random", help=f"the opponents' bot: {_bots_help()} (default random)"
+    )
+    parser.add_argument("--list-bots", action="store_true", help="list the bots by level, then exit")
+    parser.add_argument(
+        "--move-timeout", type=positive_seconds, default=DEFAULT_MOVE_TIMEOUT,
+        help=f"seconds an outside (cmd:) bot may take per move (default {DEFAULT_MOVE_TIMEOUT:g})",
     )
     parser.add_argument("--save", metavar="FILE", help="write the match record (dehla-record/1) to FILE at the end")
     parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
@@ -166,12 +195,13 @@ class TerminalPlayer:
 def run(args: argparse.Namespace) -> int:
     from dehla.rules_text import explain
 
+    if args.list_bots:
+        print(_bots_list())
+        return 0
     rules = read_rules(args.rules)
     if not 0 <= args.seat < rules.players:
         raise DehlaError(f"--seat must be a seat number 0..{rules.players - 1}, not {args.seat}")
-    partner = make_bot(args.partner)
-    opponents = make_bot(args.opponents)
-    del partner, opponents  # names checked before the match starts
+    close_bots([make_bot(args.partner), make_bot(args.opponents)])  # names checked before the match starts
     rng = random.Random(args.seed)
     names = []
     for seat in range(rules.players):
@@ -179,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
             names.append(args.name)
         else:
             kind = args.partner if seat % 2 == args.seat % 2 else args.opponents
-            names.append(f"{kind.capitalize()}{seat}")
+            names.append(f"{_bot_title(kind)}{seat}")
     human = TerminalPlayer(names, lambda: "\n".join(explain(rules)), symbols=not args.ascii)
     players: list[Bot] = []
     for seat in range(rules.players):
@@ -187,7 +217,10 @@ def run(args: argparse.Namespace) -> int:
             players.append(human)
         else:
             kind = args.partner if seat % 2 == args.seat % 2 else args.opponents
-            players.append(make_bot(kind, rng.getrandbits(64)))
+            bot = make_bot(kind, rng.getrandbits(64))
+            if isinstance(bot, CommandBot):
+                bot.move_timeout = args.move_timeout
+            players.append(bot)
     print(f"dehla play — {rules.preset}. You are seat {args.seat}, team {args.seat % 2}. Type 'help' for help.")
     match = Match.new(rules, rng)
     print(f"First dealer by lot: {seat_label(match.dealer, names)}")
@@ -197,6 +230,14 @@ def run(args: argparse.Namespace) -> int:
         print("\nMatch abandoned.")
         _save(args.save, match, names)
         return 0
+    except BotFailure as failure:
+        print(f"\n{failure}")
+        print(f"Match over: team {failure.team} loses, as its bot failed.")
+        print("Your team wins!" if failure.team != args.seat % 2 else "The other team wins.")
+        _save(args.save, match, names)
+        return 1
+    finally:
+        close_bots(players)
     _save(args.save, match, names)
     return 0
 
@@ -209,7 +250,8 @@ def _play(match: Match, players: list[Bot], rng: random.Random, names: list[str]
         else:
             seat = match.to_act
             assert seat is not None
-            action = players[seat].act(match.observe(seat))
+            observation = match.observe(seat)
+            action = players[seat].act(observation) if seat == me else checked_act(players[seat], observation)
             events = match.apply(action)
             if isinstance(action, Play):
                 print(f"  {seat_label(seat, names)} plays {action.card}")

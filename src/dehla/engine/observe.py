@@ -30,7 +30,7 @@ from dehla.rules import Rules
 if TYPE_CHECKING:
     from dehla.engine.state import Match
 
-__all__ = ["Observation", "observe", "OBSERVATION_FORMAT"]
+__all__ = ["OBSERVATION_FORMAT", "Observation", "observe", "watcher_json"]
 
 OBSERVATION_FORMAT = "dehla-observation/1"
 
@@ -130,8 +130,25 @@ class Observation:
         }
 
 
+def watcher_json(match: Match) -> dict[str, Any]:
+    """What someone watching the table may see, as JSON: everything public, no hand at all.
+
+    The same form as ``Observation.to_json()`` with ``seat`` and ``team`` ``null``,
+    an empty ``hand`` and ``legal_actions``, no hidden card, and the band-hukum
+    card masked in the history.
+    """
+    view = _build(match, 0, watcher=True).to_json()
+    view["seat"] = None
+    view["team"] = None
+    return view
+
+
 def observe(match: Match, seat: int) -> Observation:
     """Build ``seat``'s observation of ``match``."""
+    return _build(match, seat, watcher=False)
+
+
+def _build(match: Match, seat: int, watcher: bool) -> Observation:
     from dehla.engine.state import Phase
 
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.players:
@@ -139,7 +156,7 @@ def observe(match: Match, seat: int) -> Observation:
     in_hand = match.phase in (Phase.CALL, Phase.HIDE, Phase.PLAY)
     chooser = match._chooser
     hidden = match._hidden_card
-    own_hidden = hidden if (hidden is not None and seat == chooser) else None
+    own_hidden = hidden if (hidden is not None and seat == chooser and not watcher) else None
     trick_cards = tuple(match.current_trick) if in_hand else ()
     centre = match._centre
     captured = match._captured
@@ -153,7 +170,7 @@ def observe(match: Match, seat: int) -> Observation:
         hand_number=match.hand_number,
         dealer=match.dealer,
         to_act=match.to_act,
-        hand=tuple(sort_hand(cards_of(match._hands[seat]))),
+        hand=() if watcher else tuple(sort_hand(cards_of(match._hands[seat]))),
         hidden_card=own_hidden,
         trump=match._trump,
         trump_hidden=hidden is not None,
@@ -165,14 +182,14 @@ def observe(match: Match, seat: int) -> Observation:
         leader=match._leader if in_hand and match.phase is Phase.PLAY else None,
         led=Suit(match._led) if trick_cards else None,
         trick=trick_cards,
-        history=_public_history(match, seat) if in_hand else (),
+        history=_public_history(match, None if watcher else seat) if in_hand else (),
         tricks=tuple(match._tricks),
         centre=tuple(ALL_CARDS[card] for card in cards_of(centre)),
         next_collector=match._last_winner if match.rules.collection == "centre" and in_hand else None,
         captured=(tuple(cards_of(captured[0])), tuple(cards_of(captured[1]))),
         tens=((captured[0] & TENS_MASK).bit_count(), (captured[1] & TENS_MASK).bit_count()),
         tricks_won=(match._tricks_won[0], match._tricks_won[1]),
-        legal_actions=match.legal_actions() if match.to_act == seat else (),
+        legal_actions=match.legal_actions() if match.to_act == seat and not watcher else (),
         score=score.score,
         streak=score.streaks(),
         target=match.rules.target,
@@ -182,7 +199,7 @@ def observe(match: Match, seat: int) -> Observation:
     )
 
 
-def _public_history(match: Match, seat: int) -> tuple[str, ...]:
+def _public_history(match: Match, seat: int | None) -> tuple[str, ...]:
     """The hand's actions in order as text; the hidden card shows as ``hide ?`` except to its chooser."""
     history = []
     for action in match._actions:

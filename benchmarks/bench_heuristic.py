@@ -1,0 +1,125 @@
+"""Quick duplicate evaluator for tuning a bot against another: hand-win rate per preset, and move time.
+
+Each deal is played as one hand twice, with the same cards and dealer but the
+teams' seats swapped, so card luck cancels.  A hand counts as won when the
+bot's team is the hand winner (a drawn hand is not won).  Prints, per preset,
+the win rate with a 95% Wilson interval and the bot's mean time per decision
+(``act`` only, not the engine).
+
+    python benchmarks/bench_heuristic.py --deals 2000            # all presets
+    python benchmarks/bench_heuristic.py --rules pagat,taash --deals 300 --seed 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+
+from dehla.bots import bot_names, make_bot
+from dehla.bots.base import Bot
+from dehla.engine.state import Match
+from dehla.rules import PRESETS, preset
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a rate."""
+    if trials == 0:
+        return 0.0, 1.0
+    rate = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (rate + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class _Timed:
+    """Wraps a bot and adds up the time its decisions take."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.seconds = 0.0
+        self.moves = 0
+
+    def act(self, observation: object) -> object:
+        start = time.perf_counter()
+        action = self.bot.act(observation)  # type: ignore[arg-type]
+        self.seconds += time.perf_counter() - start
+        self.moves += 1
+        return action
+
+
+def play_deal(rules_name: str, deal_index: int, seed: int, bot: str, opponent: str, clock: _Timed | None) -> list[bool]:
+    """Play one deal twice (bot's team 0, then team 1); whether the bot's team won each hand."""
+    rules = preset(rules_name)
+    rng = random.Random(f"{seed}:{rules_name}:{deal_index}")
+    dealer = deal_index % rules.players
+    deal = Match(rules, dealer).random_deal(rng)
+    won = []
+    for bot_team in (0, 1):
+        match = Match(rules, dealer)
+        match.apply(deal)
+        players = []
+        for seat in range(rules.players):
+            name = bot if seat % 2 == bot_team else opponent
+            players.append(make_bot(name, rng.randrange(2**32)))
+        timed_seats = {seat for seat in range(rules.players) if seat % 2 == bot_team}
+        while not match.results:
+            seat = match.to_act
+            assert seat is not None
+            observation = match.observe(seat)
+            if clock is not None and seat in timed_seats:
+                clock.bot = players[seat]
+                action = clock.act(observation)
+            else:
+                action = players[seat].act(observation)
+            match.apply(action)  # type: ignore[arg-type]
+        won.append(match.results[0].winner == bot_team)
+    return won
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="all", help="comma-separated presets, or 'all' (default)")
+    parser.add_argument("--deals", type=int, default=2000, help="deals per preset, each played twice (default 2000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    parser.add_argument("--bot", default="heuristic", help="bot measured (default heuristic)")
+    parser.add_argument("--opponent", default="random", help="bot it plays against (default random)")
+    args = parser.parse_args(argv)
+    names = list(PRESETS) if args.rules == "all" else [name.strip() for name in args.rules.split(",")]
+    for name in names:
+        if name not in PRESETS:
+            parser.error(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}")
+    for name in (args.bot, args.opponent):
+        if name not in bot_names():
+            parser.error(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}")
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    print(f"{args.bot} vs {args.opponent}, duplicate, {args.deals} deals x 2 hands per preset, seed {args.seed}")
+    print(f"{'preset':<20} {'hands':>6} {'won':>6} {'rate':>7} {'95% interval':>17} {'ms/move':>8}")
+    for name in names:
+        clock = _Timed(make_bot(args.bot))
+        wins = hands = 0
+        started = time.perf_counter()
+        for index in range(args.deals):
+            for won in play_deal(name, index, args.seed, args.bot, args.opponent, clock):
+                hands += 1
+                wins += won
+            if sys.stderr.isatty() and (index + 1) % 50 == 0:
+                elapsed = time.perf_counter() - started
+                eta = elapsed / (index + 1) * (args.deals - index - 1)
+                print(f"\r{name}: {index + 1}/{args.deals} deals, {wins / hands:.1%}, eta {eta:.0f}s ", end="",
+                      file=sys.stderr, flush=True)
+        if sys.stderr.isatty():
+            print("\r" + " " * 70 + "\r", end="", file=sys.stderr)
+        low, high = wilson(wins, hands)
+        ms = 1000 * clock.seconds / max(1, clock.moves)
+        print(f"{name:<20} {hands:>6} {wins:>6} {wins / hands:>7.1%} {f'[{low:.1%}, {high:.1%}]':>17} {ms:>8.2f}",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

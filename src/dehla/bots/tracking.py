@@ -1,0 +1,481 @@
+"""Card tracking: what one seat can infer about the hand in play from its observation alone.
+
+A ``CardTracker`` is built from an ``Observation`` (never from a ``Match``) and
+answers the questions a card player keeps in mind:
+
+* which cards are gone (played this hand), which are mine, which are *unseen*;
+* where the unseen cards may be: every other seat's hand (with the suits it is
+  known to be void in), the face-down band-hukum card, cards not yet dealt;
+* which seats are void in which suits, inferred from the trick history;
+* who is winning the trick in progress, and from which card trump counts;
+* rough probabilities that a seat holds a card, a card of a set, or no card of a
+  suit (``expected`` suit counts fitted to the void constraints);
+* a random deal of the unseen cards consistent with everything known
+  (``sample``), for search bots.
+
+Inference rules (SPEC 3.2 - 3.4):
+
+* A player who does not follow suit holds no card of the suit led *in its hand*.
+  Under band hukum the face-down card is not in the hand, so its chooser may
+  still own a card of that suit: the hidden card is tracked as its own slot,
+  free of void constraints.  When the card is turned up it goes back to the
+  chooser's hand and is known to everybody until played.
+* A player who asks for the reveal must then play a trump if it holds one: an
+  asker that plays neither the suit led nor trump is void in trump as well.
+* With automatic reveal the player at whose turn the card is turned up may play
+  any card; it could not follow before the reveal, so the void still holds (the
+  chooser's returned card is a known card, not an unknown one).
+* In a staged deal the voids shown while players held only their first five
+  cards say nothing once the other eight have been dealt, and the undealt
+  cards are unknown to every seat, the owner included.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from dehla.cards import DECK_48, DECK_52, SUIT_MASKS, TENS_MASK, Card, Suit, mask_of
+from dehla.engine.observe import Observation
+
+__all__ = ["CardTracker", "HolderSample", "trick_winner_index", "beats", "card_bit_above"]
+
+_SUITS = tuple(Suit)
+_DECK_MASK = {52: mask_of(DECK_52), 48: mask_of(DECK_48)}
+
+# Which of the ``history`` texts are card plays (everything but call/hide/reveal).
+_NOT_PLAYS = ("call", "hide", "reveal")
+
+
+def card_bit_above(card: int) -> int:
+    """Mask of the cards of ``card``'s suit ranked above it."""
+    suit = card // 13
+    return SUIT_MASKS[suit] & ~((2 << card) - 1)
+
+
+def trick_winner_index(cards: list[int] | tuple[int, ...], trump: int | None, trump_from: int) -> int:
+    """Index of the winning card of a (possibly unfinished) trick.
+
+    ``trump`` counts only for cards at index ``trump_from`` or later (band hukum:
+    trumps played before the reveal never count); when the suit led is trump the
+    highest card of it wins.  The same rule as the engine's, applied to the
+    public trick so that a bot can reason about hypothetical plays.
+    """
+    led = cards[0] // 13
+    best_index = -1
+    if trump is not None and trump != led:
+        best = -1
+        for index in range(max(trump_from, 0), len(cards)):
+            card = cards[index]
+            if card // 13 == trump and card > best:
+                best, best_index = card, index
+    if best_index < 0:
+        best = -1
+        for index, card in enumerate(cards):
+            if card // 13 == led and card > best:
+                best, best_index = card, index
+    return best_index
+
+
+def beats(card: int, best: int, best_is_trump: bool, led: int, trump: int | None) -> bool:
+    """Does ``card`` (played now, with ``trump`` counting for it) beat the current best card?"""
+    suit = card // 13
+    if best_is_trump:
+        return suit == best // 13 and card > best
+    if trump is not None and suit == trump and trump != led:
+        return True
+    return suit == led and card > best
+
+
+@dataclass(frozen=True)
+class HolderSample:
+    """One deal of the unseen cards consistent with an observation.
+
+    ``hands[s]`` is the mask of seat ``s``'s playable hand (the observer's own
+    hand is its real hand); ``hidden`` is the face-down band-hukum card (``None``
+    when there is none); ``pending[s]`` the cards still to be dealt to ``s``.
+    """
+
+    hands: tuple[int, ...]
+    hidden: int | None
+    pending: tuple[int, ...]
+
+
+class CardTracker:
+    """What ``observation.seat`` knows about every card of the hand in play.
+
+    Masks are 52-bit card masks (see ``dehla.cards``); suit sets are 4-bit
+    masks (bit ``s`` for suit ``s``).  Build one per decision: it is cheap.
+    """
+
+    __slots__ = (
+        "seat",
+        "players",
+        "deck",
+        "own",
+        "own_hidden",
+        "played",
+        "played_by",
+        "plays",
+        "known_held",
+        "voids",
+        "unseen",
+        "hand_slots",
+        "hidden_holder",
+        "pending_slots",
+        "chooser",
+        "trump",
+        "private_trump",
+        "trump_from",
+        "cut_open",
+        "hidden_open",
+        "staged_done",
+        "reveal_at",
+        "reveal_asker",
+        "trick_start",
+        "_expected",
+    )
+
+    def __init__(self, obs: Observation) -> None:
+        n = obs.players
+        self.seat: int = obs.seat
+        self.players: int = n
+        self.deck: int = _DECK_MASK[obs.rules.deck_size]
+        self.own: int = mask_of(obs.hand)
+        self.own_hidden: Card | None = obs.hidden_card
+        self.chooser: int | None = obs.chooser
+        # Every card played this hand, in order: (seat, card, trick number from 1, index in trick).
+        plays: list[tuple[int, Card, int, int]] = []
+        for trick in obs.tricks:
+            for index, card in enumerate(trick.cards):
+                plays.append(((trick.leader + index) % n, card, trick.number, index))
+        self.trick_start: int = len(plays)
+        current = len(obs.tricks) + 1
+        for index, (seat, card) in enumerate(obs.trick):
+            plays.append((seat, card, current, index))
+        self.plays = plays
+        played = 0
+        played_by = [0] * n
+        for seat, card, _number, _index in plays:
+            played |= 1 << card
+            played_by[seat] |= 1 << card
+        self.played: int = played
+        self.played_by: list[int] = played_by
+        self.trump: Suit | None = obs.trump
+        self.private_trump: Suit | None = (
+            obs.hidden_card.suit if obs.hidden_card is not None else obs.trump
+        )
+        self._find_reveal(obs)
+        self._infer_voids(obs)
+        self._place_unseen(obs)
+        rules = obs.rules
+        self.staged_done: bool = rules.staged_deal and not any(obs.undealt) and obs.phase == "play"
+        # Cut trump not set yet: a player who cannot follow sets it with any card.
+        self.cut_open: bool = rules.trump == "cut" and obs.trump is None and not self.staged_done
+        self.hidden_open: bool = obs.trump_hidden
+        self.trump_from: int = 0
+        if self.reveal_at is not None and self.reveal_at >= self.trick_start:
+            self.trump_from = self.reveal_at - self.trick_start
+        self._expected: list[list[float]] | None = None
+
+    # ------------------------------------------------------------------------------------------
+    # Reconstruction
+
+    def _find_reveal(self, obs: Observation) -> None:
+        """Where the band-hukum card was turned up: the index in ``plays`` of the first card played after it."""
+        self.reveal_at: int | None = None
+        self.reveal_asker: int | None = None
+        if obs.revealed_card is None:
+            return
+        plays = self.plays
+        count = 0
+        for text in obs.history:
+            if text == "reveal":
+                self.reveal_at = count
+                self.reveal_asker = plays[count][0] if count < len(plays) else obs.to_act
+                return
+            if not text.startswith(_NOT_PLAYS):
+                count += 1
+        # Not asked: turned up automatically (a player who could not follow, hidden_auto), or the
+        # chooser held nothing else.  The first play that shows it is the reveal turn.
+        auto = obs.rules.trump == "hidden_auto"
+        revealed = obs.revealed_card
+        led = -1
+        for position, (seat, card, _number, index) in enumerate(plays):
+            if index == 0:
+                led = card // 13
+            if (seat == obs.chooser and card == revealed) or (auto and index > 0 and card // 13 != led):
+                self.reveal_at = position
+                return
+        self.reveal_at = len(plays)  # it happened at the turn now in progress
+
+    def _infer_voids(self, obs: Observation) -> None:
+        n = self.players
+        voids = [0] * n
+        rules = obs.rules
+        forget_through = 0  # staged deal: voids from tricks up to this number no longer hold
+        if rules.staged_deal and not any(obs.undealt) and obs.phase == "play":
+            # The rest was dealt after the trick in which trump was cut, or after trick 5.
+            forget_through = 5
+            led = 0
+            for _seat, card, number, index in self.plays:
+                if index == 0:
+                    led = card // 13
+                elif card // 13 != led:
+                    forget_through = min(number, 5)
+                    break
+        revealed_suit = obs.revealed_card.suit if obs.revealed_card is not None else None
+        led = 0
+        for position, (seat, card, number, index) in enumerate(self.plays):
+            if index == 0:
+                led = card // 13
+                continue
+            if number <= forget_through:
+                continue
+            suit = card // 13
+            if suit != led:
+                voids[seat] |= 1 << led
+                if (
+                    position == self.reveal_at
+                    and self.reveal_asker == seat
+                    and obs.rules.trump == "hidden"
+                    and revealed_suit is not None
+                    and suit != revealed_suit
+                ):
+                    voids[seat] |= 1 << revealed_suit  # the asker had to play a trump if it held one
+        voids[self.seat] = 0
+        self.voids: list[int] = voids
+
+    def _place_unseen(self, obs: Observation) -> None:
+        n = self.players
+        me = self.seat
+        known = [0] * n
+        if obs.revealed_card is not None and obs.chooser is not None and obs.chooser != me:
+            bit = 1 << obs.revealed_card
+            if not self.played & bit:
+                known[obs.chooser] = bit
+        self.known_held: list[int] = known
+        seen = self.own | self.played
+        for mask in known:
+            seen |= mask
+        if self.own_hidden is not None:
+            seen |= 1 << self.own_hidden
+        self.unseen: int = self.deck & ~seen
+        self.hand_slots: list[int] = [
+            0 if seat == me else obs.hand_sizes[seat] - known[seat].bit_count() for seat in range(n)
+        ]
+        self.hidden_holder: int | None = (
+            obs.chooser if obs.trump_hidden and obs.chooser is not None and obs.chooser != me else None
+        )
+        self.pending_slots: list[int] = list(obs.undealt)
+
+    # ------------------------------------------------------------------------------------------
+    # Plain facts
+
+    def is_void(self, seat: int, suit: int) -> bool:
+        """Known to hold no unseen card of ``suit`` in its hand (and no known one either)."""
+        if seat == self.seat:
+            return not self.own & SUIT_MASKS[suit]
+        return bool(self.voids[seat] >> suit & 1) and not self.known_held[seat] & SUIT_MASKS[suit]
+
+    def outstanding(self, suit: int) -> int:
+        """Cards of ``suit`` not yet played and not mine: unseen or known to be held by another seat."""
+        mine = self.own | (0 if self.own_hidden is None else 1 << self.own_hidden)
+        return self.deck & SUIT_MASKS[suit] & ~self.played & ~mine
+
+    def higher_outstanding(self, card: int) -> int:
+        """Outstanding cards of ``card``'s suit that rank above it."""
+        return self.outstanding(card // 13) & card_bit_above(card)
+
+    def unseen_tens(self) -> int:
+        return self.unseen & TENS_MASK
+
+    def slots_total(self) -> int:
+        """How many unseen cards the holders have room for (always equals the number of unseen cards)."""
+        return sum(self.hand_slots) + (1 if self.hidden_holder is not None else 0) + sum(self.pending_slots)
+
+    # ------------------------------------------------------------------------------------------
+    # Probabilities
+
+    def _holders(self) -> list[tuple[int, int, int]]:
+        """(capacity, forbidden suit set, seat) per holder: hands first (index = seat), then hidden, then pending."""
+        holders = [(self.hand_slots[seat], self.voids[seat], seat) for seat in range(self.players)]
+        if self.hidden_holder is not None:
+            holders.append((1, 0, self.hidden_holder))
+        for seat, count in enumerate(self.pending_slots):
+            if count:
+                holders.append((count, 0, seat))
+        return holders
+
+    def expected(self) -> list[list[float]]:
+        """``expected()[suit][seat]``: expected number of unseen cards of ``suit`` in ``seat``'s hand.
+
+        Fitted by iterative proportional scaling so that each suit's unseen
+        cards and each holder's free room are both accounted for, with zeros
+        where a seat is void.
+        """
+        if self._expected is not None:
+            return self._expected
+        holders = self._holders()
+        counts = [(self.unseen & SUIT_MASKS[suit]).bit_count() for suit in range(4)]
+        total = sum(counts)
+        caps = [cap for cap, _forbidden, _seat in holders]
+        room = sum(caps)
+        table = [
+            [
+                (counts[suit] * cap / room if room and not forbidden >> suit & 1 else 0.0)
+                for cap, forbidden, _seat in holders
+            ]
+            for suit in range(4)
+        ]
+        if total:
+            for _round in range(12):
+                for suit in range(4):
+                    row = table[suit]
+                    got = sum(row)
+                    if got > 0:
+                        scale = counts[suit] / got
+                        table[suit] = [value * scale for value in row]
+                worst = 0.0
+                for column, cap in enumerate(caps):
+                    got = table[0][column] + table[1][column] + table[2][column] + table[3][column]
+                    if got > 0:
+                        scale = cap / got
+                        worst = max(worst, abs(scale - 1.0))
+                        for suit in range(4):
+                            table[suit][column] *= scale
+                if worst < 0.01:
+                    break
+        self._expected = [row[: self.players] for row in table]
+        return self._expected
+
+    def p_card(self, seat: int, card: int) -> float:
+        """Probability that ``seat`` holds ``card`` in its hand now (1 or 0 when known)."""
+        bit = 1 << card
+        if seat == self.seat:
+            return 1.0 if self.own & bit else 0.0
+        if self.known_held[seat] & bit:
+            return 1.0
+        if not self.unseen & bit:
+            return 0.0
+        suit = card // 13
+        count = (self.unseen & SUIT_MASKS[suit]).bit_count()
+        return min(1.0, self.expected()[suit][seat] / count)
+
+    def p_any(self, seat: int, mask: int) -> float:
+        """Probability that ``seat`` holds at least one card of ``mask`` in its hand now."""
+        if seat == self.seat:
+            return 1.0 if self.own & mask else 0.0
+        if self.known_held[seat] & mask:
+            return 1.0
+        mask &= self.unseen
+        if not mask:
+            return 0.0
+        expected = self.expected()
+        none = 1.0
+        for suit in range(4):
+            part = (mask & SUIT_MASKS[suit]).bit_count()
+            if part:
+                count = (self.unseen & SUIT_MASKS[suit]).bit_count()
+                share = min(1.0, expected[suit][seat] / count)
+                none *= (1.0 - share) ** part
+        return 1.0 - none
+
+    def p_void(self, seat: int, suit: int) -> float:
+        """Probability that ``seat`` holds no card of ``suit`` in its hand now."""
+        if seat == self.seat:
+            return 0.0 if self.own & SUIT_MASKS[suit] else 1.0
+        if self.known_held[seat] & SUIT_MASKS[suit]:
+            return 0.0
+        if self.voids[seat] >> suit & 1:
+            return 1.0
+        return 1.0 - self.p_any(seat, SUIT_MASKS[suit])
+
+    def suit_length(self, seat: int, suit: int) -> float:
+        """Expected number of cards of ``suit`` in ``seat``'s hand."""
+        if seat == self.seat:
+            return float((self.own & SUIT_MASKS[suit]).bit_count())
+        return self.expected()[suit][seat] + (self.known_held[seat] & SUIT_MASKS[suit]).bit_count()
+
+    # ------------------------------------------------------------------------------------------
+    # Sampling (for search bots)
+
+    def sample(self, rng: random.Random) -> HolderSample:
+        """A random placement of every unseen card that agrees with all known voids and counts.
+
+        Cards of the most constrained suits are placed first, each to a holder
+        chosen with weight equal to its free room; if that greedy pass corners
+        itself, the rest is completed by augmenting paths, so a consistent deal
+        is always returned.  Close to uniform, not exactly.
+        """
+        holders = self._holders()
+        caps = [cap for cap, _forbidden, _seat in holders]
+        cards = [card for card in range(52) if self.unseen >> card & 1]
+        rng.shuffle(cards)
+        allowed: list[list[int]] = [
+            [index for index, (_cap, forbidden, _seat) in enumerate(holders) if not forbidden >> (card // 13) & 1]
+            for card in cards
+        ]
+        order = sorted(range(len(cards)), key=lambda i: len(allowed[i]))
+        room = list(caps)
+        owner: list[int] = [-1] * len(cards)
+        stuck: list[int] = []
+        for i in order:
+            options = [holder for holder in allowed[i] if room[holder] > 0]
+            if not options:
+                stuck.append(i)
+                continue
+            weights = [room[holder] for holder in options]
+            holder = rng.choices(options, weights)[0]
+            owner[i] = holder
+            room[holder] -= 1
+        if stuck:
+            self._repair(stuck, allowed, owner, room)
+        hands = [0] * self.players
+        hands[self.seat] = self.own
+        for seat in range(self.players):
+            hands[seat] |= self.known_held[seat]
+        pending = [0] * self.players
+        hidden: int | None = self.own_hidden
+        hand_count = self.players
+        for i, holder in enumerate(owner):
+            card = cards[i]
+            if holder < hand_count:
+                hands[holder] |= 1 << card
+            elif self.hidden_holder is not None and holder == hand_count:
+                hidden = card
+            else:
+                pending[holders[holder][2]] |= 1 << card
+        return HolderSample(tuple(hands), hidden, tuple(pending))
+
+    @staticmethod
+    def _repair(stuck: list[int], allowed: list[list[int]], owner: list[int], room: list[int]) -> None:
+        """Place the cards the greedy pass could not, moving others along augmenting paths (Kuhn)."""
+        holder_cards: dict[int, list[int]] = {}
+        for i, holder in enumerate(owner):
+            if holder >= 0:
+                holder_cards.setdefault(holder, []).append(i)
+
+        def place(i: int, current: int, visited: set[int]) -> bool:
+            for holder in allowed[i]:
+                if holder == current or holder in visited:
+                    continue
+                visited.add(holder)
+                if room[holder] > 0:
+                    room[holder] -= 1
+                else:
+                    # Full: move one of its cards elsewhere to make room.
+                    moved = next(
+                        (other for other in list(holder_cards.get(holder, ())) if place(other, holder, visited)), None
+                    )
+                    if moved is None:
+                        continue
+                    holder_cards[holder].remove(moved)
+                owner[i] = holder
+                holder_cards.setdefault(holder, []).append(i)
+                return True
+            return False
+
+        for i in stuck:
+            if not place(i, -1, set()):
+                raise RuntimeError("no deal of the unseen cards fits the observation")  # pragma: no cover

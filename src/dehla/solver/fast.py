@@ -1,0 +1,411 @@
+"""The fast double-dummy solver: the exact value of a position with every card known.
+
+``Solver`` turns an engine ``Match`` (the full truth: every hand, the cards a
+staged deal has still to hand out, the band-hukum card) into the compact form
+of ``dehla.solver.kernel`` and asks the compiled kernel bound queries ("can
+team 0 reach at least this level?").  A value is found by a few such queries
+(a binary search over the handful of levels, the transposition table carrying
+what one query learned into the next); the value of every legal action costs
+one more query each, plus a short search for the actions that fall short.
+
+Staged deals and hidden trump are solved as fully dealt positions: the solver
+sees the undealt cards and the hidden card, as the engine does.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from dehla.cards import TEN, TENS_MASK
+from dehla.engine import state as engine_state
+from dehla.engine.actions import Action, Play
+from dehla.engine.scoring import Outcome
+from dehla.engine.state import Match, Phase
+from dehla.errors import DehlaError
+from dehla.solver import kernel
+from dehla.solver.objective import Objective, Value, objective_for
+
+__all__ = ["Solver", "Solution", "default_solver", "solve", "kernel_load_seconds"]
+
+Array = npt.NDArray[np.int64]
+_IN_HAND = (Phase.CALL, Phase.HIDE, Phase.PLAY)
+_REVEAL_MODE = {"hidden": 1, "hidden_auto": 2}
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solved position: its value, the value after each legal action, and who is to act."""
+
+    value: Value
+    actions: dict[Action, Value]
+    seat: int
+    objective: Objective = field(repr=False)
+    nodes: int = 0
+
+    @property
+    def team(self) -> int:
+        return self.seat % 2
+
+    @property
+    def best(self) -> list[Action]:
+        """The actions that keep the position's value."""
+        return [action for action, value in self.actions.items() if value.level == self.value.level]
+
+    def loss(self, action: Action) -> int:
+        """How many levels ``action`` gives away compared with the best action (0 for a best action)."""
+        level = self.actions[action].level
+        return self.value.level - level if self.team == 0 else level - self.value.level
+
+
+@dataclass
+class _Position:
+    """A match encoded for the kernel, with the fixed parameters of its solve."""
+
+    X: Array
+    params: Array
+    final: Array
+    objective: Objective
+    context: tuple[object, ...]
+
+
+def _final_table(objective: Objective) -> Array:
+    """``[t0, t1, k0, k1, 0|1|2]``: least and greatest reachable ending level, and the ending level."""
+    tricks = objective.tricks
+    ending = np.array(objective.final_level, dtype=np.int64)
+    big = 1 << 20
+    low = np.where(ending >= 0, ending, big)
+    high = np.where(ending >= 0, ending, -1)
+    for axis in range(4):
+        low = np.flip(np.minimum.accumulate(np.flip(low, axis), axis=axis), axis)
+        high = np.flip(np.maximum.accumulate(np.flip(high, axis), axis=axis), axis)
+    table = np.zeros((5, 5, tricks + 1, tricks + 1, 3), dtype=np.int64)
+    table[..., 0] = np.where(low >= big, 0, low)
+    table[..., 1] = np.where(high < 0, objective.levels, high)
+    table[..., 2] = ending
+    return table
+
+
+_FINALS: dict[int, Array] = {}
+
+
+def _final_for(objective: Objective) -> Array:
+    found = _FINALS.get(id(objective))
+    if found is None:
+        found = _FINALS[id(objective)] = _final_table(objective)
+    return found
+
+
+class Solver:
+    """A double-dummy solver with its own transposition table (reused from solve to solve).
+
+    ``table_bits`` sets the table size (``2**bits`` entries of 48 bytes).
+    """
+
+    def __init__(self, table_bits: int = 20) -> None:
+        if not 10 <= table_bits <= 26:
+            raise DehlaError(f"table_bits must be 10..26, not {table_bits}")
+        self._keys, self._data = kernel.new_table(table_bits)
+        self._mask = (1 << table_bits) - 1
+        self._generation = 0
+        self._context: tuple[object, ...] | None = None
+        self._stats = np.zeros(4, dtype=np.int64)
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited so far (all queries)."""
+        return int(self._stats[0])
+
+    # Encoding ------------------------------------------------------------------------------------
+
+    def _encode(self, match: Match) -> _Position:
+        if match.phase is not Phase.PLAY:
+            raise DehlaError(f"the solver needs a position in play, not at {match.phase.value}")
+        rules = match.rules
+        objective = objective_for(rules, match.dealer)
+        n = match.players
+        X = np.zeros((kernel.MAXPLY, kernel.ROW), dtype=np.int64)
+        row = X[0]
+        trick = match._trick
+        to_act = match._to_act
+        assert to_act is not None
+        row[kernel.TO_ACT] = to_act
+        row[kernel.LEADER] = match._leader
+        row[kernel.LED] = match._led if trick else -1
+        row[kernel.TLEN] = len(trick)
+        row[kernel.TRUMP] = -1 if match._trump is None else int(match._trump)
+        row[kernel.TFROM] = match._trump_from
+        row[kernel.CUT_OPEN] = int(bool(match._cut_open))
+        row[kernel.STAGED] = int(bool(match._staged))
+        row[kernel.HIDDEN] = -1 if match._hidden_card is None else int(match._hidden_card)
+        row[kernel.MUST_TRUMP] = int(bool(match._must_trump))
+        row[kernel.FREE_PLAY] = int(bool(match._free_play))
+        row[kernel.CTENS] = (match._centre & TENS_MASK).bit_count()
+        row[kernel.LASTW] = -1 if match._last_winner is None else match._last_winner
+        row[kernel.T0] = (match._captured[0] & TENS_MASK).bit_count()
+        row[kernel.T1] = (match._captured[1] & TENS_MASK).bit_count()
+        row[kernel.K0] = match._tricks_won[0]
+        row[kernel.K1] = match._tricks_won[1]
+        row[kernel.NPLAYED] = len(match._tricks)
+        row[kernel.DONE] = -1
+        for seat in range(n):
+            row[kernel.H0 + seat] = match._hands[seat]
+            row[kernel.PN0 + seat] = match._pending[seat]
+        for index, card in enumerate(trick):
+            row[kernel.C0 + index] = int(card)
+        params = np.zeros(kernel.NPARAMS, dtype=np.int64)
+        params[kernel.P_N] = n
+        params[kernel.P_TRICKS] = rules.tricks_per_hand
+        params[kernel.P_IMMEDIATE] = int(rules.collection == "immediate")
+        params[kernel.P_STREAK_RESETS] = int(rules.streak_resets)
+        params[kernel.P_REVEAL] = _REVEAL_MODE.get(rules.trump, 0)
+        params[kernel.P_CHOOSER] = match._chooser if match._chooser is not None else 0
+        params[kernel.P_ABS] = int(not objective.relative)
+        params[kernel.P_W] = objective.weight
+        params[kernel.P_USES_TRICKS] = int(objective.uses_tricks)
+        params[kernel.P_EARLY_END] = int(rules.early_end)
+        params[kernel.P_STAGED_LIMIT] = engine_state.STAGED_TRICKS
+        params[kernel.P_HB] = 3 if n == 4 else 4
+        params[kernel.P_TTMASK] = self._mask
+        context = (rules, match.dealer % 2, engine_state.STAGED_TRICKS)
+        return _Position(X, params, _final_for(objective), objective, context)
+
+    def _use(self, position: _Position, context: tuple[object, ...] | None = None) -> None:
+        """Start a new table generation when the rules (and so the meaning of stored bounds) change."""
+        wanted = position.context if context is None else context
+        if wanted != self._context or self._generation == 0:
+            self._generation += 1
+            self._context = wanted
+        position.params[kernel.P_GEN] = self._generation
+
+    # Queries -------------------------------------------------------------------------------------
+
+    def _at_least(self, position: _Position, level: int) -> bool:
+        """Can team 0 reach at least ``level``?"""
+        if level <= 0:
+            return True
+        objective = position.objective
+        if level >= objective.levels:
+            return False
+        target = objective.s_threshold(level) if objective.relative else level
+        return bool(
+            kernel.search_root(position.X, position.params, position.final, self._keys, self._data, self._stats, target)
+        )
+
+    def _level(self, position: _Position, low: int = 0, high: int | None = None, guess: int | None = None) -> int:
+        """The exact level, known to lie in ``low..high``, by bound queries."""
+        if high is None:
+            high = position.objective.levels - 1
+        while low < high:
+            probe = (low + high + 1) // 2 if guess is None or not low < guess <= high else guess
+            guess = None
+            if self._at_least(position, probe):
+                low = probe
+            else:
+                high = probe - 1
+        return low
+
+    def level(self, match: Match) -> int:
+        """The level of ``match`` (in play) under best play by both teams."""
+        return self._solve_level(match)
+
+    def _solve_level(self, match: Match, low: int = 0, high: int | None = None) -> int:
+        done = _finished_level(match)
+        if done is not None:
+            return done
+        if match.phase is not Phase.PLAY:
+            return self._level_by_children(match)
+        position = self._encode(match)
+        self._use(position)
+        return self._level(position, low, high)
+
+    def _level_by_children(self, match: Match) -> int:
+        """Call or hide: the best of the positions after each choice."""
+        seat = match.to_act
+        assert seat is not None
+        levels = []
+        for action in match.legal_actions():
+            child = match.clone()
+            child.apply(action)
+            levels.append(self._solve_level(child))
+        return max(levels) if seat % 2 == 0 else min(levels)
+
+    def value(self, match: Match) -> Value:
+        """The value of ``match`` under best play by both teams."""
+        _check(match)
+        objective = objective_for(match.rules, match.dealer)
+        return objective.values[self._solve_level(match)]
+
+    def solve(self, match: Match) -> Solution:
+        """The value of the position and of every legal action."""
+        _check(match)
+        start = self.nodes
+        objective = objective_for(match.rules, match.dealer)
+        seat = match.to_act
+        assert seat is not None
+        maximise = seat % 2 == 0
+        root = self._solve_level(match)
+        levels: dict[Action, int] = {}
+        for group in _action_groups(match):
+            child = match.clone()
+            child.apply(group[0])
+            done = _finished_level(child)
+            if done is not None:
+                level = done
+            elif child.phase is not Phase.PLAY:
+                level = self._solve_level(child)
+            else:
+                position = self._encode(child)
+                self._use(position)
+                if maximise:
+                    level = root if self._at_least(position, root) else self._level(position, 0, root - 1)
+                else:
+                    last = objective.levels - 1
+                    level = root if not self._at_least(position, root + 1) else self._level(position, root + 1, last)
+            for action in group:
+                levels[action] = level
+        values = {action: objective.values[level] for action, level in levels.items()}
+        return Solution(objective.values[root], values, seat, objective, self.nodes - start)
+
+    def reaches(self, match: Match, team: int, tens: int) -> bool:
+        """Can ``team`` make sure of ending the hand with at least ``tens`` tens?  (A single bound query.)"""
+        _check(match)
+        if team not in (0, 1):
+            raise DehlaError(f"team must be 0 or 1, not {team!r}")
+        if not 0 <= tens <= 4:
+            raise DehlaError(f"tens must be 0..4, not {tens!r}")
+        if tens == 0:
+            return True
+        if match.phase is not Phase.PLAY:
+            seat = match.to_act
+            assert seat is not None
+            answers = []
+            for action in match.legal_actions():
+                child = match.clone()
+                child.apply(action)
+                answers.append(self.reaches(child, team, tens))
+            return any(answers) if seat % 2 == team else all(answers)
+        position = self._encode(match)
+        objective = position.objective
+        # Team 0 reaching t tens; team 1 reaching t tens is team 0 failing to reach 5 - t.
+        wanted = tens if team == 0 else 5 - tens
+        if objective.relative:
+            self._use(position)
+            target = objective.tens_threshold(wanted)
+        else:
+            # Absolute mode: solve against a table that scores 1 for an ending with enough tens.
+            table = position.final.copy()
+            ending = table[..., 2]
+            hit = np.zeros_like(ending)
+            for t0 in range(5):
+                hit[t0] = np.where(ending[t0] >= 0, 1 if t0 >= wanted else 0, -1)
+            table[..., 2] = hit
+            position.final = _final_table_from(hit, objective.tricks)
+            self._use(position, (*position.context, "tens", wanted))
+            target = 1
+        found = bool(
+            kernel.search_root(position.X, position.params, position.final, self._keys, self._data, self._stats, target)
+        )
+        return found if team == 0 else not found
+
+
+def _final_table_from(ending: Array, tricks: int) -> Array:
+    big = 1 << 20
+    low = np.where(ending >= 0, ending, big)
+    high = np.where(ending >= 0, ending, -1)
+    for axis in range(4):
+        low = np.flip(np.minimum.accumulate(np.flip(low, axis), axis=axis), axis)
+        high = np.flip(np.maximum.accumulate(np.flip(high, axis), axis=axis), axis)
+    table = np.zeros((5, 5, tricks + 1, tricks + 1, 3), dtype=np.int64)
+    table[..., 0] = np.where(low >= big, 0, low)
+    table[..., 1] = np.where(high < 0, 2, high)
+    table[..., 2] = ending
+    return table
+
+
+def _check(match: Match) -> None:
+    if match.phase not in _IN_HAND:
+        raise DehlaError(f"there is no hand in play to solve (the match is at {match.phase.value})")
+
+
+def _finished_level(match: Match) -> int | None:
+    """The level of a hand the engine has just finished (after an action), else ``None``."""
+    if match.phase in _IN_HAND:
+        return None
+    result = match.results[-1]
+    objective = objective_for(match.rules, result.dealer)
+    return objective.level(Outcome(result.winner, result.points), result.tens)
+
+
+def _action_groups(match: Match) -> list[list[Action]]:
+    """Legal actions grouped so that the actions of a group surely have the same value.
+
+    Two plays are equivalent when they are cards of one suit in the hand of the
+    seat to act, neither a ten, with no card between them still in play (in any
+    hand, still to be dealt, hidden or in the trick).
+    """
+    actions = match.legal_actions()
+    if match.phase is not Phase.PLAY:
+        return [[action] for action in actions]
+    live = 0
+    for mask in match._hands:
+        live |= mask
+    for mask in match._pending:
+        live |= mask
+    for card in match._trick:
+        live |= 1 << card
+    if match._hidden_card is not None:
+        live |= 1 << match._hidden_card
+    groups: list[list[Action]] = []
+    plays = sorted((action for action in actions if isinstance(action, Play)), key=lambda play: -play.card)
+    previous: Play | None = None
+    for play in plays:
+        card = play.card
+        joined = False
+        if previous is not None and card.rank != TEN and previous.card.rank != TEN and card // 13 == previous.card // 13:
+            between = live & (((1 << previous.card) - 1) ^ ((1 << (card + 1)) - 1))
+            if not between:
+                groups[-1].append(play)
+                joined = True
+        if not joined:
+            groups.append([play])
+        previous = play
+    groups.extend([action] for action in actions if not isinstance(action, Play))
+    return groups
+
+
+_DEFAULT: Solver | None = None
+_LOAD_SECONDS: float | None = None
+
+
+def default_solver() -> Solver:
+    """A process-wide solver (one table), made on first use."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Solver()
+    return _DEFAULT
+
+
+def solve(match: Match) -> Solution:
+    """The value of ``match`` and of each legal action, with the process-wide solver."""
+    return default_solver().solve(match)
+
+
+def kernel_load_seconds() -> float:
+    """Time to compile (first run) or load from the on-disk cache (later runs) and run the kernel once."""
+    global _LOAD_SECONDS
+    if _LOAD_SECONDS is None:
+        start = time.perf_counter()
+        warm = Match("mendikot", 0)
+        import random
+
+        rng = random.Random(0)
+        warm.apply(warm.random_deal(rng))
+        while len(warm._tricks) < 11:
+            warm.apply(rng.choice(warm.legal_actions()))
+        Solver(table_bits=10).solve(warm)
+        _LOAD_SECONDS = time.perf_counter() - start
+    return _LOAD_SECONDS

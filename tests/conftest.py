@@ -1,0 +1,10 @@
+"""Test-suite setup: make ``tests.helpers`` and ``tests.oracle`` importable however pytest is started."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))

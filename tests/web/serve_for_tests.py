@@ -1,0 +1,29 @@
+"""Run the web app on uvicorn with test timings (instant bots, a loose rate limit): ``python serve_for_tests.py``."""
+
+from __future__ import annotations
+
+import argparse
+
+import uvicorn
+
+from dehla.web.app import WebSettings, create_app
+from dehla.web.storage import open_storage
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--bot-delay", type=float, default=0.0)
+    parser.add_argument("--hand-pause", type=float, default=0.0)
+    parser.add_argument("--rate", type=float, default=10_000.0)
+    parser.add_argument("--burst", type=float, default=10_000.0)
+    args = parser.parse_args()
+    settings = WebSettings(bot_delay=args.bot_delay, hand_pause=args.hand_pause, rate=args.rate, burst=args.burst)
+    app = create_app(open_storage(args.db), settings)
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", ws_max_size=65536,
+                ws_per_message_deflate=False)
+
+
+if __name__ == "__main__":
+    main()

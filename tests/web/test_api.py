@@ -1,0 +1,215 @@
+"""HTTP API tests (Starlette's TestClient, in process): lobby, validation, history, scorekeeper, languages."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from dehla.bots import bot_names
+from dehla.engine.state import Match
+from dehla.record import replay, replay_json
+from dehla.rules import PRESETS
+from dehla.web.app import WebSettings, create_app
+from dehla.web.protocol import ProtocolError, RateLimiter, parse_message, watcher_view
+from dehla.web.storage import open_storage
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(open_storage(str(tmp_path / "api.sqlite3")), WebSettings(bot_delay=0, hand_pause=0))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def test_meta_offers_every_preset_and_every_registered_bot(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    assert [preset["name"] for preset in meta["presets"]] == list(PRESETS)
+    assert [bot["name"] for bot in meta["bots"]] == bot_names()
+    assert meta["default_bot"] in bot_names()
+    assert {language["code"] for language in meta["languages"]} == {"en", "es"}
+
+
+def test_pages_scripts_and_styles_are_served(client: TestClient) -> None:
+    for path in ("/", "/t/abc", "/history", "/scorekeeper", "/replay/abc/1"):
+        response = client.get(path)
+        assert response.status_code == 200 and "<main" in response.text
+    assert "function t(" in client.get("/static/app.js").text
+    assert ".card" in client.get("/static/style.css").text
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"rules": "whist"}, "unknown preset"),
+        ({"rules": "pagat", "seats": [{"kind": "me"}]}, "must list 4 seats"),
+        ({"rules": "pagat", "seats": [{"kind": "me"}, {"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}]}, "only one"),
+        ({"rules": "pagat", "seats": [{"kind": "me"}, {"kind": "bot", "bot": "cmd:rm -rf /"}, {"kind": "bot"},
+                                      {"kind": "bot"}]}, "unknown bot"),
+        ({"rules": "pagat", "seats": [{"kind": "me"}, {"kind": "alien"}, {"kind": "bot"}, {"kind": "bot"}]}, "kind"),
+        ({"rules": "pagat", "grace": -1}, "grace"),
+        ({"rules": "pagat", "timer": "soon"}, "timer"),
+        ({"rules": {"preset": "pagat", "staged_deal": True}}, "staged_deal"),
+        ({"rules": "pagat", "colour": "red"}, "unknown field"),
+        ([1, 2], "JSON object"),
+    ],
+)
+def test_bad_table_requests_get_a_clear_error(client: TestClient, body: object, message: str) -> None:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+
+
+def test_bad_json_and_huge_bodies_are_refused(client: TestClient) -> None:
+    response = client.post("/api/tables", content=b"{not json", headers={"Content-Type": "application/json"})
+    assert response.status_code == 400 and "not valid JSON" in response.json()["error"]
+    response = client.post("/api/tables", content=b"[" + b"1," * 20000 + b"1]")
+    assert response.status_code == 400 and "too large" in response.json()["error"]
+
+
+def test_create_and_join_seats(client: TestClient) -> None:
+    created = client.post("/api/tables", json={
+        "rules": "mendikot", "name": "Asha",
+        "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}],
+    }).json()
+    assert created["seat"] == 0 and len(created["token"]) >= 30
+    assert [invite["seat"] for invite in created["invites"]] == [1]
+    listed = client.get("/api/tables").json()["tables"]
+    assert listed[0]["id"] == created["id"] and listed[0]["status"] == "waiting"
+    assert "token" not in str(listed) and created["token"] not in str(listed)
+    assert listed[0]["seats"][0]["name"] == "Asha"
+    joined = client.post(f"/api/tables/{created['id']}/join", json={"seat": 1, "name": "Bela"})
+    assert joined.status_code == 200 and joined.json()["token"] != created["invites"][0]["token"]
+    again = client.post(f"/api/tables/{created['id']}/join", json={"seat": 1, "name": "Chand"})
+    assert again.status_code == 409 and "taken" in again.json()["error"]
+    info = client.get(f"/api/tables/{created['id']}").json()
+    assert info["status"] == "playing"  # every person seat is taken: the match starts
+    assert client.post("/api/tables/nope/join", json={"seat": 1}).status_code == 404
+    assert client.post(f"/api/tables/{created['id']}/join", json={"seat": 9}).status_code == 409
+
+
+def test_a_bots_only_match_is_kept_in_history_and_downloads_as_a_record(client: TestClient) -> None:
+    created = client.post("/api/tables", json={"rules": "taash", "seats": [{"kind": "bot"}] * 4}).json()
+    deadline = time.monotonic() + 30
+    matches: list[dict[str, object]] = []
+    while time.monotonic() < deadline and not matches:
+        matches = client.get("/api/history").json()["matches"]
+        time.sleep(0.05)
+    assert matches and matches[0]["table"] == created["id"]
+    download = client.get(f"/api/history/{created['id']}/1/record")
+    assert "attachment" in download.headers["content-disposition"]
+    record = download.json()
+    assert record["format"] == "dehla-record/1"
+    match = replay(record)
+    assert match.is_over and list(match.score) == matches[0]["score"]
+    view = client.get(f"/api/history/{created['id']}/1/replay").json()
+    assert view["replay"] == replay_json(match)
+    assert client.get(f"/api/history/{created['id']}/7/record").status_code == 404
+
+
+def _engine_hands(preset: str, seed: int) -> tuple[Match, list[dict[str, list[int]]]]:
+    rng = random.Random(seed)
+    match = Match.new(preset, rng)
+    while not match.is_over:
+        match.apply(match.random_deal(rng) if match.is_chance else rng.choice(match.legal_actions()))
+    return match, [{"tens": list(result.tens), "tricks": list(result.tricks_won)} for result in match.results]
+
+
+@pytest.mark.parametrize("preset", ["pagat", "taash", "taash-b2b", "mendikot", "mendikot-6"])
+def test_scorekeeper_agrees_with_the_engine(client: TestClient, preset: str) -> None:
+    for seed in range(4):
+        match, hands = _engine_hands(preset, seed)
+        data = client.post("/api/scorekeeper", json={"rules": preset, "first_dealer": match.first_dealer,
+                                                      "hands": hands}).json()
+        assert data["over"] and data["winner"] == match.winner
+        assert data["score"] == list(match.score)
+        assert [row["dealer"] for row in data["hands"]] == [result.dealer for result in match.results]
+        assert [row["kot"] for row in data["hands"]] == [result.kot for result in match.results]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"rules": "pagat", "hands": [{"tens": [3, 0]}]}, "add up to 4"),
+        ({"rules": "mendikot", "hands": [{"tens": [2, 2], "tricks": [7, 7]}]}, "add up to 13"),
+        ({"rules": "mendikot", "hands": [{"tens": [2, 2]}]}, "tricks must be two"),
+        ({"rules": "pagat", "hands": [{"tens": [4, 0]}, {"tens": [4, 0]}]}, "already over"),
+        ({"rules": "pagat", "first_dealer": 7}, "first_dealer"),
+        ({"rules": "pagat", "hands": [{"tens": [-1, 5]}]}, "whole numbers"),
+    ],
+)
+def test_scorekeeper_refuses_impossible_hands(client: TestClient, body: object, message: str) -> None:
+    response = client.post("/api/scorekeeper", json=body)
+    assert response.status_code == 400 and message in response.json()["error"]
+
+
+def test_spanish_catalog_translates_every_text_of_the_page(client: TestClient) -> None:
+    from babel.messages.extract import extract_from_dir
+
+    from dehla.web.app import STATIC_DIR
+
+    texts = {message for _, _, message, *_ in extract_from_dir(
+        str(STATIC_DIR), method_map=[("**.js", "javascript")], keywords={"t": None})}
+    assert len(texts) > 100
+    catalog = client.get("/api/i18n/es").json()["messages"]
+    missing = sorted(text for text in texts if not catalog.get(text))
+    assert not missing, f"untranslated: {missing[:10]}"
+    assert catalog["Play now against bots"] != "Play now against bots"
+    assert client.get("/api/i18n/en").json()["messages"] == {}
+    assert client.get("/api/i18n/xx").status_code == 404
+
+
+def test_placeholders_survive_translation(client: TestClient) -> None:
+    import re
+
+    catalog = client.get("/api/i18n/es").json()["messages"]
+    for source, translated in catalog.items():
+        assert set(re.findall(r"\{\w+\}", source)) == set(re.findall(r"\{\w+\}", translated)), source
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (b"binary", "bad_message"),
+        ("x" * 5000, "too_big"),
+        ("{", "bad_message"),
+        ("[]", "bad_message"),
+        ('{"type": "dance"}', "bad_message"),
+        ('{"type": "act"}', "bad_message"),
+        ('{"type": "act", "action": 5}', "bad_message"),
+        ('{"type": "act", "action": "' + "A" * 40 + '"}', "bad_message"),
+        ('{"type": "act", "action": "10H", "extra": 1}', "bad_message"),
+        ('{"type": "act", "action": "10H", "version": true}', "bad_message"),
+        ('{"type": "hello", "token": "\\u0000"}', "bad_message"),
+        ("[" * 3000, "too_big"),
+    ],
+)
+def test_malformed_messages_are_refused(text: object, code: str) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse_message(text)
+    assert caught.value.code == code
+
+
+def test_valid_messages_pass() -> None:
+    assert parse_message('{"type": "act", "action": "10H", "version": 3}') == ("act", {"action": "10H", "version": 3})
+    assert parse_message('{"type": "hello"}') == ("hello", {})
+
+
+def test_rate_limiter_allows_bursts_then_refuses() -> None:
+    limiter = RateLimiter(rate=1, burst=3)
+    assert [limiter.allow() for _ in range(5)] == [True, True, True, False, False]
+    assert limiter.refused == 2
+
+
+def test_watcher_view_holds_no_private_field() -> None:
+    rng = random.Random(3)
+    match = Match.new("mendikot-band", rng)
+    match.apply(match.random_deal(rng))
+    match.apply(match.legal_actions()[0])  # the chooser hides a card
+    view = watcher_view(match)
+    assert view["hand"] == [] and view["hidden_card"] is None and view["legal_actions"] == []
+    assert view["history"] == ["hide ?"] and view["seat"] is None

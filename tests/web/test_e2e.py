@@ -1,0 +1,184 @@
+"""End-to-end: Debian's chromium, headless, driven by Playwright; people click cards against bots and each other.
+
+Screenshots of tables in play are saved in tests/web/screenshots/ for people to look at.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from tests.web.helpers import LiveServer  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = Path(__file__).parent / "screenshots"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(str(tmp_path_factory.mktemp("e2e") / "e2e.sqlite3"), bot_delay=0.03, hand_pause=0.5) as live:
+        yield live
+
+
+def _page(browser: object, width: int = 1100, lang: str = "en") -> object:
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=lang)  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def _click_once(page: object) -> bool:
+    """Make this page's move if it is its turn: call trump, or play the first legal card."""
+    for selector in (".call-row button", ".hand button.legal"):
+        button = page.query_selector(selector)  # type: ignore[attr-defined]
+        if button is not None and button.is_enabled():
+            try:
+                button.click(timeout=2000)
+            except playwright_api.Error:
+                return False  # the page re-rendered under the click; look again
+            return True
+    return False
+
+
+def _play_hand(pages: list[object], timeout: float = 60, stop_after: int | None = None) -> int:
+    """Click for every page until each shows the hand summary (or ``stop_after`` clicks); returns the clicks."""
+    clicks = 0
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if stop_after is not None and clicks >= stop_after:
+            return clicks
+        if all(page.query_selector("#hand-summary") for page in pages):  # type: ignore[attr-defined]
+            return clicks
+        moved = False
+        for page in pages:
+            if _click_once(page):
+                clicks += 1
+                moved = True
+                page.wait_for_timeout(60)  # type: ignore[attr-defined]
+        if not moved:
+            pages[0].wait_for_timeout(40)  # type: ignore[attr-defined]
+    SHOTS.mkdir(exist_ok=True)
+    pages[0].screenshot(path=str(SHOTS / "failure.png"), full_page=True)  # type: ignore[attr-defined]
+    raise AssertionError("the hand did not finish in time (see screenshots/failure.png)")
+
+
+def _quick_game(page: object, server: LiveServer, name: str = "Asha") -> None:
+    page.goto(server.url + "/")  # type: ignore[attr-defined]
+    page.fill("#player-name", name)  # type: ignore[attr-defined]
+    page.click("#quick-play")  # type: ignore[attr-defined]
+    page.wait_for_selector(".felt")  # type: ignore[attr-defined]
+
+
+def test_a_person_and_three_bots_play_a_whole_hand_by_clicking(browser: object, server: LiveServer) -> None:
+    page = _page(browser)
+    _quick_game(page, server)
+    assert "You: seat 0" in page.inner_text(".table-head")  # type: ignore[attr-defined]
+    assert page.query_selector(".explain")  # type: ignore[attr-defined]  # the game's words explained on first use
+    # keyboard play: the first legal choice is a button reachable by focus, played with Enter
+    page.wait_for_selector(".call-row button, .hand button.legal")  # type: ignore[attr-defined]
+    page.focus(".call-row button, .hand button.legal")  # type: ignore[attr-defined]
+    page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    _play_hand([page], stop_after=6)
+    page.wait_for_selector(".hand button.legal")  # type: ignore[attr-defined]
+    dimmed = page.query_selector_all(".hand button.dimmed")  # type: ignore[attr-defined]
+    assert all(button.is_disabled() for button in dimmed)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "table-desktop.png"))  # type: ignore[attr-defined]
+    page.set_viewport_size({"width": 375, "height": 812})  # type: ignore[attr-defined]
+    page.wait_for_timeout(300)  # type: ignore[attr-defined]
+    width = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+    assert width <= 375, f"the page is {width} px wide on a 375 px phone"
+    page.screenshot(path=str(SHOTS / "table-phone.png"), full_page=True)  # type: ignore[attr-defined]
+    _play_hand([page])
+    summary = page.inner_text("#hand-summary")  # type: ignore[attr-defined]
+    assert "Tens" in summary and ("wins the hand" in summary or "Nobody" in summary)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_two_people_in_two_browsers_play_against_each_other(browser: object, server: LiveServer) -> None:
+    host = _page(browser)
+    host.goto(server.url + "/")  # type: ignore[attr-defined]
+    host.fill("#player-name", "Bela")  # type: ignore[attr-defined]
+    host.select_option("#preset", "mendikot")  # type: ignore[attr-defined]
+    host.select_option("#seat-1", "person")  # type: ignore[attr-defined]
+    host.click("#create-form button[type=submit]")  # type: ignore[attr-defined]
+    host.wait_for_selector("#start-now")  # type: ignore[attr-defined]
+    link = host.input_value("input.invite")  # type: ignore[attr-defined]
+    guest = _page(browser)
+    guest.goto(link)  # type: ignore[attr-defined]
+    guest.wait_for_selector(".felt")  # type: ignore[attr-defined]
+    host.wait_for_selector(".felt")  # type: ignore[attr-defined]
+    assert "You: seat 1" in guest.inner_text(".table-head")  # type: ignore[attr-defined]
+    assert "#token" not in guest.url  # type: ignore[attr-defined]  # the token moved to the browser's storage
+    _play_hand([host, guest])
+    assert "Tens" in guest.inner_text("#hand-summary")  # type: ignore[attr-defined]
+    host.screenshot(path=str(SHOTS / "hand-summary.png"))  # type: ignore[attr-defined]
+    assert not host.errors and not guest.errors  # type: ignore[attr-defined]
+
+
+def test_a_reload_mid_hand_resumes_the_seat(browser: object, server: LiveServer) -> None:
+    page = _page(browser)
+    _quick_game(page, server)
+    _play_hand([page], stop_after=4)
+    page.wait_for_selector(".hand button.legal")  # type: ignore[attr-defined]
+    before = [button.get_attribute("data-card") for button in page.query_selector_all(".hand button")]  # type: ignore[attr-defined]
+    page.reload()  # type: ignore[attr-defined]
+    page.wait_for_selector(".hand button.legal")  # type: ignore[attr-defined]
+    after = [button.get_attribute("data-card") for button in page.query_selector_all(".hand button")]  # type: ignore[attr-defined]
+    assert after == before and "You: seat 0" in page.inner_text(".table-head")  # type: ignore[attr-defined]
+    _play_hand([page])
+
+
+def test_a_server_restart_resumes_the_table(browser: object, tmp_path: Path) -> None:
+    db = str(tmp_path / "restart.sqlite3")
+    server = LiveServer(db, bot_delay=0.03, hand_pause=0.5).start()
+    try:
+        page = _page(browser)
+        _quick_game(page, server)
+        _play_hand([page], stop_after=5)
+        page.wait_for_selector(".hand button.legal")  # type: ignore[attr-defined]
+        held = len(page.query_selector_all(".hand button"))  # type: ignore[attr-defined]
+        server.kill()
+        page.wait_for_selector("text=reconnecting", timeout=5000)  # type: ignore[attr-defined]
+        server = LiveServer(db, port=server.port, bot_delay=0.03, hand_pause=0.5).start()
+        page.wait_for_selector(".hand button.legal", timeout=15000)  # type: ignore[attr-defined]
+        assert len(page.query_selector_all(".hand button")) == held  # type: ignore[attr-defined]
+        _play_hand([page])
+    finally:
+        server.stop()
+
+
+def test_the_spanish_interface(browser: object, server: LiveServer) -> None:
+    page = _page(browser, width=375, lang="es-ES")
+    page.goto(server.url + "/")  # type: ignore[attr-defined]
+    page.wait_for_selector("#quick-play")  # type: ignore[attr-defined]
+    assert page.inner_text("#quick-play") == "Jugar ya contra bots"  # type: ignore[attr-defined]
+    page.click("#quick-play")  # type: ignore[attr-defined]
+    page.wait_for_selector(".felt")  # type: ignore[attr-defined]
+    assert "Dehla: un diez" in page.inner_text(".notes")  # type: ignore[attr-defined]
+    _play_hand([page], stop_after=3)
+    page.screenshot(path=str(SHOTS / "table-phone-es.png"), full_page=True)  # type: ignore[attr-defined]
+    _play_hand([page])
+    assert "Dieces" in page.inner_text("#hand-summary")  # type: ignore[attr-defined]
+    page.select_option("#lang", "en")  # type: ignore[attr-defined]
+    page.wait_for_selector("text=Tens")  # type: ignore[attr-defined]
+    assert not page.errors  # type: ignore[attr-defined]

@@ -1,0 +1,101 @@
+"""PostgreSQL storage: run when a server is reachable (``DEHLA_TEST_POSTGRES``; .ci/run starts Debian's postgresql)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from collections.abc import Iterator
+
+import pytest
+from tests.web.helpers import LiveServer, SeatClient
+from tests.web.test_no_leaks import _drive_seat
+
+from dehla.web.storage import FinishedMatch, PostgresStorage, TableRow, open_storage
+
+URL = os.environ.get("DEHLA_TEST_POSTGRES", "postgresql://dehla:dehla@127.0.0.1:5432/dehla_test")
+
+
+def _reachable() -> bool:
+    try:
+        import psycopg
+
+        with psycopg.connect(URL, connect_timeout=2):
+            return True
+    except Exception:
+        return False
+
+
+pytestmark = pytest.mark.skipif(not _reachable(), reason=f"no PostgreSQL server at {URL}")
+
+
+@pytest.fixture
+def clean_database() -> Iterator[str]:
+    import psycopg
+
+    with psycopg.connect(URL, autocommit=True) as connection:
+        for name in ("log", "finished", "tables"):
+            connection.execute(f"DROP TABLE IF EXISTS {name}")
+    yield URL
+
+
+def test_postgres_storage_round_trip(clean_database: str) -> None:
+    async def run() -> None:
+        storage = open_storage(clean_database)
+        assert isinstance(storage, PostgresStorage)
+        await storage.open()
+        await storage.create_table(TableRow("t1", {"title": "x", "seats": []}, 1.0))
+        await storage.append("t1", 0, {"k": "match", "no": 1, "first_dealer": 2})
+        await storage.append("t1", 1, {"k": "act", "seat": 0, "a": "10H"})
+        with pytest.raises(Exception):  # noqa: B017 - a taken position never overwrites the log
+            await storage.append("t1", 1, {"k": "act", "seat": 0, "a": "AS"})
+        await storage.update_table("t1", {"title": "y", "seats": []})
+        assert [row.meta["title"] for row in await storage.load_tables()] == ["y"]
+        assert [entry.get("a") for entry in await storage.load_log("t1")] == [None, "10H"]
+        await storage.save_finished(FinishedMatch("t1", 1, 5.0, {"score": [1, 0]}, {"format": "dehla-record/1"}))
+        await storage.save_finished(FinishedMatch("t1", 1, 6.0, {"score": [1, 0]}, {"format": "dehla-record/1"}))
+        assert [item.finished for item in await storage.list_finished()] == [6.0]
+        found = await storage.get_finished("t1", 1)
+        assert found is not None and found.record["format"] == "dehla-record/1"
+        assert await storage.get_finished("t1", 2) is None
+        await storage.close()
+
+    asyncio.run(run())
+
+
+def test_a_table_on_postgres_survives_kill_9_and_finishes(clean_database: str) -> None:
+    server = LiveServer(clean_database, hand_pause=0).start()
+    try:
+        created = server.post("/api/tables", {"rules": {"preset": "mendikot", "target": 1},
+                                              "seats": [{"kind": "person"}, {"kind": "bot"}] * 2})
+        tokens = [invite["token"] for invite in created["invites"]]
+
+        async def play(limit: int | None) -> int:
+            seats = [await SeatClient(server, created["id"], token).open() for token in tokens]
+            if limit is not None:
+                await seats[0].wait(lambda s: s["version"] >= limit)
+                version = seats[0].state["version"] if seats[0].state else 0
+            else:
+                await asyncio.wait_for(asyncio.gather(*(_drive_seat(client, random.Random(n))
+                                                        for n, client in enumerate(seats))), timeout=60)
+                version = 0
+            for client in seats:
+                await client.close()
+            return version
+
+        async def first_moves() -> int:
+            seats = [await SeatClient(server, created["id"], token).open() for token in tokens]
+            driving = [asyncio.create_task(_drive_seat(client, random.Random(n))) for n, client in enumerate(seats)]
+            reached = await seats[0].wait(lambda s: s["version"] >= 15)
+            for task in driving:
+                task.cancel()
+            return int(reached["version"])
+
+        reached = asyncio.run(first_moves())
+        server.kill()
+        server = LiveServer(clean_database, port=server.port, hand_pause=0).start()
+        assert asyncio.run(play(reached)) >= reached
+        asyncio.run(play(None))
+        assert server.get("/api/history")["matches"][0]["table"] == created["id"]
+    finally:
+        server.stop()
