@@ -235,6 +235,7 @@ class RecordEntry:
 
 def parse_records(text: str, source: str = "<text>") -> Iterator[RecordEntry]:
     """Records in ``text``: one JSON object (over any number of lines), or JSON Lines."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark (some editors write one) is not an error
     stripped = text.strip()
     if not stripped:
         yield RecordEntry(source, None, error=f"{source}: no record in the file")

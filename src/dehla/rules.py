@@ -265,4 +265,17 @@ def parse_rules(value: object) -> Rules:
         raise RulesError(f"unknown rules option {unknown[0]!r}; options are: {', '.join(OPTIONS)}")
     for key, item in options.items():
         _check_value(key, item)
+    scoring = options.get("scoring", base.scoring)
+    if scoring != base.scoring:
+        # A different scoring system brings its own defaults for what it counts.
+        options.setdefault("target", _SCORING_DEFAULTS[scoring]["target"])
+        options.setdefault("streak_kot", _SCORING_DEFAULTS[scoring]["streak_kot"])
     return dataclasses.replace(base, **options)
+
+
+#: Defaults that follow the scoring system when a rules object changes ``scoring`` without setting them.
+_SCORING_DEFAULTS: dict[str, dict[str, int]] = {
+    "pagat": {"target": 1, "streak_kot": 7},
+    "taash": {"target": 100, "streak_kot": 0},
+    "mendikot": {"target": 5, "streak_kot": 0},
+}
