@@ -57,6 +57,9 @@ def test_refusals_change_nothing(server: LiveServer) -> None:
         version = state["version"]
         actor = state["observation"]["to_act"]
         other = seats[(actor + 1) % 4]
+        # Every seat gets the state of the same version; wait until this one has it too.
+        for seat_client in (other, seats[actor]):
+            await seat_client.wait(lambda s: s is not None and s["version"] >= version)
         assert other.state is not None
         await other.send({"type": "act", "action": other.state["observation"]["hand"][0]})
         assert (await other.wait_error(1))["code"] == "not_your_turn"

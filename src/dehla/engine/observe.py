@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dehla.cards import ALL_CARDS, TENS_MASK, Card, Suit, cards_of, sort_hand
-from dehla.engine.actions import Action, Hide
+from dehla.engine.actions import Action
 from dehla.engine.events import HandResult, Trick, result_json, trick_json
 from dehla.errors import DehlaError
 from dehla.rules import Rules
@@ -30,7 +30,7 @@ from dehla.rules import Rules
 if TYPE_CHECKING:
     from dehla.engine.state import Match
 
-__all__ = ["OBSERVATION_FORMAT", "Observation", "observe", "watcher_json"]
+__all__ = ["OBSERVATION_FORMAT", "Observation", "action_text_for", "observe", "watcher_json"]
 
 OBSERVATION_FORMAT = "dehla-observation/1"
 
@@ -199,12 +199,14 @@ def _build(match: Match, seat: int, watcher: bool) -> Observation:
     )
 
 
+def action_text_for(text: str, actor: int | None, viewer: int | None) -> str:
+    """An action's text as ``viewer`` may see it: a hidden card shows as ``hide ?`` except to its chooser."""
+    if text.startswith("hide ") and viewer != actor:
+        return "hide ?"
+    return text
+
+
 def _public_history(match: Match, seat: int | None) -> tuple[str, ...]:
-    """The hand's actions in order as text; the hidden card shows as ``hide ?`` except to its chooser."""
-    history = []
-    for action in match._actions:
-        if isinstance(action, Hide) and seat != match._chooser:
-            history.append("hide ?")
-        else:
-            history.append(str(action))
-    return tuple(history)
+    """The hand's actions in order as each seat saw them (see ``action_text_for``)."""
+    chooser = match._chooser
+    return tuple(action_text_for(str(action), chooser, seat) for action in match._actions)

@@ -30,6 +30,7 @@ from typing import Any
 from dehla.bots import BOTS, Bot, bot_names, make_bot
 from dehla.cards import cards_text, parse_card, parse_cards
 from dehla.engine.actions import Action, Deal, parse_action
+from dehla.engine.observe import action_text_for
 from dehla.engine.state import Match, draw_first_dealer
 from dehla.errors import DehlaError
 from dehla.record import to_record
@@ -231,8 +232,8 @@ class Table:
                                                         if key != "hands"}}
             client.hands_sent = known
         last = self.last
-        if last is not None and last["action"].startswith("hide ") and last["seat"] != seat:
-            last = {**last, "action": "hide ?"}
+        if last is not None:
+            last = {**last, "action": action_text_for(last["action"], last["seat"], seat)}
         return {
             "type": "state",
             "version": self.seq,
