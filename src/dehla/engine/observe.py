@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dehla.cards import ALL_CARDS, TENS_MASK, Card, Suit, cards_of, sort_hand
-from dehla.engine.actions import Action
+from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action
 from dehla.engine.events import HandResult, Trick, result_json, trick_json
 from dehla.errors import DehlaError
 from dehla.rules import Rules
@@ -206,7 +206,14 @@ def action_text_for(text: str, actor: int | None, viewer: int | None) -> str:
     return text
 
 
+_INTERNED: tuple[Action, ...] = (*PLAYS, *CALLS, *HIDES, REVEAL)
+_TEXT_OF: dict[Action, str] = {action: str(action) for action in _INTERNED}
+
+
 def _public_history(match: Match, seat: int | None) -> tuple[str, ...]:
     """The hand's actions in order as each seat saw them (see ``action_text_for``)."""
+    texts = tuple(map(_TEXT_OF.__getitem__, match._actions))
     chooser = match._chooser
-    return tuple(action_text_for(str(action), chooser, seat) for action in match._actions)
+    if chooser is None or seat == chooser:
+        return texts
+    return tuple(action_text_for(text, chooser, seat) for text in texts)
