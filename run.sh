@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up (a virtual environment in .venv, once) and run dehla. With no arguments: play a match in the terminal.
+# Set up (a virtual environment in .venv, once) and run dehla.
+# With no arguments: the web tables (dehla serve) at http://localhost:8000/. Otherwise any dehla command.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ ! -x .venv/bin/dehla ] || [ pyproject.toml -nt .venv/.installed ]; then
@@ -9,6 +10,6 @@ if [ ! -x .venv/bin/dehla ] || [ pyproject.toml -nt .venv/.installed ]; then
   touch .venv/.installed
 fi
 if [ "$#" -eq 0 ]; then
-  set -- play
+  set -- serve
 fi
 exec .venv/bin/dehla "$@"
