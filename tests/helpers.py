@@ -22,7 +22,7 @@ from dehla.cards import DECK_48, DECK_52, RANKS, Card, Suit, cards_text, parse_c
 from dehla.engine.actions import Action
 from dehla.engine.events import Event, HandResult
 from dehla.engine.state import Phase
-from dehla.record import replay, replay_json, to_record
+from dehla.record import to_record
 from dehla.rules import PRESETS, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,8 +127,6 @@ def last_result(match: Match) -> HandResult:
     return match.results[-1]
 
 
-def cards_str(cards: Iterable[int]) -> str:
-    return cards_text(cards)
 
 
 def make_deal(
@@ -273,9 +271,6 @@ def play_scripted(
     return game, events
 
 
-def alternating_winners(first: int, count: int, players: int = 4) -> list[int]:
-    """Trick winners that never repeat: ``first, first+1, ...`` (nobody wins two in a row)."""
-    return [(first + index) % players for index in range(count)]
 
 
 def pagat_script(dealer: int, team: int, tens: int = 3) -> tuple[ScriptedHand, str]:
@@ -343,8 +338,6 @@ def record_of(
     return {"format": "dehla-record/1", "rules": rules, "first_dealer": first_dealer, "hands": hands}
 
 
-def replay_output(record: object) -> dict[str, Any]:
-    return replay_json(replay(record))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -391,8 +384,6 @@ def assert_cards_conserved(match: Match) -> None:
     assert sorted(played) == sorted(places["centre"] + places["captured"])
 
 
-def suit_of(text: str) -> Suit:
-    return parse_card(text).suit
 
 
 # ---------------------------------------------------------------------------------------------

@@ -305,6 +305,28 @@ def test_4_3_transcript_reports_broken_records_keeps_going_and_exits_1(
     assert f"Record {path}:3:" in out and "Match: points" in out
 
 
+def test_4_3_transcript_reports_every_kind_of_broken_record_on_its_own_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = random_record("pagat", 2)
+    records: list[Any] = [good]
+    for case in BROKEN_RECORDS:
+        records += [case.build(), good]
+    path = write_jsonl(tmp_path / "mixed.jsonl", records)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 1 and err == "" and "Traceback" not in out
+    errors = [line for line in out.splitlines() if line.startswith("error: ")]
+    assert len(errors) == len(BROKEN_RECORDS)
+    for line, case, index in zip(errors, BROKEN_RECORDS, range(len(BROKEN_RECORDS))):
+        record_line = 2 * index + 2
+        assert line.startswith(f"error: {path}:{record_line}: "), (case.name, line)
+        hand, action = case.where(records[record_line - 1])
+        if hand is not None and action is not None:
+            assert f": hand {hand}, action {action}: " in line, (case.name, line)
+        assert case.reason in line, (case.name, line)
+    assert out.count("Match: kots") >= len(BROKEN_RECORDS) + 1  # every good record was told in full
+
+
 def test_replay_needs_a_file_argument(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         main(["replay"])

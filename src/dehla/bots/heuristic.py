@@ -27,9 +27,10 @@ from dataclasses import dataclass
 
 from dehla.bots.base import register
 from dehla.bots.tracking import CardTracker, beats, card_bit_above, trick_winner_index
-from dehla.cards import SUIT_MASKS, TEN, Card, Suit
+from dehla.cards import ALL_CARDS, SUIT_MASKS, TEN, TENS_MASK, Card, Suit
 from dehla.engine.actions import CALLS, HIDES, Action, Call, Hide, Play, Reveal
 from dehla.engine.observe import Observation
+from dehla.engine.scoring import hand_outcome
 from dehla.errors import DehlaError
 
 __all__ = ["HeuristicBot", "Weights", "suit_strength", "choose_trump_call", "choose_hidden_card"]
@@ -64,18 +65,25 @@ class Weights:
 
     trick: float = 0.15  # a trick, when tricks count (Mendikot, Taash)
     win: float = 0.3  # a card that may win a later trick, kept in hand
-    centre_us: float = 0.25  # my team becoming the next collector of the centre (share of its tens)
+    centre_us: float = 0.4  # my team becoming the next collector of the centre (share of its tens)
     centre_them: float = 0.05  # the opponents becoming the next collector
-    beat_willing: float = 0.95  # how surely an opponent beats a card when it can
+    cunning: float = 0.5  # opponents beat a card when they can (1) or play blind (0), or in between
     partner_willing: float = 0.85  # how surely partner beats an opponent's card when it can
+    their_follow_up: float = 0.0  # how surely an opponent that leads next cashes the top trump it may hold
     draw_trumps: float = 0.12  # leading trumps while holding most of them
+    falling: float = 0.8  # how surely a player holding the ten of the suit led drops it, per card of the suit
+    discard_tens: float = 0.0  # how surely a player that cannot follow throws a ten, per ten in its hand
+    last_reserve: float = 0.0  # keeping the top trump for the last trick, per ten expected in the centre then
     cut_suit: float = 0.06  # per unit of strength of the suit a cut would make trump
-    ten_base: float = 0.35  # chance of saving a ten with higher cards out, before length and danger
+    ten_base: float = 0.55  # chance of saving a ten with higher cards out, before length and danger
     ten_length: float = 0.1  # ... more for each other card of its suit I hold
     ten_danger: float = 0.06  # ... less for each higher card still out
     ten_late: float = 0.0  # ... less as the hand goes on
-    ten_floor: float = 0.1  # ... never below this: it may still be dropped on partner's winner later
+    ten_floor: float = 0.4  # ... never below this: it may still be dropped on partner's winner later
     sweep: float = 0.3  # extra worth of taking all four tens (a kot in Pagat's rules, 80 points in Taash)
+    endgame: int = 2  # play the last this many tricks exactly, over every deal of the unseen cards
+    endgame_deals: int = 60  # ... or over this many random deals when there are more
+    endgame_deals_many: int = 12  # ... with six or eight players (longer tricks, many more deals)
     blunder: float = 0.0  # chance of a random legal action (the "easy" level)
 
 
@@ -114,7 +122,12 @@ class HeuristicBot:
             return CALLS[choose_trump_call(observation.hand)]
         if isinstance(first, Hide):
             return HIDES[choose_hidden_card(observation.hand)]
-        return _Decision(observation, self.weights).choose()
+        decision = _Decision(observation, self.weights)
+        if len(observation.hand) <= self.weights.endgame:
+            action = _Endgame(decision, self.rng).choose()
+            if action is not None:
+                return action
+        return decision.choose()
 
 
 class _Decision:
@@ -154,6 +167,7 @@ class _Decision:
                 and best_index >= t.trump_from
             )
         self.trick_tens = sum(1 for card in self.trick if card % 13 == TEN)
+        self._lead_strength: dict[int, float] | None = None
 
     # ------------------------------------------------------------------------------------------
     # What is at stake
@@ -295,6 +309,50 @@ class _Decision:
             return p_higher
         return min(1.0, p_higher + t.p_void(seat, led) * p_ruff)
 
+    def _p_beat_blind(self, seat: int, outcome: _Outcome, led: int) -> float:
+        """Chance that ``seat`` beats the best card if it plays any of its legal cards at random."""
+        t = self.t
+        best = outcome.best
+        trump = outcome.trump
+        size = max(1, self.obs.hand_sizes[seat])
+        void = t.p_void(seat, led)
+        if outcome.is_trump:
+            higher = t.outstanding(best // 13) & card_bit_above(best)
+            return void * self._expected_in(seat, higher) / size if higher else 0.0
+        higher = t.outstanding(led) & card_bit_above(best)
+        length = t.suit_length(seat, led)
+        follow = (1.0 - void) * min(1.0, self._expected_in(seat, higher) / length) if higher and length > 0 else 0.0
+        if trump is not None and trump != led:
+            ruff = self._expected_in(seat, t.outstanding(trump)) / size
+        elif outcome.cut_open:
+            ruff = 1.0
+        elif outcome.hidden_open:
+            ruff = 0.2
+        else:
+            ruff = 0.0
+        return min(1.0, follow + void * min(1.0, ruff))
+
+    def _expected_in(self, seat: int, mask: int) -> float:
+        """Expected number of the cards of ``mask`` in ``seat``'s hand."""
+        t = self.t
+        total = float((t.known_held[seat] & mask).bit_count())
+        unseen = mask & t.unseen
+        if unseen:
+            expected = t.expected()
+            for suit in range(4):
+                part = (unseen & SUIT_MASKS[suit]).bit_count()
+                if part:
+                    total += expected[suit][seat] * part / (t.unseen & SUIT_MASKS[suit]).bit_count()
+        return total
+
+    def _p_opponent_beats(self, seat: int, outcome: _Outcome, led: int) -> float:
+        """An opponent beats the best card: a blend of one that always does when it can and one that plays blind."""
+        cunning = self.w.cunning
+        can = self._p_beat(seat, outcome, led)
+        if cunning >= 1.0 or not can:
+            return can
+        return cunning * can + (1.0 - cunning) * self._p_beat_blind(seat, outcome, led)
+
     def _trick_value(self, card: int, outcome: _Outcome) -> float:
         """Expected value for my team of the trick once everybody has played, if I play ``card``."""
         led = self.led if self.led is not None else card // 13
@@ -303,8 +361,10 @@ class _Decision:
         states: dict[tuple[int, bool], float] = {(outcome.seat, False): 1.0}
         for seat in self.remaining:
             side = seat % 2
-            beat = self._p_beat(seat, outcome, led)
-            willing = w.beat_willing if side != team else w.partner_willing
+            if side != team:
+                beat, willing = self._p_opponent_beats(seat, outcome, led), 1.0
+            else:
+                beat, willing = self._p_beat(seat, outcome, led), w.partner_willing
             updated: dict[tuple[int, bool], float] = {}
             for (winner, flipped), chance in states.items():
                 if winner % 2 == side:
@@ -318,46 +378,90 @@ class _Decision:
         tens = self.trick_tens + (1 if card % 13 == TEN else 0) + self._falling_tens(card, led)
         total = 0.0
         for (winner, _flipped), chance in states.items():
-            total += chance * self._won_by(winner, tens)
+            total += chance * self._won_by(winner, tens, card)
         return total
 
     def _falling_tens(self, card: int, led: int) -> float:
-        """Expected number of tens the players still to play will drop into this trick (the led suit's ten)."""
+        """Expected number of tens the players still to play will drop into this trick.
+
+        A player holding the ten of the suit led may have to play it; a player
+        with no card of the suit led may throw any ten it holds.
+        """
         t = self.t
-        ten = led * 13 + TEN
-        bit = 1 << ten
-        if card == ten or t.played & bit or t.own & bit or not (t.unseen | sum(t.known_held)) & bit:
+        out_tens = t.unseen & TENS_MASK
+        for mask in t.known_held:
+            out_tens |= mask & TENS_MASK
+        out_tens &= ~(1 << card)
+        if not out_tens or not self.remaining:
             return 0.0
-        if self.trick and any(c == ten for c in self.trick):
-            return 0.0  # pragma: no cover - a played ten is in t.played
+        ten = led * 13 + TEN
+        led_ten = out_tens >> ten & 1
+        other_tens = out_tens & ~(1 << ten)
         expected = 0.0
         for seat in self.remaining:
-            holds = t.p_card(seat, ten)
-            if holds:
-                expected += holds / max(1.0, t.suit_length(seat, led))
-        return expected * 0.8
+            if led_ten:
+                holds = t.p_card(seat, ten)
+                if holds:
+                    expected += self.w.falling * holds / max(1.0, t.suit_length(seat, led))
+            if other_tens:
+                void = t.p_void(seat, led)
+                if void:
+                    size = max(1, self.obs.hand_sizes[seat])
+                    expected += self.w.discard_tens * void * self._expected_in(seat, other_tens) / size
+        return expected
 
-    def _won_by(self, winner: int, tens: float) -> float:
-        """What the trick is worth to my team when ``winner`` takes it with ``tens`` tens in it."""
+    def _won_by(self, winner: int, tens: float, card: int) -> float:
+        """What the trick is worth to my team when ``winner`` takes it with ``tens`` tens in it (I play ``card``)."""
         sign = 1.0 if winner % 2 == self.team else -1.0
         if not self.centre:
             return sign * (tens * self.ten_value + self.trick_value)
         pile = self.centre_tens + tens
         if self.last_trick or winner == self.next_collector:
             value = pile * self.ten_value
+        elif winner == self.me:
+            # I lead the next trick: with a sure winner left I collect the pile then.
+            follow_up = self._follow_up(card)
+            share = max(self.w.centre_us, follow_up - (1.0 - follow_up) * self.w.centre_them)
+            value = share * pile * self.ten_value
         elif sign > 0:
             value = self.w.centre_us * pile * self.ten_value
         else:
-            value = self.w.centre_them * pile * self.ten_value
+            # An opponent leads next: it collects if it holds a sure winner and plays it.
+            threat = self.w.their_follow_up * self._holds_top_trump(winner)
+            value = (self.w.centre_them + (1.0 - self.w.centre_them) * threat) * pile * self.ten_value
         if self.tricks_count:
             value += self.trick_value
         return sign * value
+
+    def _holds_top_trump(self, seat: int) -> float:
+        """Chance that ``seat`` holds the highest trump still out (a sure winner when it leads)."""
+        trump = self.trump
+        if trump is None:
+            return 0.0
+        out = self.t.outstanding(trump)
+        if not out:
+            return 0.0
+        return self.t.p_card(seat, out.bit_length() - 1)
+
+    def _follow_up(self, card: int) -> float:
+        """Chance that my best lead next trick (any card but ``card``) wins it."""
+        if self._lead_strength is None:
+            strength: dict[int, float] = {}
+            for held in self.obs.hand:
+                outcome = _Outcome(held, self.me, False, self.trump, self.t.cut_open, self.t.hidden_open)
+                chance = 1.0
+                for seat in range(self.n):
+                    if seat % 2 != self.team:
+                        chance *= 1.0 - self._p_opponent_beats(seat, outcome, held // 13)
+                strength[held] = chance
+            self._lead_strength = strength
+        return max((value for held, value in self._lead_strength.items() if held != card), default=0.0)
 
     # ------------------------------------------------------------------------------------------
     # Cards kept
 
     def _keep_value(self, card: int, trump: int | None = None) -> float:
-        """What ``card`` is worth if I keep it for later tricks."""
+        """What ``card`` is worth if I keep it for later tricks (with what it does for my ten of its suit)."""
         if trump is None:
             trump = self.my_trump
         t = self.t
@@ -365,25 +469,46 @@ class _Decision:
         higher = t.higher_outstanding(card).bit_count()
         is_trump = trump is not None and suit == trump
         tiebreak = 0.002 * (card % 13)
+        length = (t.own & SUIT_MASKS[suit]).bit_count()
         if card % 13 == TEN:
             if not self.ten_value:
                 return tiebreak
-            length = (t.own & SUIT_MASKS[suit]).bit_count()
-            late = self.w.ten_late * len(self.obs.tricks) / self.rules.tricks_per_hand
-            if is_trump:
-                keep = 0.9 - 0.06 * higher - late
-            elif higher == 0:
-                keep = (0.8 if self.trump_risk else 0.9) - late
-            else:
-                keep = self.w.ten_base + self.w.ten_length * min(length - 1, 3) - self.w.ten_danger * higher - late
-            keep = min(0.95, max(self.w.ten_floor, keep))
+            keep = self._ten_keep(higher, length, is_trump)
             return (2.0 * keep - 1.0) * self.ten_value + 0.5 * self.win_value * 0.5**higher + tiebreak
         strength = 0.55**higher
         if is_trump:
             strength = 0.35 + 0.65 * strength
         elif self.trump_risk:
             strength *= 0.75
-        return self.win_value * strength + tiebreak
+        value = self.win_value * strength + tiebreak
+        if self.centre and is_trump and not higher and self.w.last_reserve:
+            # The top trump wins the last trick whatever is led, and the last trick takes what is left.
+            value += self.w.last_reserve * self._end_pile() * len(self.obs.tricks) / self.rules.tricks_per_hand
+        ten = suit * 13 + TEN
+        if self.ten_value and t.own >> ten & 1:
+            # A card that guards my ten: without it the ten is easier to catch.
+            ten_higher = t.higher_outstanding(ten).bit_count()
+            loss = self._ten_keep(ten_higher, length, is_trump) - self._ten_keep(ten_higher, length - 1, is_trump)
+            value += 2.0 * loss * self.ten_value
+        return value
+
+    def _end_pile(self) -> float:
+        """A rough count of the tens still to be collected when the last trick is played."""
+        obs = self.obs
+        loose = 4 - obs.tens[0] - obs.tens[1] - self.centre_tens
+        return (self.centre_tens + 0.3 * loose) * self.ten_value
+
+    def _ten_keep(self, higher: int, length: int, is_trump: bool) -> float:
+        """Chance of capturing my own ten later, given the higher cards out and how many cards of its suit I hold."""
+        w = self.w
+        late = w.ten_late * len(self.obs.tricks) / self.rules.tricks_per_hand
+        if is_trump:
+            keep = 0.9 - 0.06 * higher - late
+        elif higher == 0:
+            keep = (0.8 if self.trump_risk else 0.9) - late
+        else:
+            keep = w.ten_base + w.ten_length * min(length - 1, 3) - w.ten_danger * higher - late
+        return min(0.95, max(w.ten_floor, keep))
 
     def _lead_bonus(self, card: int) -> float:
         """Leading trumps while holding most of the outstanding ones draws the opponents' trumps."""
@@ -402,6 +527,139 @@ class _Decision:
         """How good a trump ``suit`` would be for me (cut trump): my other cards of it and their honours."""
         others = [c for c in self.obs.hand if c // 13 == suit and c != card]
         return suit_strength(others, suit) - 1.0 * (not others)
+
+
+_LOW, _HIGH = -10.0, 10.0  # beyond any hand value
+
+
+class _Endgame:
+    """Exact play of the last tricks: every deal of the unseen cards, every line of play, for each card I may play.
+
+    Within a deal every player is assumed to see all the cards (my team
+    maximising my chance of winning the hand, the other team minimising it);
+    the card with the best average over the deals is played.
+    """
+
+    def __init__(self, decision: _Decision, rng: random.Random) -> None:
+        self.d = decision
+        self.rng = rng
+        obs = decision.obs
+        self.rules = obs.rules
+        self.n = obs.players
+        self.team = decision.team
+        self.total = self.rules.tricks_per_hand
+        self.centre = self.rules.collection == "centre"
+        self.resets = self.rules.streak_resets
+        self.sweep = decision.w.sweep if self.rules.scoring != "mendikot" else 0.0
+
+    def choose(self) -> Action | None:
+        d = self.d
+        obs = d.obs
+        t = d.t
+        if t.hidden_open or any(obs.undealt) or obs.phase != "play":
+            return None
+        plays = [action for action in obs.legal_actions if isinstance(action, Play)]
+        if len(plays) != len(obs.legal_actions):
+            return None  # pragma: no cover - reveal is only offered while the card is hidden
+        limit = self.d.w.endgame_deals if self.n == 4 else self.d.w.endgame_deals_many
+        deals = t.deals(limit, self.rng)
+        if not deals:
+            return None  # pragma: no cover - the real deal is always consistent
+        trick = list(obs.trick)
+        leader = obs.leader if obs.leader is not None else d.me
+        trump = d.trump
+        trump_from = t.trump_from if trump is not None else 99
+        tens = (obs.tens[0], obs.tens[1])
+        won = (obs.tricks_won[0], obs.tricks_won[1])
+        best_action: Action | None = None
+        best_total = float("-inf")
+        for action in plays:
+            total = 0.0
+            for deal in deals:
+                hands = list(deal.hands)
+                total += self._play(
+                    hands, trick, leader, d.me, action.card, trump, trump_from, t.cut_open,
+                    d.centre_tens, obs.next_collector, tens, won, len(obs.tricks), _LOW, _HIGH,
+                )
+            if total > best_total + 1e-9:
+                best_action, best_total = action, total
+        return best_action
+
+    def _play(
+        self, hands: list[int], trick: list[tuple[int, Card]], leader: int, seat: int, card: int,
+        trump: int | None, trump_from: int, cut_open: bool, pile: int, collector: int | None,
+        tens: tuple[int, int], won: tuple[int, int], played: int, alpha: float, beta: float,
+    ) -> float:
+        """Value for my team after ``seat`` plays ``card``, both sides playing perfectly from there (alpha-beta)."""
+        hands = list(hands)
+        hands[seat] &= ~(1 << card)
+        if trick and cut_open and card // 13 != trick[0][1] // 13:
+            trump, trump_from, cut_open = card // 13, len(trick), False
+        trick = [*trick, (seat, ALL_CARDS[card])]
+        if len(trick) < self.n:
+            return self._turn(
+                hands, trick, leader, trump, trump_from, cut_open, pile, collector, tens, won, played, alpha, beta
+            )
+        cards = [played_card for _seat, played_card in trick]
+        winner = (leader + trick_winner_index(cards, trump, trump_from)) % self.n
+        side = winner % 2
+        in_trick = sum(1 for played_card in cards if played_card % 13 == TEN)
+        played += 1
+        last = played == self.total
+        won = (won[0] + 1, won[1]) if side == 0 else (won[0], won[1] + 1)
+        if not self.centre:
+            tens = (tens[0] + in_trick, tens[1]) if side == 0 else (tens[0], tens[1] + in_trick)
+        else:
+            pile += in_trick
+            if last or winner == collector:
+                tens = (tens[0] + pile, tens[1]) if side == 0 else (tens[0], tens[1] + pile)
+                pile = 0
+                collector = None if self.resets else winner
+            else:
+                collector = winner
+        if last:
+            return self._result(tens, won)
+        follow_from = 0 if trump is not None else 99
+        return self._turn(
+            hands, [], winner, trump, follow_from, cut_open, pile, collector, tens, won, played, alpha, beta
+        )
+
+    def _turn(
+        self, hands: list[int], trick: list[tuple[int, Card]], leader: int, trump: int | None, trump_from: int,
+        cut_open: bool, pile: int, collector: int | None, tens: tuple[int, int], won: tuple[int, int], played: int,
+        alpha: float, beta: float,
+    ) -> float:
+        seat = (leader + len(trick)) % self.n
+        hand = hands[seat]
+        if trick:
+            follow = hand & SUIT_MASKS[trick[0][1] // 13]
+            if follow:
+                hand = follow
+        mine = seat % 2 == self.team
+        best = _LOW if mine else _HIGH
+        while hand:
+            low = hand & -hand
+            hand ^= low
+            value = self._play(
+                hands, trick, leader, seat, low.bit_length() - 1, trump, trump_from, cut_open, pile, collector,
+                tens, won, played, alpha, beta,
+            )
+            if mine:
+                best = max(best, value)
+                alpha = max(alpha, best)
+            else:
+                best = min(best, value)
+                beta = min(beta, best)
+            if alpha >= beta:
+                break
+        return best
+
+    def _result(self, tens: tuple[int, int], won: tuple[int, int]) -> float:
+        outcome = hand_outcome(self.rules, self.d.obs.dealer, tens, won)
+        value = 1.0 if outcome.winner == self.team else (0.5 if outcome.winner is None else 0.0)
+        if self.sweep:
+            value += self.sweep * ((tens[self.team] == 4) - (tens[1 - self.team] == 4))
+        return value
 
 
 _NEUTRAL = 0.1875  # what one ten moves the chance of winning at the start of a hand (both scorings)
@@ -458,10 +716,6 @@ def _p_win(
                 value += sweep * ((x == 4) - (y == 4))
             total += weight * value
     return total
-
-
-def _make_easy(seed: int | None = None) -> HeuristicBot:
-    return HeuristicBot(seed, Weights(blunder=0.35))
 
 
 register(

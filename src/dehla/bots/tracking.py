@@ -448,6 +448,42 @@ class CardTracker:
                 pending[holders[holder][2]] |= 1 << card
         return HolderSample(tuple(hands), hidden, tuple(pending))
 
+    def deals(self, limit: int, rng: random.Random) -> list[HolderSample]:
+        """Every placement of the unseen cards consistent with the observation if there are at most ``limit``,
+        else ``limit`` random ones (``sample``).  Exhaustive only once everything is dealt and face up."""
+        if self.hidden_holder is None and not any(self.pending_slots):
+            cards = [card for card in range(52) if self.unseen >> card & 1]
+            seats = [seat for seat in range(self.players) if self.hand_slots[seat]]
+            found: list[tuple[int, ...]] = []
+            room = [self.hand_slots[seat] for seat in range(self.players)]
+            hands = [0] * self.players
+
+            def place(index: int) -> bool:
+                if index == len(cards):
+                    found.append(tuple(hands))
+                    return len(found) <= limit
+                card = cards[index]
+                suit_bit = 1 << (card // 13)
+                for seat in seats:
+                    if room[seat] and not self.voids[seat] & suit_bit:
+                        room[seat] -= 1
+                        hands[seat] |= 1 << card
+                        going = place(index + 1)
+                        hands[seat] ^= 1 << card
+                        room[seat] += 1
+                        if not going:
+                            return False
+                return True
+
+            if place(0):
+                base = [self.known_held[seat] | (self.own if seat == self.seat else 0) for seat in range(self.players)]
+                empty = (0,) * self.players
+                return [
+                    HolderSample(tuple(base[seat] | deal[seat] for seat in range(self.players)), None, empty)
+                    for deal in found
+                ]
+        return [self.sample(rng) for _ in range(limit)]
+
     @staticmethod
     def _repair(stuck: list[int], allowed: list[list[int]], owner: list[int], room: list[int]) -> None:
         """Place the cards the greedy pass could not, moving others along augmenting paths (Kuhn)."""

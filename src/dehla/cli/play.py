@@ -177,17 +177,17 @@ class TerminalPlayer:
                 f"Team {team}{mine}: tens {' '.join(tens) or '—'} · tricks {obs.tricks_won[team]}"
             )
         if obs.trick:
-            plays = ", ".join(f"{card} ({seat_label(seat, names)})" for seat, card in obs.trick)
-            lines.append(f"Trick {len(obs.tricks) + 1}: {plays}")
+            so_far = ", ".join(f"{card} ({seat_label(seat, names)})" for seat, card in obs.trick)
+            lines.append(f"Trick {len(obs.tricks) + 1}: {so_far}")
         else:
             lines.append(f"Trick {len(obs.tricks) + 1}: you lead")
         held = hand_text(obs.hand, self.symbols)
         if sum(obs.undealt):
             held += f"   (+{obs.undealt[obs.seat]} cards still to be dealt)"
         lines.append(f"Your hand: {held}")
-        plays = sort_hand(action.card for action in obs.legal_actions if isinstance(action, Play))
+        legal_cards = sort_hand(action.card for action in obs.legal_actions if isinstance(action, Play))
         others = [str(action) for action in obs.legal_actions if not isinstance(action, Play)]
-        legal = "  ".join(others + [str(card) for card in plays])
+        legal = "  ".join(others + [str(card) for card in legal_cards])
         lines.append(f"Legal: {legal}")
         return "\n".join(lines)
 

@@ -350,7 +350,8 @@ class CommandBot:
             line = process.receive(timeout)
         except TimeoutError:
             raise BotFailure.at(
-                "timeout", self.name, observation, f"did not answer {what} within {timeout:g} seconds"
+                "timeout", self.name, observation,
+                f"did not answer {what} within {timeout:g} second{'' if timeout == 1 else 's'}",
             ) from None
         if line is None:
             status = process.exit_status(_QUIT_GRACE)

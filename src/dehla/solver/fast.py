@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from dehla.cards import TEN, TENS_MASK
+from dehla.cards import TENS_MASK
 from dehla.engine import state as engine_state
 from dehla.engine.actions import Action, Play
 from dehla.engine.scoring import Outcome
@@ -68,6 +68,7 @@ class _Position:
     X: Array
     params: Array
     final: Array
+    thresholds: Array
     objective: Objective
     context: tuple[object, ...]
 
@@ -90,6 +91,20 @@ def _final_table(objective: Objective) -> Array:
 
 
 _FINALS: dict[int, Array] = {}
+_THRESHOLDS: dict[int, Array] = {}
+
+
+def _thresholds_for(objective: Objective) -> Array:
+    """``[k]``: the kernel target of the query "level at least k"."""
+    found = _THRESHOLDS.get(id(objective))
+    if found is None:
+        if objective.relative:
+            values = [objective.s_threshold(level) for level in range(objective.levels)]
+        else:
+            values = list(range(objective.levels))
+        values[0] = -(1 << 20)
+        found = _THRESHOLDS[id(objective)] = np.array(values, dtype=np.int64)
+    return found
 
 
 def _final_for(objective: Objective) -> Array:
@@ -112,7 +127,10 @@ class Solver:
         self._mask = (1 << table_bits) - 1
         self._generation = 0
         self._context: tuple[object, ...] | None = None
-        self._stats = np.zeros(4, dtype=np.int64)
+        self._stats = np.zeros(32, dtype=np.int64)
+        self._X = np.zeros((kernel.MAXPLY, kernel.ROW), dtype=np.int64)
+        self._work = kernel.new_work()
+        self._out = np.zeros(54, dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -127,8 +145,9 @@ class Solver:
         rules = match.rules
         objective = objective_for(rules, match.dealer)
         n = match.players
-        X = np.zeros((kernel.MAXPLY, kernel.ROW), dtype=np.int64)
+        X = self._X
         row = X[0]
+        row[:] = 0
         trick = match._trick
         to_act = match._to_act
         assert to_act is not None
@@ -154,8 +173,17 @@ class Solver:
         for seat in range(n):
             row[kernel.H0 + seat] = match._hands[seat]
             row[kernel.PN0 + seat] = match._pending[seat]
+        live = 0
         for index, card in enumerate(trick):
             row[kernel.C0 + index] = int(card)
+            live |= 1 << card
+        for mask in match._hands:
+            live |= mask
+        for mask in match._pending:
+            live |= mask
+        if match._hidden_card is not None:
+            live |= 1 << match._hidden_card
+        row[kernel.LIVE] = live
         params = np.zeros(kernel.NPARAMS, dtype=np.int64)
         params[kernel.P_N] = n
         params[kernel.P_TRICKS] = rules.tricks_per_hand
@@ -171,7 +199,7 @@ class Solver:
         params[kernel.P_HB] = 3 if n == 4 else 4
         params[kernel.P_TTMASK] = self._mask
         context = (rules, match.dealer % 2, engine_state.STAGED_TRICKS)
-        return _Position(X, params, _final_for(objective), objective, context)
+        return _Position(X, params, _final_for(objective), _thresholds_for(objective), objective, context)
 
     def _use(self, position: _Position, context: tuple[object, ...] | None = None) -> None:
         """Start a new table generation when the rules (and so the meaning of stored bounds) change."""
@@ -190,9 +218,13 @@ class Solver:
         objective = position.objective
         if level >= objective.levels:
             return False
-        target = objective.s_threshold(level) if objective.relative else level
+        return self._query(position, int(position.thresholds[level]))
+
+    def _query(self, position: _Position, target: int) -> bool:
         return bool(
-            kernel.search_root(position.X, position.params, position.final, self._keys, self._data, self._stats, target)
+            kernel.query(
+                position.X, position.params, position.final, self._keys, self._data, self._stats, self._work, target
+            )
         )
 
     def _level(self, position: _Position, low: int = 0, high: int | None = None, guess: int | None = None) -> int:
@@ -246,27 +278,36 @@ class Solver:
         objective = objective_for(match.rules, match.dealer)
         seat = match.to_act
         assert seat is not None
-        maximise = seat % 2 == 0
-        root = self._solve_level(match)
         levels: dict[Action, int] = {}
-        for group in _action_groups(match):
-            child = match.clone()
-            child.apply(group[0])
-            done = _finished_level(child)
-            if done is not None:
-                level = done
-            elif child.phase is not Phase.PLAY:
-                level = self._solve_level(child)
-            else:
-                position = self._encode(child)
-                self._use(position)
-                if maximise:
-                    level = root if self._at_least(position, root) else self._level(position, 0, root - 1)
-                else:
-                    last = objective.levels - 1
-                    level = root if not self._at_least(position, root + 1) else self._level(position, root + 1, last)
-            for action in group:
+        if match.phase is Phase.PLAY:
+            position = self._encode(match)
+            self._use(position)
+            out = self._out
+            kernel.solve_position(
+                position.X,
+                position.params,
+                position.final,
+                position.thresholds,
+                self._keys,
+                self._data,
+                self._stats,
+                self._work,
+                -1,
+                out,
+            )
+            root = int(out[0])
+            for action in match.legal_actions():
+                move = action.card if isinstance(action, Play) else kernel.REVEAL_MOVE
+                level = int(out[1 + move])
+                if level < 0:  # pragma: no cover - the kernel and the engine disagree on legality
+                    raise DehlaError(f"internal error: the solver found no value for {action}")
                 levels[action] = level
+        else:
+            for action in match.legal_actions():
+                child = match.clone()
+                child.apply(action)
+                levels[action] = self._solve_level(child)
+            root = max(levels.values()) if seat % 2 == 0 else min(levels.values())
         values = {action: objective.values[level] for action, level in levels.items()}
         return Solution(objective.values[root], values, seat, objective, self.nodes - start)
 
@@ -306,9 +347,7 @@ class Solver:
             position.final = _final_table_from(hit, objective.tricks)
             self._use(position, (*position.context, "tens", wanted))
             target = 1
-        found = bool(
-            kernel.search_root(position.X, position.params, position.final, self._keys, self._data, self._stats, target)
-        )
+        found = self._query(position, target)
         return found if team == 0 else not found
 
 
@@ -338,43 +377,6 @@ def _finished_level(match: Match) -> int | None:
     result = match.results[-1]
     objective = objective_for(match.rules, result.dealer)
     return objective.level(Outcome(result.winner, result.points), result.tens)
-
-
-def _action_groups(match: Match) -> list[list[Action]]:
-    """Legal actions grouped so that the actions of a group surely have the same value.
-
-    Two plays are equivalent when they are cards of one suit in the hand of the
-    seat to act, neither a ten, with no card between them still in play (in any
-    hand, still to be dealt, hidden or in the trick).
-    """
-    actions = match.legal_actions()
-    if match.phase is not Phase.PLAY:
-        return [[action] for action in actions]
-    live = 0
-    for mask in match._hands:
-        live |= mask
-    for mask in match._pending:
-        live |= mask
-    for card in match._trick:
-        live |= 1 << card
-    if match._hidden_card is not None:
-        live |= 1 << match._hidden_card
-    groups: list[list[Action]] = []
-    plays = sorted((action for action in actions if isinstance(action, Play)), key=lambda play: -play.card)
-    previous: Play | None = None
-    for play in plays:
-        card = play.card
-        joined = False
-        if previous is not None and card.rank != TEN and previous.card.rank != TEN and card // 13 == previous.card // 13:
-            between = live & (((1 << previous.card) - 1) ^ ((1 << (card + 1)) - 1))
-            if not between:
-                groups[-1].append(play)
-                joined = True
-        if not joined:
-            groups.append([play])
-        previous = play
-    groups.extend([action] for action in actions if not isinstance(action, Play))
-    return groups
 
 
 _DEFAULT: Solver | None = None

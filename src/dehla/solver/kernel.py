@@ -25,7 +25,8 @@ already banked, the tens and tricks still open).
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar, cast
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
@@ -35,7 +36,9 @@ __all__ = [
     "ROW",
     "MAXPLY",
     "NPARAMS",
-    "search_root",
+    "query",
+    "solve_position",
+    "new_work",
     "apply_action",
     "legal_mask",
     "new_table",
@@ -71,6 +74,7 @@ K0 = 15
 K1 = 16
 NPLAYED = 17
 DONE = 18
+LIVE = 19  # every card not yet out of play: hands, still to be dealt, hidden, in the trick
 H0 = 20  # hands[0..7]
 PN0 = 28  # pending[0..7]
 C0 = 36  # trick cards[0..7]
@@ -220,6 +224,8 @@ def _end_trick(row: Array, params: Array, final: Array) -> None:
         else:
             row[LASTW] = winner
     row[TLEN] = 0
+    for index in range(n):
+        row[LIVE] &= ~(1 << row[C0 + index])
     if last:
         return
     if params[P_ABS] and params[P_EARLY_END]:
@@ -272,15 +278,7 @@ def apply_action(row: Array, params: Array, final: Array, move: int) -> None:
 @_jit
 def _live(row: Array, params: Array) -> int:
     """Every card still to be played, or in the trick in progress."""
-    n = params[P_N]
-    live = 0
-    for seat in range(n):
-        live |= row[H0 + seat] | row[PN0 + seat]
-    for index in range(row[TLEN]):
-        live |= 1 << row[C0 + index]
-    if row[HIDDEN] >= 0:
-        live |= 1 << row[HIDDEN]
-    return live
+    return row[LIVE]
 
 
 @_jit
@@ -556,7 +554,7 @@ def _open_tens(row: Array, params: Array) -> int:
 
 @_jit
 def _enter(
-    X: Array, ply: int, params: Array, final: Array, keys: Array, data: Array, work: Array, target: int
+    X: Array, ply: int, params: Array, final: Array, keys: Array, data: Array, work: Array, stats: Array, target: int
 ) -> int:
     """Open the node at ``ply``: 1 or 0 if its answer is already known, else -1 (its moves are then ready)."""
     row = X[ply]
@@ -587,6 +585,8 @@ def _enter(
             if most < need:
                 return 0
             bound = need
+        stats[1] += 1
+        stats[16 + row[NPLAYED]] += 1
         wrow[W_BOUNDARY] = 1
         wrow[W_BOUND] = bound
         key = wrow[W_KEY : W_KEY + KEYW]
@@ -596,8 +596,10 @@ def _enter(
         wrow[W_ENTRY] = entry
         if entry >= 0:
             if (entry & 0xFF) >= bound:
+                stats[2] += 1
                 return 1
             if ((entry >> 8) & 0xFF) < bound:
+                stats[2] += 1
                 return 0
             best_hint = _decode_best(row, params, (entry >> 16) & 0xFF)
     wrow[W_COUNT] = _moves(row, params, wrow[W_MOVES : W_MOVES + 16], wrow[W_SCORES : W_SCORES + 16], best_hint)
@@ -636,18 +638,17 @@ def _close(X: Array, ply: int, params: Array, keys: Array, data: Array, work: Ar
 
 
 @_jit
-def search_root(
-    X: Array, params: Array, final: Array, keys: Array, data: Array, stats: Array, target: int
+def _query(
+    X: Array, root: int, params: Array, final: Array, keys: Array, data: Array, stats: Array, work: Array, target: int
 ) -> bool:
-    """Can team 0 make the final ``s`` at least ``target`` from ``X[0]``, against best defence?
+    """Can team 0 make the final ``s`` at least ``target`` from ``X[root]``, against best defence?
 
     Alpha-beta on a boolean question, written as a loop over an explicit stack
     (numba cannot cache recursive functions).
     """
-    work = np.zeros((MAXPLY, W_SIZE), dtype=np.int64)
-    ply = 0
+    ply = root
     stats[0] += 1
-    answer = _enter(X, 0, params, final, keys, data, work, target)
+    answer = _enter(X, ply, params, final, keys, data, work, stats, target)
     while True:
         if answer < 0:
             # Expand the next move of the node at ply, or finish it.
@@ -666,15 +667,126 @@ def search_root(
                 apply_action(child, params, final, move)
                 ply += 1
                 stats[0] += 1
-                answer = _enter(X, ply, params, final, keys, data, work, target)
+                answer = _enter(X, ply, params, final, keys, data, work, stats, target)
                 continue
         # The node at ply is answered: hand the answer to its parent.
-        if ply == 0:
+        if ply == root:
             return answer == 1
         ply -= 1
         wrow = work[ply]
         if answer == wrow[W_MAX]:
+            stats[8 + wrow[W_NEXT] - 1] += 1
             wrow[W_BEST] = wrow[W_MOVES + wrow[W_NEXT] - 1]
             _close(X, ply, params, keys, data, work, answer)
         else:
             answer = -1
+
+
+@_jit
+def query(
+    X: Array, params: Array, final: Array, keys: Array, data: Array, stats: Array, work: Array, target: int
+) -> bool:
+    """The bound query for ``X[0]``: can team 0 make the final ``s`` at least ``target``?"""
+    return _query(X, 0, params, final, keys, data, stats, work, target)
+
+
+@_jit
+def _level(
+    X: Array,
+    root: int,
+    params: Array,
+    final: Array,
+    thresholds: Array,
+    keys: Array,
+    data: Array,
+    stats: Array,
+    work: Array,
+    low: int,
+    high: int,
+    first: int,
+) -> int:
+    """The level of ``X[root]``, known to lie in ``low..high``; ``first`` is the first probe (or -1)."""
+    probe = first
+    while low < high:
+        if not low < probe <= high:
+            probe = (low + high + 1) // 2
+        if _query(X, root, params, final, keys, data, stats, work, thresholds[probe]):
+            low = probe
+        else:
+            high = probe - 1
+        probe = -1
+    return low
+
+
+@_jit
+def solve_position(
+    X: Array,
+    params: Array,
+    final: Array,
+    thresholds: Array,
+    keys: Array,
+    data: Array,
+    stats: Array,
+    work: Array,
+    guess: int,
+    out: Array,
+) -> None:
+    """The level of ``X[0]`` in ``out[0]`` and the level after each legal move in ``out[1 + move]``.
+
+    ``thresholds[k]`` is the target of the query "level at least k"; levels run
+    ``0 .. len(thresholds) - 1``.  Moves: cards 0..51 and ``REVEAL_MOVE``; ``-1`` marks
+    moves that are not legal.  Equivalent cards get their group's value.
+    """
+    top = len(thresholds) - 1
+    root_level = _level(X, 0, params, final, thresholds, keys, data, stats, work, 0, top, guess)
+    out[0] = root_level
+    for move in range(53):
+        out[1 + move] = -1
+    row = X[0]
+    maximise = row[TO_ACT] % 2 == 0
+    count = _moves(row, params, work[0, W_MOVES : W_MOVES + 16], work[0, W_SCORES : W_SCORES + 16], -1)
+    candidates = work[0, W_MOVES : W_MOVES + 16].copy()
+    child = X[1]
+    for index in range(count):
+        move = candidates[index]
+        for field in range(ROW):
+            child[field] = row[field]
+        apply_action(child, params, final, move)
+        if maximise:
+            if _query(X, 1, params, final, keys, data, stats, work, thresholds[root_level]):
+                level = root_level
+            else:
+                level = _level(X, 1, params, final, thresholds, keys, data, stats, work, 0, root_level - 1, -1)
+        elif root_level == top or not _query(X, 1, params, final, keys, data, stats, work, thresholds[root_level + 1]):
+            level = root_level
+        else:
+            level = _level(X, 1, params, final, thresholds, keys, data, stats, work, root_level + 1, top, -1)
+        out[1 + move] = level
+    # Spread each group's value over the equivalent cards it stands for.
+    legal = legal_mask(row)
+    live = row[LIVE]
+    for suit in range(4):
+        mine = (legal >> (13 * suit)) & SUIT
+        if mine == 0:
+            continue
+        others = (live >> (13 * suit)) & SUIT
+        current = -1
+        for rank in range(12, -1, -1):
+            if not (others >> rank & 1):
+                continue
+            card = 13 * suit + rank
+            if mine >> rank & 1:
+                if rank == 8:
+                    current = -1
+                elif current >= 0:
+                    out[1 + card] = out[1 + current]
+                else:
+                    current = card
+            else:
+                current = -1
+
+
+@_jit
+def new_work() -> Array:
+    """The search stack of one solver."""
+    return np.zeros((MAXPLY, W_SIZE), dtype=np.int64)

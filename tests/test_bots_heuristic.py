@@ -1,0 +1,294 @@
+"""The ``heuristic`` bot: always legal, decides from the observation only, and plays sensibly in named positions."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from dehla import Deal, Match, parse_action, parse_cards
+from dehla.bots import HeuristicBot, make_bot
+from dehla.bots.base import BOTS, RandomBot
+from dehla.bots.heuristic import Weights, _stakes_of, choose_hidden_card, choose_trump_call
+from dehla.cards import Suit, parse_card
+from dehla.engine.actions import REVEAL, Call, Hide, Play
+from dehla.engine.observe import Observation
+from dehla.errors import DehlaError
+from dehla.rules import PRESETS
+
+BOTS_DIR = Path(__file__).resolve().parent.parent / "src" / "dehla" / "bots"
+VARIANTS = (
+    {"preset": "mendikot-band", "collection": "centre"},
+    {"preset": "taash", "trick_minimum": True},
+    {"preset": "pagat", "streak_resets": False},
+    {"preset": "mendikot-6", "trump": "hidden"},
+    {"preset": "mendikot-8", "trump": "hidden_auto"},
+)
+
+
+def position(rules: str | dict[str, object], dealer: int, hands: list[str], actions: str = "",
+             open_draw: str | None = None) -> Match:
+    """A match whose first hand is dealt as written (dealing order) and played up to ``actions``."""
+    match = Match(rules, dealer)
+    match.apply(Deal([parse_cards(hand) for hand in hands], None if open_draw is None else parse_card(open_draw)))
+    words = actions.split()
+    index = 0
+    while index < len(words):
+        if words[index] in ("hide", "call"):
+            match.apply(parse_action(f"{words[index]} {words[index + 1]}"))
+            index += 2
+        else:
+            match.apply(parse_action(words[index]))
+            index += 1
+    return match
+
+
+def decide(match: Match) -> str:
+    seat = match.to_act
+    assert seat is not None
+    return str(HeuristicBot(0).act(match.observe(seat)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Registration and the observation-only contract
+
+
+def test_registered_with_level_and_label() -> None:
+    info = BOTS["heuristic"]
+    assert (info.level, info.label) == (1, "intermediate")
+    assert isinstance(make_bot("heuristic", 3), HeuristicBot)
+
+
+def test_modules_never_import_the_match() -> None:
+    """The bot and its tracker read only the Observation: no import of the engine state or of Match."""
+    for name in ("heuristic.py", "tracking.py"):
+        tree = ast.parse((BOTS_DIR / name).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.module != "dehla.engine.state", name
+                assert "Match" not in [alias.name for alias in node.names], name
+            if isinstance(node, ast.Import):
+                assert all(alias.name != "dehla.engine.state" for alias in node.names), name
+            if isinstance(node, ast.Name):
+                assert node.id != "Match", name
+
+
+def test_acts_on_an_observation_alone() -> None:
+    """Given only ``match.observe(seat)`` (a frozen value, detached from the match) it still chooses legally."""
+    rng = random.Random(5)
+    match = Match.new("pagat", rng)
+    match.apply(match.random_deal(rng))
+    observation = match.observe(match.to_act or 0)
+    assert isinstance(observation, Observation)
+    before = observation.to_json()
+    bot = HeuristicBot(1)
+    action = bot.act(observation)
+    assert action in observation.legal_actions
+    assert observation.to_json() == before
+
+
+def test_no_decision_is_a_clear_error() -> None:
+    rng = random.Random(2)
+    match = Match.new("mendikot", rng)
+    match.apply(match.random_deal(rng))
+    other = (match.to_act + 1) % 4  # type: ignore[operator]
+    with pytest.raises(DehlaError, match="no decision"):
+        HeuristicBot().act(match.observe(other))
+
+
+@pytest.mark.parametrize("rules", [*PRESETS, *VARIANTS], ids=str)
+def test_always_legal_on_random_positions(rules: str | dict[str, object]) -> None:
+    """Thousands of positions of random play: at each, the bot (for the seat to act) returns a legal action."""
+    rng = random.Random(str(rules))
+    bot = HeuristicBot(7)
+    positions = 0
+    while positions < 1200:
+        match = Match.new(rules, rng)
+        while not match.is_over and len(match.results) < 3:
+            if match.is_chance:
+                match.apply(match.random_deal(rng))
+                continue
+            seat = match.to_act
+            assert seat is not None
+            observation = match.observe(seat)
+            action = bot.act(observation)
+            assert action in observation.legal_actions
+            positions += 1
+            match.apply(rng.choice(match.legal_actions()))
+
+
+@pytest.mark.parametrize("rules", [*PRESETS, *VARIANTS], ids=str)
+def test_whole_matches_between_heuristic_bots(rules: str | dict[str, object]) -> None:
+    rng = random.Random(11)
+    match = Match.new(rules, rng)
+    bots = [HeuristicBot(seat) for seat in range(match.players)]
+    hands = 0
+    while not match.is_over and hands < 4:
+        if match.is_chance:
+            match.apply(match.random_deal(rng))
+            hands += 1
+            continue
+        seat = match.to_act
+        assert seat is not None
+        match.apply(bots[seat].act(match.observe(seat)))
+
+
+def test_easy_level_blunders_but_stays_legal() -> None:
+    bot = HeuristicBot(3, Weights(blunder=1.0))
+    rng = random.Random(4)
+    match = Match.new("mendikot", rng)
+    match.apply(match.random_deal(rng))
+    for _ in range(30):
+        observation = match.observe(match.to_act)  # type: ignore[arg-type]
+        action = bot.act(observation)
+        assert action in observation.legal_actions
+        match.apply(action)
+
+
+# ---------------------------------------------------------------------------------------------
+# Named behaviour
+
+# Seat 3 plays last to trick 1; its partner is seat 1.
+DUMP_HANDS = [
+    "2S 5S 6S QS 2H 3H 4H 2D 3D 4D 2C 3C 4C",
+    "AS 7S 9S KS 5H 6H 7H 5D 6D 7D 5C 6C 7C",
+    "3S 8S JS 8H 9H 10H JH 8D 9D 10D 8C 9C 10C",
+    "10S 4S QH KH AH JD QD KD AD JC QC KC AC",
+]
+
+
+def test_dumps_a_ten_on_partners_sure_winner() -> None:
+    match = position("mendikot", 3, DUMP_HANDS, "2S AS 3S")
+    assert decide(match) == "10S"
+
+
+def test_keeps_its_ten_when_an_opponent_wins_the_trick() -> None:
+    match = position("mendikot", 3, DUMP_HANDS, "2S 7S JS")
+    assert decide(match) == "4S"
+
+
+def test_does_not_lead_an_unguarded_ten() -> None:
+    """Seat 0 leads with the ten of hearts alone while every higher heart is out."""
+    hands = [
+        "10H 2S 3S 4S 5S 2D 3D 4D 5D 2C 3C 4C 5C",
+        "AH KH 2H 6S 7S 8S 6D 7D 8D 6C 7C 8C 9C",
+        "QH JH 3H 4H 9S 10S JS 9D 10D JD 10C JC QC",
+        "5H 6H 7H 8H 9H QS KS AS QD KD AD KC AC",
+    ]
+    match = position("mendikot", 3, hands)
+    assert decide(match) != "10H"
+
+
+OPEN_HANDS = [
+    "KH 9H 8H 2S 5S 2D 3D 4D 5D 2C 3C 4C 5C",
+    "10H 3H 4H 5H 6S 7S 8S 6D 7D 8D 7C 8C 9C",
+    "2H 6H 7H AH QH JH 9S 10S 9D 10D JD 10C JC",
+    "3S 4S JS QS KS AS QD KD AD QC KC AC 6C",
+]
+
+
+def test_trumps_in_when_an_opponent_is_winning_a_trick_with_a_ten() -> None:
+    """Open draw made spades trump; partner had to drop the ten of hearts under the king; seat 3 is void."""
+    match = position("mendikot-open", 3, OPEN_HANDS, "KH 10H 2H", open_draw="7S")
+    assert decide(match) == "3S"
+
+
+def test_calls_its_longest_strong_suit() -> None:
+    assert choose_trump_call(parse_cards("AH KH 5H 2S 3D")) is Suit.H
+    assert choose_trump_call(parse_cards("AS 2H 3H 4D 5C")) is Suit.H
+    match = Match("pagat", 3)
+    rest = [card for card in range(52) if card not in parse_cards("QD JD 4D AS 7C")]
+    hands = [parse_cards("QD JD 4D AS 7C") + rest[:8], rest[8:21], rest[21:34], rest[34:47]]
+    match.apply(Deal(hands))
+    action = HeuristicBot().act(match.observe(0))
+    assert isinstance(action, Call) and action.suit is Suit.D
+
+
+def test_hides_a_card_of_its_longest_suit() -> None:
+    hands = [
+        "2H 3H 4H 5H 6H 7H 2C 3C 4C 2S 3S 4S 5S",
+        "AC KC QC 10D 4D 5D 6D 8H 9H 6S 7S 8S 9S",
+        "5C 6C 7C 8C 2D 7D 8D 9D 10H JH 10S JS QS",
+        "9C 10C JC 3D JD QD KD AD QH KH AH KS AS",
+    ]
+    match = position("mendikot-band", 3, hands)
+    action = HeuristicBot().act(match.observe(0))
+    assert isinstance(action, Hide) and action.card.suit is Suit.H
+    assert choose_hidden_card(parse_cards("AD KD 3D 2D QS 4H")) == parse_card("2D")
+
+
+BAND_HANDS = [
+    "2H 3H 4H 5H 6H 7H 2C 3C 4C 2S 3S 4S 5S",
+    "AC KC QC 10D 4D 5D 6D 8H 9H 6S 7S 8S 9S",
+    "5C 6C 7C 8C 2D 7D 8D 9D 10H JH 10S JS QS",
+    "9C 10C JC 3D JD QD KD AD QH KH AH KS AS",
+]
+
+
+def test_asks_for_the_reveal_when_holding_the_trump_and_an_opponent_wins_a_ten() -> None:
+    """Seat 0 hid a heart and holds five more; it cannot follow the ten of diamonds that seat 1 is winning."""
+    match = position("mendikot-band", 3, BAND_HANDS, "hide 2H 2C AC 5C 9C 10D 2D 3D")
+    assert REVEAL in match.legal_actions()
+    assert decide(match) == "reveal"
+    match.apply(REVEAL)
+    action = decide(match)
+    assert parse_card(action).suit is Suit.H  # then it trumps, as it must
+
+
+def test_does_not_ask_for_the_reveal_when_partner_wins() -> None:
+    match = position("mendikot-band", 3, BAND_HANDS, "hide 2H 2C AC 5C 9C 4D 9D 3D")
+    assert REVEAL in match.legal_actions()
+    assert decide(match) != "reveal"
+
+
+def test_collects_the_centre_with_a_winner_when_next_collector() -> None:
+    """Pagat: seat 3 took trick 1 (the ten of clubs in it); winning trick 2 collects, so it leads a top card."""
+    hands = [
+        "KS 2S 3S 3H 4H 5H 6H 7H 2C 3C 4C 5C 6C",
+        "4S 5S 6S 8H 9H 10H 2D 3D 4D 5D 7C 8C 9C",
+        "7S 8S 9S JH QH KH 6D 7D 8D 9D 10C JC QC",
+        "AS 10S JS QS AH 2H 10D JD QD KD AD KC AC",
+    ]
+    match = position("pagat", 3, hands, "call S 2C 7C 10C AC")
+    observation = match.observe(3)
+    assert observation.next_collector == 3 and observation.centre_tens == 1
+    assert decide(match) in ("AS", "AD", "AH", "KC")
+
+
+def test_values_nothing_once_the_result_is_settled() -> None:
+    assert _stakes_of(("mendikot", False, True, (3, 0), (5, 2), 6, 0.0)) == (0.0, 0.0)
+    ten, trick = _stakes_of(("mendikot", False, True, (2, 2), (5, 4), 4, 0.0))
+    assert ten == 0.0 and trick > 0.5  # at two tens each, tricks decide
+    assert _stakes_of(("pagat", False, False, (2, 0), (3, 3), 7, 0.0)) == (0.0, 0.0)  # non-dealers already won
+    assert _stakes_of(("pagat", False, True, (2, 0), (3, 3), 7, 0.0))[0] > 1.0  # dealers still need a third
+
+
+# ---------------------------------------------------------------------------------------------
+# Strength (a quick sanity check; the real figures come from benchmarks/bench_heuristic.py)
+
+
+def test_beats_random_in_duplicate_pagat() -> None:
+    wins = 0
+    deals = 60
+    for index in range(deals):
+        rng = random.Random(f"sanity:{index}")
+        dealer = index % 4
+        deal = Match("pagat", dealer).random_deal(rng)
+        for team in (0, 1):
+            match = Match("pagat", dealer)
+            match.apply(deal)
+            players = [HeuristicBot(seat) if seat % 2 == team else RandomBot(seat) for seat in range(4)]
+            while not match.results:
+                seat = match.to_act
+                assert seat is not None
+                match.apply(players[seat].act(match.observe(seat)))
+            wins += match.results[0].winner == team
+    assert wins >= 0.7 * 2 * deals
+
+
+def test_plays_are_interned_actions() -> None:
+    match = position("mendikot", 3, DUMP_HANDS, "2S AS 3S")
+    action = HeuristicBot().act(match.observe(3))
+    assert isinstance(action, Play)
