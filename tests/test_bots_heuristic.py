@@ -135,7 +135,7 @@ def test_whole_matches_between_heuristic_bots(rules: str | dict[str, object]) ->
         match.apply(bots[seat].act(match.observe(seat)))
 
 
-def test_easy_level_blunders_but_stays_legal() -> None:
+def test_blunder_setting_stays_legal() -> None:
     bot = HeuristicBot(3, Weights(blunder=1.0))
     rng = random.Random(4)
     match = Match.new("mendikot", rng)
@@ -254,15 +254,44 @@ def test_collects_the_centre_with_a_winner_when_next_collector() -> None:
     match = position("pagat", 3, hands, "call S 2C 7C 10C AC")
     observation = match.observe(3)
     assert observation.next_collector == 3 and observation.centre_tens == 1
-    assert decide(match) in ("AS", "AD", "AH", "KC")
+    # Its sure winners: the ace of trumps, the top diamonds (it holds A K Q J 10), the ace of hearts, the king of clubs.
+    assert decide(match) in ("AS", "AD", "KD", "QD", "JD", "10D", "AH", "KC")
+
+
+def test_does_not_overtake_a_partner_who_is_about_to_collect() -> None:
+    """Pagat: partner (seat 0) won trick 1 with the ten of clubs in it and leads the king of hearts; seat 2 holds
+    the ace: overtaking would break partner's two in a row, so it plays low and lets partner collect."""
+    hands = [
+        "AS KS QS AC KH 2S 3S 5C 6C 7C 8C 9C JC",
+        "3C 2H 4H 5H 6H 4S 5S 6S 2D 3D 4D 5D 6D",
+        "4C AH 3H 7S 8S 9S 7D 8D 9D 10D JD QD KD",
+        "10C QC KC 2C 7H 8H 9H 10H JH QH 10S JS AD",
+    ]
+    match = position("pagat", 3, hands, "call S AC 3C 4C 10C KH 2H")
+    assert match.observe(2).next_collector == 0
+    assert decide(match) == "3H"
+
+
+def test_breaks_the_opponents_run() -> None:
+    """Pagat: seat 0 won trick 1 (the ten of clubs waits in the centre) and leads the king of hearts to collect;
+    seat 1 takes it with the ace."""
+    hands = [
+        "AS KS QS AC KH 2S 3S 5C 6C 7C 8C 9C JC",
+        "3C AH 4H 5H 6H 4S 5S 6S 2D 3D 4D 5D 6D",
+        "4C 2H 3H 7S 8S 9S 7D 8D 9D 10D JD QD KD",
+        "10C QC KC 2C 7H 8H 9H 10H JH QH 10S JS AD",
+    ]
+    match = position("pagat", 3, hands, "call S AC 3C 4C 10C KH")
+    assert match.observe(1).next_collector == 0
+    assert decide(match) == "AH"
 
 
 def test_values_nothing_once_the_result_is_settled() -> None:
-    assert _stakes_of(("mendikot", False, True, (3, 0), (5, 2), 6, 0.0)) == (0.0, 0.0)
-    ten, trick = _stakes_of(("mendikot", False, True, (2, 2), (5, 4), 4, 0.0))
+    assert _stakes_of(("mendikot", False, True, (3, 0), (5, 2), 6, 0.0, 0.5)) == (0.0, 0.0)
+    ten, trick = _stakes_of(("mendikot", False, True, (2, 2), (5, 4), 4, 0.0, 0.5))
     assert ten == 0.0 and trick > 0.5  # at two tens each, tricks decide
-    assert _stakes_of(("pagat", False, False, (2, 0), (3, 3), 7, 0.0)) == (0.0, 0.0)  # non-dealers already won
-    assert _stakes_of(("pagat", False, True, (2, 0), (3, 3), 7, 0.0))[0] > 1.0  # dealers still need a third
+    assert _stakes_of(("pagat", False, False, (2, 0), (3, 3), 7, 0.0, 0.5)) == (0.0, 0.0)  # non-dealers already won
+    assert _stakes_of(("pagat", False, True, (2, 0), (3, 3), 7, 0.0, 0.5))[0] > 1.0  # dealers still need a third
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from dehla.bots.base import register
 from dehla.bots.tracking import CardTracker, beats, card_bit_above, trick_winner_index
-from dehla.cards import ALL_CARDS, SUIT_MASKS, TEN, TENS_MASK, Card, Suit
+from dehla.cards import ALL_CARDS, SUIT_MASKS, TEN, Card, Suit
 from dehla.engine.actions import CALLS, HIDES, Action, Call, Hide, Play, Reveal
 from dehla.engine.observe import Observation
 from dehla.engine.scoring import hand_outcome
@@ -36,7 +36,7 @@ from dehla.errors import DehlaError
 __all__ = ["HeuristicBot", "Weights", "suit_strength", "choose_trump_call", "choose_hidden_card"]
 
 #: Honour points used to judge a suit's strength: A, K, Q, J, 10.
-_HONOURS = {12: 1.0, 11: 0.8, 10: 0.6, 9: 0.4, TEN: 0.5}
+_HONOURS = {12: 0.8, 11: 0.6, 10: 0.45, 9: 0.3, TEN: 0.4}
 
 
 def suit_strength(cards: list[Card] | tuple[Card, ...], suit: int) -> float:
@@ -64,27 +64,28 @@ class Weights:
     """Tuning constants, in units of one ten captured."""
 
     trick: float = 0.15  # a trick, when tricks count (Mendikot, Taash)
-    win: float = 0.3  # a card that may win a later trick, kept in hand
-    centre_us: float = 0.4  # my team becoming the next collector of the centre (share of its tens)
+    win: float = 0.4  # a card that may win a later trick, kept in hand
+    centre_us: float = 0.5  # my team becoming the next collector of the centre (share of its tens)
     centre_them: float = 0.05  # the opponents becoming the next collector
-    cunning: float = 0.5  # opponents beat a card when they can (1) or play blind (0), or in between
-    partner_willing: float = 0.85  # how surely partner beats an opponent's card when it can
-    their_follow_up: float = 0.0  # how surely an opponent that leads next cashes the top trump it may hold
+    cunning: float = 0.3  # opponents beat a card when they can (1) or play blind (0), or in between
+    partner_willing: float = 1.0  # how surely partner beats an opponent's card when it can
     draw_trumps: float = 0.12  # leading trumps while holding most of them
     falling: float = 0.8  # how surely a player holding the ten of the suit led drops it, per card of the suit
-    discard_tens: float = 0.0  # how surely a player that cannot follow throws a ten, per ten in its hand
-    last_reserve: float = 0.0  # keeping the top trump for the last trick, per ten expected in the centre then
+    last_reserve: float = 0.3  # keeping the top trump for the last trick, per ten expected in the centre then
+    lead_ten: float = 0.5  # leading a ten that a higher card still out can catch
     cut_suit: float = 0.06  # per unit of strength of the suit a cut would make trump
     ten_base: float = 0.55  # chance of saving a ten with higher cards out, before length and danger
     ten_length: float = 0.1  # ... more for each other card of its suit I hold
     ten_danger: float = 0.06  # ... less for each higher card still out
-    ten_late: float = 0.0  # ... less as the hand goes on
+    ten_late: float = 0.2  # ... less as the hand goes on
     ten_floor: float = 0.4  # ... never below this: it may still be dropped on partner's winner later
+    odds: float = 0.5  # chance that each ten still open ends with my team, in judging what a ten is worth
     sweep: float = 0.3  # extra worth of taking all four tens (a kot in Pagat's rules, 80 points in Taash)
     endgame: int = 2  # play the last this many tricks exactly, over every deal of the unseen cards
     endgame_deals: int = 60  # ... or over this many random deals when there are more
+    endgame_cunning: float = 0.3  # opponents in the exact endgame: best reply (1) or any card (0), or in between
     endgame_deals_many: int = 12  # ... with six or eight players (longer tricks, many more deals)
-    blunder: float = 0.0  # chance of a random legal action (the "easy" level)
+    blunder: float = 0.0  # chance of a random legal action (a weaker player)
 
 
 @dataclass
@@ -190,7 +191,7 @@ class _Decision:
         tricks = (obs.tricks_won[team], obs.tricks_won[1 - team])
         played = len(obs.tricks)
         left = rules.tricks_per_hand - played
-        key = (rules.scoring, rules.trick_minimum, dealer_team, tens, tricks, left, self.w.sweep)
+        key = (rules.scoring, rules.trick_minimum, dealer_team, tens, tricks, left, self.w.sweep, self.w.odds)
         return _stakes_of(key)
 
     # ------------------------------------------------------------------------------------------
@@ -382,32 +383,18 @@ class _Decision:
         return total
 
     def _falling_tens(self, card: int, led: int) -> float:
-        """Expected number of tens the players still to play will drop into this trick.
-
-        A player holding the ten of the suit led may have to play it; a player
-        with no card of the suit led may throw any ten it holds.
-        """
+        """Expected number of tens the players still to play drop into this trick: the ten of the suit led,
+        which its holder may have to play (the fewer cards of the suit it holds, the likelier)."""
         t = self.t
-        out_tens = t.unseen & TENS_MASK
-        for mask in t.known_held:
-            out_tens |= mask & TENS_MASK
-        out_tens &= ~(1 << card)
-        if not out_tens or not self.remaining:
-            return 0.0
         ten = led * 13 + TEN
-        led_ten = out_tens >> ten & 1
-        other_tens = out_tens & ~(1 << ten)
+        bit = 1 << ten
+        if card == ten or not t.unseen & bit and not any(mask & bit for mask in t.known_held):
+            return 0.0
         expected = 0.0
         for seat in self.remaining:
-            if led_ten:
-                holds = t.p_card(seat, ten)
-                if holds:
-                    expected += self.w.falling * holds / max(1.0, t.suit_length(seat, led))
-            if other_tens:
-                void = t.p_void(seat, led)
-                if void:
-                    size = max(1, self.obs.hand_sizes[seat])
-                    expected += self.w.discard_tens * void * self._expected_in(seat, other_tens) / size
+            holds = t.p_card(seat, ten)
+            if holds:
+                expected += self.w.falling * holds / max(1.0, t.suit_length(seat, led))
         return expected
 
     def _won_by(self, winner: int, tens: float, card: int) -> float:
@@ -426,22 +413,10 @@ class _Decision:
         elif sign > 0:
             value = self.w.centre_us * pile * self.ten_value
         else:
-            # An opponent leads next: it collects if it holds a sure winner and plays it.
-            threat = self.w.their_follow_up * self._holds_top_trump(winner)
-            value = (self.w.centre_them + (1.0 - self.w.centre_them) * threat) * pile * self.ten_value
+            value = self.w.centre_them * pile * self.ten_value
         if self.tricks_count:
             value += self.trick_value
         return sign * value
-
-    def _holds_top_trump(self, seat: int) -> float:
-        """Chance that ``seat`` holds the highest trump still out (a sure winner when it leads)."""
-        trump = self.trump
-        if trump is None:
-            return 0.0
-        out = self.t.outstanding(trump)
-        if not out:
-            return 0.0
-        return self.t.p_card(seat, out.bit_length() - 1)
 
     def _follow_up(self, card: int) -> float:
         """Chance that my best lead next trick (any card but ``card``) wins it."""
@@ -511,11 +486,13 @@ class _Decision:
         return min(0.95, max(w.ten_floor, keep))
 
     def _lead_bonus(self, card: int) -> float:
-        """Leading trumps while holding most of the outstanding ones draws the opponents' trumps."""
-        trump = self.my_trump
-        if trump is None or card // 13 != trump or self.t.hidden_open:
-            return 0.0
+        """Leading rules of thumb: draw trumps while holding most of them; never lead an unguarded ten."""
         t = self.t
+        if card % 13 == TEN and t.higher_outstanding(card) and card // 13 != self.my_trump:
+            return -self.w.lead_ten * self.ten_value
+        trump = self.my_trump
+        if trump is None or card // 13 != trump or t.hidden_open:
+            return 0.0
         mine = (t.own & SUIT_MASKS[trump]).bit_count()
         out = t.outstanding(trump)
         if not out or mine < out.bit_count():
@@ -551,6 +528,7 @@ class _Endgame:
         self.centre = self.rules.collection == "centre"
         self.resets = self.rules.streak_resets
         self.sweep = decision.w.sweep if self.rules.scoring != "mendikot" else 0.0
+        self.cunning = decision.w.endgame_cunning
 
     def choose(self) -> Action | None:
         d = self.d
@@ -636,6 +614,18 @@ class _Endgame:
             if follow:
                 hand = follow
         mine = seat % 2 == self.team
+        cunning = self.cunning
+        if not mine and cunning < 1.0:
+            # Opponents: partly the best reply, partly any legal card (no pruning below such a node).
+            values = []
+            while hand:
+                low = hand & -hand
+                hand ^= low
+                values.append(self._play(
+                    hands, trick, leader, seat, low.bit_length() - 1, trump, trump_from, cut_open, pile, collector,
+                    tens, won, played, _LOW, _HIGH,
+                ))
+            return cunning * min(values) + (1.0 - cunning) * sum(values) / len(values)
         best = _LOW if mine else _HIGH
         while hand:
             low = hand & -hand
@@ -666,19 +656,21 @@ _NEUTRAL = 0.1875  # what one ten moves the chance of winning at the start of a 
 
 
 @functools.lru_cache(maxsize=4096)
-def _stakes_of(key: tuple[str, bool, bool, tuple[int, int], tuple[int, int], int, float]) -> tuple[float, float]:
-    scoring, trick_minimum, dealer_team, tens, tricks, left, sweep = key
+def _stakes_of(
+    key: tuple[str, bool, bool, tuple[int, int], tuple[int, int], int, float, float],
+) -> tuple[float, float]:
+    scoring, trick_minimum, dealer_team, tens, tricks, left, sweep, odds = key
     tens_left = 4 - tens[0] - tens[1]
     if tens_left:
-        more = _p_win(scoring, trick_minimum, dealer_team, (tens[0] + 1, tens[1]), tricks, left, sweep)
-        less = _p_win(scoring, trick_minimum, dealer_team, (tens[0], tens[1] + 1), tricks, left, sweep)
+        more = _p_win(scoring, trick_minimum, dealer_team, (tens[0] + 1, tens[1]), tricks, left, sweep, odds)
+        less = _p_win(scoring, trick_minimum, dealer_team, (tens[0], tens[1] + 1), tricks, left, sweep, odds)
         ten = (more - less) / 2 / _NEUTRAL
     else:
         ten = 0.0
     trick = 0.0
     if left and scoring != "pagat":
-        more = _p_win(scoring, trick_minimum, dealer_team, tens, (tricks[0] + 1, tricks[1]), left - 1, sweep)
-        less = _p_win(scoring, trick_minimum, dealer_team, tens, (tricks[0], tricks[1] + 1), left - 1, sweep)
+        more = _p_win(scoring, trick_minimum, dealer_team, tens, (tricks[0] + 1, tricks[1]), left - 1, sweep, odds)
+        less = _p_win(scoring, trick_minimum, dealer_team, tens, (tricks[0], tricks[1] + 1), left - 1, sweep, odds)
         trick = (more - less) / 2 / _NEUTRAL
     return max(0.0, ten), max(0.0, trick)
 
@@ -691,12 +683,13 @@ def _p_win(
     tricks: tuple[int, int],
     left: int,
     sweep: float,
+    odds: float = 0.5,
 ) -> float:
-    """Chance my team wins the hand if each ten and trick still open goes either way with even odds."""
+    """Chance my team wins the hand if each ten still open is mine with chance ``odds`` and each trick is even."""
     tens_left = 4 - tens[0] - tens[1]
     total = 0.0
     for mine in range(tens_left + 1):
-        ten_weight = math.comb(tens_left, mine) / 2**tens_left
+        ten_weight = math.comb(tens_left, mine) * odds**mine * (1.0 - odds) ** (tens_left - mine)
         x, y = tens[0] + mine, tens[1] + tens_left - mine
         if scoring == "pagat":
             value = 1.0 if x > y or (x == y and not dealer_team) else 0.0

@@ -33,6 +33,7 @@ Inference rules (SPEC 3.2 - 3.4):
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dehla.cards import DECK_48, DECK_52, SUIT_MASKS, TENS_MASK, Card, Suit, mask_of
@@ -53,7 +54,7 @@ def card_bit_above(card: int) -> int:
     return SUIT_MASKS[suit] & ~((2 << card) - 1)
 
 
-def trick_winner_index(cards: list[int] | tuple[int, ...], trump: int | None, trump_from: int) -> int:
+def trick_winner_index(cards: Sequence[int], trump: int | None, trump_from: int) -> int:
     """Index of the winning card of a (possibly unfinished) trick.
 
     ``trump`` counts only for cards at index ``trump_from`` or later (band hukum:
