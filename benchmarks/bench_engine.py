@@ -70,7 +70,9 @@ def spades_games_per_second(seconds: float, seed: int = 1) -> float | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=0.5, help="length of one measurement slice (default 0.5)")
-    parser.add_argument("--rounds", type=int, default=5, help="slices per preset, alternating with OpenSpiel (default 5)")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="slices per preset, alternating with OpenSpiel (default 5)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     # On a shared machine the load changes from second to second, so each preset is measured in

@@ -388,7 +388,7 @@ class _Decision:
         t = self.t
         ten = led * 13 + TEN
         bit = 1 << ten
-        if card == ten or not t.unseen & bit and not any(mask & bit for mask in t.known_held):
+        if card == ten or (not t.unseen & bit and not any(mask & bit for mask in t.known_held)):
             return 0.0
         expected = 0.0
         for seat in self.remaining:
@@ -512,9 +512,11 @@ _LOW, _HIGH = -10.0, 10.0  # beyond any hand value
 class _Endgame:
     """Exact play of the last tricks: every deal of the unseen cards, every line of play, for each card I may play.
 
-    Within a deal every player is assumed to see all the cards (my team
-    maximising my chance of winning the hand, the other team minimising it);
-    the card with the best average over the deals is played.
+    Within a deal every player is assumed to see all the cards: my team plays
+    to maximise my chance of winning the hand, an opponent is taken as a blend
+    of one that always finds the best reply and one that plays any legal card
+    (``endgame_cunning``).  The card with the best average over the deals is
+    played.
     """
 
     def __init__(self, decision: _Decision, rng: random.Random) -> None:
