@@ -8,10 +8,13 @@ more than an int in the hot loop.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import IntEnum
+from typing import TypeVar
 
 from dehla.errors import CardError
+
+T = TypeVar("T")
 
 __all__ = [
     "Card",
@@ -175,19 +178,22 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
-def _suit_tables() -> tuple[list[tuple[Card, ...]], ...]:
-    """For each suit, the cards of every 13-bit set of its ranks, low card first."""
+def suit_tables(item: Callable[[int], T]) -> tuple[list[tuple[T, ...]], ...]:
+    """For each suit, ``item(card)`` for the cards of every 13-bit set of its ranks, low card first.
+
+    Turning a mask into a sequence is then four look-ups (``mask >> 13 * suit & 0x1FFF``).
+    """
     tables = []
     for suit in range(4):
-        table: list[tuple[Card, ...]] = [()]
+        table: list[tuple[T, ...]] = [()]
         for ranks in range(1, 1 << 13):
             high = ranks.bit_length() - 1
-            table.append(table[ranks ^ (1 << high)] + (ALL_CARDS[suit * 13 + high],))
+            table.append(table[ranks ^ (1 << high)] + (item(suit * 13 + high),))
         tables.append(table)
     return tuple(tables)
 
 
-_C0, _C1, _C2, _C3 = _suit_tables()
+_C0, _C1, _C2, _C3 = suit_tables(ALL_CARDS.__getitem__)
 
 
 def cards_of(mask: int) -> list[Card]:

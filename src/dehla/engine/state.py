@@ -17,7 +17,18 @@ import random
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from dehla.cards import DECK_48, DECK_52, SUIT_MASKS, TENS_MASK, Card, Suit, cards_of, cards_text, sort_hand
+from dehla.cards import (
+    DECK_48,
+    DECK_52,
+    SUIT_MASKS,
+    TENS_MASK,
+    Card,
+    Suit,
+    cards_of,
+    cards_text,
+    sort_hand,
+    suit_tables,
+)
 from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action, Call, Deal, Hide, Play, Reveal
 from dehla.engine.events import (
     CentreCollected,
@@ -68,19 +79,7 @@ _NO_EVENTS: tuple[Event, ...] = ()
 _SUITS = tuple(Suit)
 
 
-def _suit_tables() -> tuple[list[tuple[Play, ...]], ...]:
-    """For each suit, the interned plays of every 13-bit set of its ranks, low card first."""
-    tables = []
-    for suit in range(4):
-        table: list[tuple[Play, ...]] = [()]
-        for ranks in range(1, 1 << 13):
-            high = ranks.bit_length() - 1
-            table.append(table[ranks ^ (1 << high)] + (PLAYS[suit * 13 + high],))
-        tables.append(table)
-    return tuple(tables)
-
-
-_S0, _S1, _S2, _S3 = _SUIT_PLAYS = _suit_tables()
+_S0, _S1, _S2, _S3 = _SUIT_PLAYS = suit_tables(PLAYS.__getitem__)
 
 
 def _plays_of(mask: int) -> tuple[Play, ...]:
