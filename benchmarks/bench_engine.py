@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -75,11 +76,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
+    load_before = _load_average()
     # On a shared machine the load changes from second to second, so each preset is measured in
     # short slices alternating with OpenSpiel; the ratio of each pair of neighbouring slices is
     # taken, and the median over the rounds is reported.
     figures: dict[str, float] = {}
     ratios: dict[str, float] = {}
+    spreads: dict[str, tuple[float, float]] = {}  # lowest and highest paired ratio: how noisy the run was
     peers: list[float] = []
     for name in PRESETS:
         ours, pairs = [], []
@@ -93,21 +96,40 @@ def main(argv: list[str] | None = None) -> int:
         figures[name] = statistics.median(ours)
         if pairs:
             ratios[name] = statistics.median(pairs)
+            spreads[name] = (min(pairs), max(pairs))
     peer_figure = statistics.median(peers) if peers else None
+    load = {"before": load_before, "after": _load_average()}
     if args.json:
         print(json.dumps({"hands_per_second": figures, "ratio_to_openspiel": ratios,
-                          "openspiel_spades_games_per_second": peer_figure}))
+                          "ratio_range": spreads, "openspiel_spades_games_per_second": peer_figure,
+                          "load_average": load}))
         return 0
+    print(f"load average (1, 5, 15 min): {_load_text(load['before'])} before, {_load_text(load['after'])} after")
     if peer_figure is None:
         print("OpenSpiel spades: not measured (pip install open_spiel)")
     else:
         print(f"OpenSpiel spades, random full games/s (median of {len(peers)} slices): {peer_figure:8.0f}")
     for name, rate in figures.items():
-        ratio = f"  {ratios[name]:4.2f}x OpenSpiel (median of paired slices)" if name in ratios else ""
+        ratio = ""
+        if name in ratios:
+            low, high = spreads[name]
+            ratio = f"  {ratios[name]:4.2f}x OpenSpiel (median of paired slices; {low:4.2f}-{high:4.2f})"
         print(f"dehla {name:<20} random hands/s: {rate:8.0f}{ratio}")
     if ratios:
         print(f"lowest ratio: {min(ratios.values()):4.2f}x (target 1.5x)")
     return 0
+
+
+def _load_average() -> list[float] | None:
+    """The machine's load average, to print beside the figures (they mean little on a busy machine)."""
+    try:
+        return [round(value, 2) for value in os.getloadavg()]
+    except OSError:  # pragma: no cover - not available on every platform
+        return None
+
+
+def _load_text(load: list[float] | None) -> str:
+    return "unknown" if load is None else ", ".join(f"{value:.2f}" for value in load)
 
 
 if __name__ == "__main__":

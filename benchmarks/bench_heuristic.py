@@ -8,6 +8,10 @@ the win rate with a 95% Wilson interval and the bot's mean time per decision
 
     python benchmarks/bench_heuristic.py --deals 2000            # all presets
     python benchmarks/bench_heuristic.py --rules pagat,taash --deals 300 --seed 7
+    python benchmarks/bench_heuristic.py --rules pagat --deals 500 --save-losses /tmp/lost.jsonl
+
+``--save-losses`` writes every hand the bot's team lost as a ``dehla-record/1`` line (the
+player names say who sat where), so that ``dehla replay`` can show how it was lost.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import time
 from dehla.bots import bot_names, make_bot
 from dehla.bots.base import Bot
 from dehla.engine.state import Match
+from dehla.record import dumps_record, to_record
 from dehla.rules import PRESETS, preset
 
 
@@ -51,8 +56,14 @@ class _Timed:
         return action
 
 
-def play_deal(rules_name: str, deal_index: int, seed: int, bot: str, opponent: str, clock: _Timed | None) -> list[bool]:
-    """Play one deal twice (bot's team 0, then team 1); whether the bot's team won each hand."""
+def play_deal(
+    rules_name: str, deal_index: int, seed: int, bot: str, opponent: str, clock: _Timed | None,
+    lost: list[str] | None = None,
+) -> list[bool]:
+    """Play one deal twice (bot's team 0, then team 1); whether the bot's team won each hand.
+
+    The records of the hands lost are appended to ``lost`` (one JSON line each) when it is given.
+    """
     rules = preset(rules_name)
     rng = random.Random(f"{seed}:{rules_name}:{deal_index}")
     dealer = deal_index % rules.players
@@ -77,6 +88,9 @@ def play_deal(rules_name: str, deal_index: int, seed: int, bot: str, opponent: s
                 action = players[seat].act(observation)
             match.apply(action)  # type: ignore[arg-type]
         won.append(match.results[0].winner == bot_team)
+        if lost is not None and not won[-1]:
+            names = [bot if seat % 2 == bot_team else opponent for seat in range(rules.players)]
+            lost.append(dumps_record(to_record(match, [f"{name}{seat}" for seat, name in enumerate(names)])))
     return won
 
 
@@ -87,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     parser.add_argument("--bot", default="heuristic", help="bot measured (default heuristic)")
     parser.add_argument("--opponent", default="random", help="bot it plays against (default random)")
+    parser.add_argument("--save-losses", metavar="FILE", help="write the hands the bot lost here (JSON Lines records)")
     args = parser.parse_args(argv)
     names = list(PRESETS) if args.rules == "all" else [name.strip() for name in args.rules.split(",")]
     for name in names:
@@ -99,12 +114,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--deals must be at least 1")
     print(f"{args.bot} vs {args.opponent}, duplicate, {args.deals} deals x 2 hands per preset, seed {args.seed}")
     print(f"{'preset':<20} {'hands':>6} {'won':>6} {'rate':>7} {'95% interval':>17} {'ms/move':>8}")
+    lost: list[str] | None = [] if args.save_losses else None
     for name in names:
         clock = _Timed(make_bot(args.bot))
         wins = hands = 0
         started = time.perf_counter()
         for index in range(args.deals):
-            for won in play_deal(name, index, args.seed, args.bot, args.opponent, clock):
+            for won in play_deal(name, index, args.seed, args.bot, args.opponent, clock, lost):
                 hands += 1
                 wins += won
             if sys.stderr.isatty() and (index + 1) % 50 == 0:
@@ -118,6 +134,10 @@ def main(argv: list[str] | None = None) -> int:
         ms = 1000 * clock.seconds / max(1, clock.moves)
         print(f"{name:<20} {hands:>6} {wins:>6} {wins / hands:>7.1%} {f'[{low:.1%}, {high:.1%}]':>17} {ms:>8.2f}",
               flush=True)
+    if args.save_losses and lost is not None:
+        with open(args.save_losses, "w", encoding="utf-8") as out:
+            out.writelines(line + "\n" for line in lost)
+        print(f"{len(lost)} lost hands written to {args.save_losses}")
     return 0
 
 

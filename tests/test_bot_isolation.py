@@ -20,7 +20,8 @@ from collections.abc import Iterator
 import pytest
 
 from dehla import PRESETS, Deal, Hide, Match, Play
-from dehla.bots import BOTS, bot_names, make_bot
+from dehla.bots import BOTS, Bot, bot_names, make_bot
+from dehla.bots.search import CheatBot, SearchBot
 from dehla.cards import ALL_CARDS, Card
 from dehla.cli.main import main
 from dehla.errors import DehlaError
@@ -101,11 +102,36 @@ def test_unseen_cards_change_nothing_a_seat_or_a_bot_can_know(preset: str) -> No
             assert other.observe(seat) == original.observe(seat)
             assert other.observe(seat).to_json() == original.observe(seat).to_json()
             if original.to_act == seat:
-                for name in bot_names():
-                    ours = make_bot(name, 99).act(original.observe(seat))
-                    theirs = make_bot(name, 99).act(other.observe(seat))
+                for name in bot_names(for_people=True):
+                    ours = _reproducible_bot(name).act(original.observe(seat))
+                    theirs = _reproducible_bot(name).act(other.observe(seat))
                     assert ours == theirs, f"{name} chose differently on cards seat {seat} never saw"
     assert differing > 0  # the test did move hidden cards
+
+
+def _reproducible_bot(name: str, seed: int = 99, match: Match | None = None) -> Bot:
+    """The registered bot, quick and reproducible: the search bots count nodes instead of watching the clock.
+
+    ``cheat`` is bound to ``match`` (the only way it sees cards) and capped, so a test never waits on a full solve.
+    """
+    if name in ("hard", "expert"):
+        return SearchBot(seed, max_samples=3, sample_nodes=30_000, name=name)
+    if name == "cheat":
+        cheat = CheatBot(seed, node_limit=200_000)
+        if match is not None:
+            cheat.bind(match)
+        return cheat
+    return make_bot(name, seed)
+
+
+def test_the_cheat_bot_is_never_offered_to_people_and_cannot_play_unbound() -> None:
+    assert "cheat" in bot_names() and "cheat" not in bot_names(for_people=True)
+    match = Match.new("pagat", random.Random(3))
+    match.apply(match.random_deal(random.Random(3)))
+    seat = match.to_act
+    assert seat is not None
+    with pytest.raises(DehlaError, match="bind"):
+        make_bot("cheat", 1).act(match.observe(seat))
 
 
 def _reachable(root: object, limit: int = 200_000) -> Iterator[object]:
@@ -187,7 +213,7 @@ def test_bots_act_only_on_their_turn_with_legal_actions() -> None:
     waiting = (match.to_act + 1) % 4
     assert match.observe(waiting).legal_actions == ()
     for name in bot_names():
-        action = make_bot(name, 1).act(match.observe(match.to_act))
+        action = _reproducible_bot(name, 1, match).act(match.observe(match.to_act))
         assert action in match.legal_actions()
 
 
@@ -214,7 +240,7 @@ def test_every_registered_bot_finishes_a_hand_of_every_preset() -> None:
             rng = random.Random(2)
             match = Match.new(preset, rng)
             match.apply(match.random_deal(rng))
-            bots = [make_bot(name, seat) for seat in range(match.players)]
+            bots = [_reproducible_bot(name, seat, match) for seat in range(match.players)]
             while not match.is_chance and not match.is_over:
                 seat = match.to_act
                 action = bots[seat].act(match.observe(seat))
@@ -234,8 +260,9 @@ def test_play_help_offers_bots_by_name_and_level(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    for name in bot_names():
+    for name in bot_names(for_people=True):
         assert f"{name} (level {BOTS[name].level}" in text
+    assert "cheat" not in text  # sees every card: for measurement, never offered as a partner or opponent
 
 
 def test_a_play_action_is_the_only_thing_a_bot_returns() -> None:
@@ -245,6 +272,6 @@ def test_a_play_action_is_the_only_thing_a_bot_returns() -> None:
     match.apply(match.random_deal(rng))
     before = match.observe(match.to_act)
     for name in bot_names():
-        action = make_bot(name, 3).act(before)
+        action = _reproducible_bot(name, 3, match).act(before)
         assert isinstance(action, Play)
     assert match.observe(match.to_act) == before

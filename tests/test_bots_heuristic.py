@@ -11,7 +11,16 @@ import pytest
 from dehla import Deal, Match, parse_action, parse_cards
 from dehla.bots import HeuristicBot, make_bot
 from dehla.bots.base import BOTS, RandomBot
-from dehla.bots.heuristic import Weights, _stakes_of, choose_hidden_card, choose_trump_call
+from dehla.bots.heuristic import (
+    _HIGH,
+    _LOW,
+    Weights,
+    _Decision,
+    _Endgame,
+    _stakes_of,
+    choose_hidden_card,
+    choose_trump_call,
+)
 from dehla.cards import Suit, parse_card
 from dehla.engine.actions import REVEAL, Call, Hide, Play
 from dehla.engine.observe import Observation
@@ -284,6 +293,89 @@ def test_breaks_the_opponents_run() -> None:
     match = position("pagat", 3, hands, "call S AC 3C 4C 10C KH")
     assert match.observe(1).next_collector == 0
     assert decide(match) == "AH"
+
+
+# Pagat, spades trump: seat 0 calls and leads the two of clubs; seat 3 takes trick 1 with the ace (the ten of
+# clubs waits in the centre). ONE_TOP: seat 3's only trump that nothing out can beat is the ace; THREE_TOP: it
+# holds the ace, king and queen; SMALL: seat 3 holds nothing but small cards besides the ace of clubs.
+ONE_TOP = [
+    "KS 2S 3S 3H 4H 5H 6H 7H 2C 3C 4C 5C 6C",
+    "4S 5S 6S 8H 9H 10H 2D 3D 4D 5D 7C 8C 9C",
+    "7S 8S 9S JH QH KH 6D 7D 8D 9D 10C JC QC",
+    "AS 10S JS QS AH 2H 10D JD QD KD AD KC AC",
+]
+THREE_TOP = [
+    "JS 2S 3S 3H 4H 5H 6H 7H 2C 3C 4C 5C 6C",
+    ONE_TOP[1],
+    ONE_TOP[2],
+    "AS 10S KS QS AH 2H 10D JD QD KD AD KC AC",
+]
+SMALL = [
+    "AS KS QS AH KH QH AD KD QD 2C 3C 4C 5C",
+    "JS 10S 9S JH 10H 9H JD 10D 9D 6C 7C 8C JC",
+    "8S 7S 6S 8H 7H 6H 8D 7D 6D 10C QC KC 9C",
+    "5S 4S 3S 2S 5H 4H 3H 2H 5D 4D 3D 2D AC",
+]
+
+
+def test_only_one_top_trump_is_kept_for_the_last_trick() -> None:
+    """The top trump is worth keeping for the last trick, which takes what is left in the centre; one such
+    trump is enough, so with three of them none carries that reserve and any may be spent now."""
+    ace = parse_card("AS")
+    no_reserve = Weights(last_reserve=0.0)
+    one = position("pagat", 3, ONE_TOP, "call S 2C 7C 10C AC").observe(3)
+    single = _Decision(one, Weights())
+    assert single._sure_trumps() == 1
+    assert single._keep_value(ace) > _Decision(one, no_reserve)._keep_value(ace)
+    three = position("pagat", 3, THREE_TOP, "call S 2C 7C 10C AC").observe(3)
+    several = _Decision(three, Weights())
+    assert several._sure_trumps() == 3
+    assert several._keep_value(ace) == _Decision(three, no_reserve)._keep_value(ace)
+
+
+def test_winning_the_centre_run_is_worth_more_with_a_winner_to_lead_next() -> None:
+    """Taking trick 1 makes seat 3 the next collector, worth the chance that its best lead then wins too:
+    with the ace of trumps to lead that is the whole centre, with small cards only much less."""
+    strong = _Decision(position("pagat", 3, ONE_TOP, "call S 2C 7C 10C").observe(3), Weights())
+    weak = _Decision(position("pagat", 3, SMALL, "call S 2C 7C 10C").observe(3), Weights())
+    ace = parse_card("AC")
+    assert strong.ten_value == weak.ten_value > 0.0
+    assert strong._won_by(3, 1.0, ace) == pytest.approx(strong.ten_value)
+    assert 0.0 < weak._won_by(3, 1.0, ace) < 0.6 * strong.ten_value
+
+
+class _FullSearch(_Endgame):
+    """The exact endgame without its last-trick shortcut: the last trick searched like any other."""
+
+    def _final_trick(
+        self, hands: list[int], leader: int, trump: int | None, cut_open: bool, pile: int,
+        tens: tuple[int, int], won: tuple[int, int],
+    ) -> float:
+        trump_from = 0 if trump is not None else 99
+        played = self.total - 1
+        return self._turn(hands, [], leader, trump, trump_from, cut_open, pile, None, tens, won, played, _LOW, _HIGH)
+
+
+@pytest.mark.parametrize("rules", ["pagat", "pagat-cut", "taash", "mendikot", "mendikot-6"])
+def test_last_trick_shortcut_agrees_with_the_full_search(rules: str) -> None:
+    """With one card each there is nothing to choose, so playing the last trick out directly must give the
+    very decisions the full search gives, whatever the trump, cut or centre rules."""
+    rng = random.Random(f"shortcut:{rules}")
+    compared = 0
+    while compared < 40:
+        match = Match.new(rules, rng)
+        match.apply(match.random_deal(rng))
+        while not match.results:
+            seat = match.to_act
+            assert seat is not None
+            observation = match.observe(seat)
+            if len(observation.hand) <= 3 and len(observation.legal_actions) > 1 and observation.phase == "play":
+                decision = _Decision(observation, Weights())
+                quick = _Endgame(decision, random.Random(compared)).choose()
+                full = _FullSearch(decision, random.Random(compared)).choose()
+                assert quick == full
+                compared += 1
+            match.apply(rng.choice(match.legal_actions()))
 
 
 def test_values_nothing_once_the_result_is_settled() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from dehla.bots.base import Bot
+from dehla.bots.base import Bot, bind_bots
 from dehla.engine.events import Event
 from dehla.engine.state import Match
 from dehla.rules import Rules
@@ -22,9 +22,11 @@ def play_match(
 ) -> Match:
     """Play a whole match: chance from ``rng``, each seat's decisions from its player's ``act``.
 
-    Each player is shown only its own seat's observation.
+    Each player is shown only its own seat's observation (a measurement-only bot such as ``cheat`` is
+    also bound to the match, which is how it sees every card).
     """
     game = match if match is not None else Match.new(rules, rng)
+    bind_bots(players, game)
     while not game.is_over:
         if game.is_chance:
             events = game.apply(game.random_deal(rng))

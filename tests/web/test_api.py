@@ -29,7 +29,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def test_meta_offers_every_preset_and_every_registered_bot(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
     assert [preset["name"] for preset in meta["presets"]] == list(PRESETS)
-    assert [bot["name"] for bot in meta["bots"]] == bot_names()
+    assert [bot["name"] for bot in meta["bots"]] == bot_names(for_people=True)  # never the card-seeing "cheat"
     assert meta["default_bot"] in bot_names()
     assert {language["code"] for language in meta["languages"]} == {"en", "es"}
 
@@ -109,6 +109,34 @@ def test_a_bots_only_match_is_kept_in_history_and_downloads_as_a_record(client: 
     view = client.get(f"/api/history/{created['id']}/1/replay").json()
     assert view["replay"] == replay_json(match)
     assert client.get(f"/api/history/{created['id']}/7/record").status_code == 404
+
+
+def test_the_replay_offers_the_solvers_analysis_one_hand_at_a_time(tmp_path: Path) -> None:
+    from dehla.solver.analysis import analyse_record
+
+    settings = WebSettings(bot_delay=0, hand_pause=0, analysis_nodes=100_000)
+    with TestClient(create_app(open_storage(str(tmp_path / "analysis.sqlite3")), settings)) as client:
+        seats = [{"kind": "bot", "bot": "random"}] * 4
+        created = client.post("/api/tables", json={"rules": "taash", "seats": seats}).json()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not client.get("/api/history").json()["matches"]:
+            time.sleep(0.05)
+        record = client.get(f"/api/history/{created['id']}/1/record").json()
+        answer = client.get(f"/api/history/{created['id']}/1/analysis/0")
+        assert answer.status_code == 200
+        data = answer.json()
+        # the same analysis as `dehla analyse` gives for that hand, with the same node limit
+        expected = analyse_record(record, node_limit=100_000, hands={0}).to_json()
+        assert data["hand"] == expected["hands"][0] and data["seats"] == expected["seats"]
+        decisions = data["hand"]["decisions"]
+        assert len(decisions) == len(record["hands"][0]["actions"])
+        assert all(item["solved"] for item in decisions[-8:])  # the last tricks are always small enough to solve
+        for item in decisions:
+            if item["solved"] and not item["forced"]:
+                assert (item["levels_lost"] == 0) == (item["action"] in item["best"])
+        assert client.get(f"/api/history/{created['id']}/1/analysis/0").json() == data  # kept for the next viewer
+        assert client.get(f"/api/history/{created['id']}/1/analysis/99").status_code == 404
+        assert client.get(f"/api/history/{created['id']}/5/analysis/0").status_code == 404
 
 
 def _engine_hands(preset: str, seed: int) -> tuple[Match, list[dict[str, list[int]]]]:

@@ -45,10 +45,14 @@ def _garbage(rng: random.Random, client_state: dict[str, Any], seat: int | None)
     if choice == 10:
         return json.dumps({"type": rng.choice(["start", "rematch", "next"])})
     if choice == 11:
-        # a card the seat may or may not hold, out of turn or not legal now
+        # a card the seat may or may not hold, out of turn or not legal now (a call or hide that happens to be
+        # legal for the seat to act is not garbage, so it is never sent)
         legal = set(observation["legal_actions"]) if observation else set()
-        card = str(rng.choice([c for c in ALL_CARDS if str(c) not in legal]))
-        return json.dumps({"type": "act", "action": rng.choice([card, f"call {card[-1]}", f"hide {card}"])})
+        while True:
+            card = str(rng.choice(ALL_CARDS))
+            action = rng.choice([card, f"call {card[-1]}", f"hide {card}"])
+            if action not in legal:
+                return json.dumps({"type": "act", "action": action})
     if choice == 12:
         return json.dumps({"type": "act", "action": "reveal"}) if not (observation and "reveal" in
                                                                         observation["legal_actions"]) else "{]"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dehla.arena.seeds import derive_seed
-from dehla.bots.base import Bot, make_bot
+from dehla.bots.base import Bot, bind_bots, make_bot
 from dehla.engine.events import HandResult
 from dehla.engine.state import Match
 from dehla.protocol.host import CommandBot, stop_idle_processes
@@ -139,6 +139,7 @@ def play_leg(config: ArenaConfig, kind: str, pair: tuple[int, int], index: int, 
         _make_bot(config, config.bots[entrant], derive_seed(config.seed, "bot", kind, index, leg, seat, labels[seat]))
         for seat, entrant in enumerate(entrants)
     ]
+    bind_bots(bots, match)  # only the measurement-only ``cheat`` uses it
     hands: list[dict[str, Any]] = []
     failure: dict[str, Any] | None = None
     try:

@@ -7,5 +7,17 @@ not seen.  Bots are registered by name (``make_bot("random")``).
 
 from dehla.bots.base import BOTS, Bot, BotInfo, RandomBot, bot_names, make_bot, register
 from dehla.bots.heuristic import HeuristicBot  # registers "heuristic"
+from dehla.bots.search import CheatBot, SearchBot  # registers "hard", "expert", "cheat"
 
-__all__ = ["BOTS", "Bot", "BotInfo", "HeuristicBot", "RandomBot", "bot_names", "make_bot", "register"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "BotInfo",
+    "CheatBot",
+    "HeuristicBot",
+    "RandomBot",
+    "SearchBot",
+    "bot_names",
+    "make_bot",
+    "register",
+]

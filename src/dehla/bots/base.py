@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from dehla.engine.actions import Action
 from dehla.engine.observe import Observation
 from dehla.errors import DehlaError
 
-__all__ = ["Bot", "BotInfo", "RandomBot", "BOTS", "register", "make_bot", "bot_names"]
+if TYPE_CHECKING:
+    from dehla.engine.state import Match
+
+__all__ = ["Bot", "BotInfo", "RandomBot", "BOTS", "register", "make_bot", "bot_names", "bind_bots"]
 
 
 @runtime_checkable
@@ -46,20 +49,40 @@ class BotInfo:
     label: str
     description: str
     factory: Callable[[int | None], Bot]
+    #: True for a bot that must be shown the whole match (``bind(match)``) and so sees every card: the arena
+    #: and ``dehla simulate`` may seat it as a ceiling to measure against; front ends for people never offer it.
+    measurement_only: bool = False
 
 
 #: Registered bots by name.
 BOTS: dict[str, BotInfo] = {}
 
 
-def register(name: str, factory: Callable[[int | None], Bot], level: int, label: str, description: str) -> None:
+def register(
+    name: str,
+    factory: Callable[[int | None], Bot],
+    level: int,
+    label: str,
+    description: str,
+    *,
+    measurement_only: bool = False,
+) -> None:
     """Add a bot to the registry (front ends offer them by name and level)."""
-    BOTS[name] = BotInfo(name, level, label, description, factory)
+    BOTS[name] = BotInfo(name, level, label, description, factory, measurement_only)
 
 
-def bot_names() -> list[str]:
-    """Registered bot names, easiest first."""
-    return [info.name for info in sorted(BOTS.values(), key=lambda info: (info.level, info.name))]
+def bot_names(*, for_people: bool = False) -> list[str]:
+    """Registered bot names, easiest first; ``for_people`` leaves out the measurement-only bots that see all cards."""
+    ordered = sorted(BOTS.values(), key=lambda info: (info.level, info.name))
+    return [info.name for info in ordered if not (for_people and info.measurement_only)]
+
+
+def bind_bots(bots: Sequence[object], match: Match) -> None:
+    """Show the match to the bots that need it (the measurement-only ``cheat``); the others see observations only."""
+    for bot in bots:
+        bind = getattr(bot, "bind", None)
+        if callable(bind):
+            bind(match)
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:

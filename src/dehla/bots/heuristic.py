@@ -66,13 +66,14 @@ class Weights:
     trick: float = 0.15  # a trick, when tricks count (Mendikot, Taash)
     win: float = 0.4  # a card that may win a later trick, kept in hand
     centre_us: float = 0.5  # my team becoming the next collector of the centre (share of its tens)
+    centre_rest: float = 0.2  # ... my share of it when I won the trick but my next lead may not win
     centre_them: float = 0.05  # the opponents becoming the next collector
-    cunning: float = 0.3  # opponents beat a card when they can (1) or play blind (0), or in between
+    cunning: float = 0.0  # opponents beat a card when they can (1) or play blind (0), or in between
     partner_willing: float = 1.0  # how surely partner beats an opponent's card when it can
     draw_trumps: float = 0.12  # leading trumps while holding most of them
     falling: float = 0.8  # how surely a player holding the ten of the suit led drops it, per card of the suit
     last_reserve: float = 0.3  # keeping the top trump for the last trick, per ten expected in the centre then
-    lead_ten: float = 0.5  # leading a ten that a higher card still out can catch
+    lead_ten: float = 0.6  # leading a ten that a higher card still out can catch
     cut_suit: float = 0.06  # per unit of strength of the suit a cut would make trump
     ten_base: float = 0.55  # chance of saving a ten with higher cards out, before length and danger
     ten_length: float = 0.1  # ... more for each other card of its suit I hold
@@ -81,10 +82,12 @@ class Weights:
     ten_floor: float = 0.4  # ... never below this: it may still be dropped on partner's winner later
     odds: float = 0.5  # chance that each ten still open ends with my team, in judging what a ten is worth
     sweep: float = 0.3  # extra worth of taking all four tens (a kot in Pagat's rules, 80 points in Taash)
-    endgame: int = 2  # play the last this many tricks exactly, over every deal of the unseen cards
-    endgame_deals: int = 60  # ... or over this many random deals when there are more
+    endgame: int = 3  # play the last this many tricks exactly, over every deal of the unseen cards
+    endgame_deals: int = 12  # ... or over this many random deals when there are more
+    endgame_many: int = 2  # ... with six or eight players (longer tricks, many more lines of play)
     endgame_cunning: float = 0.3  # opponents in the exact endgame: best reply (1) or any card (0), or in between
     endgame_deals_many: int = 12  # ... with six or eight players (longer tricks, many more deals)
+    endgame_lines: int = 12000  # ... and at most about this many lines of play in all
     blunder: float = 0.0  # chance of a random legal action (a weaker player)
 
 
@@ -124,7 +127,8 @@ class HeuristicBot:
         if isinstance(first, Hide):
             return HIDES[choose_hidden_card(observation.hand)]
         decision = _Decision(observation, self.weights)
-        if len(observation.hand) <= self.weights.endgame:
+        endgame = self.weights.endgame if observation.players == 4 else self.weights.endgame_many
+        if len(observation.hand) <= endgame:
             action = _Endgame(decision, self.rng).choose()
             if action is not None:
                 return action
@@ -406,9 +410,10 @@ class _Decision:
         if self.last_trick or winner == self.next_collector:
             value = pile * self.ten_value
         elif winner == self.me:
-            # I lead the next trick: with a sure winner left I collect the pile then.
+            # I lead the next trick: I collect the pile then if my best lead wins; if it does not, the
+            # pile stays in play, so it is then worth little more to us than to them.
             follow_up = self._follow_up(card)
-            share = max(self.w.centre_us, follow_up - (1.0 - follow_up) * self.w.centre_them)
+            share = follow_up + (1.0 - follow_up) * self.w.centre_rest
             value = share * pile * self.ten_value
         elif sign > 0:
             value = self.w.centre_us * pile * self.ten_value
@@ -456,8 +461,9 @@ class _Decision:
         elif self.trump_risk:
             strength *= 0.75
         value = self.win_value * strength + tiebreak
-        if self.centre and is_trump and not higher and self.w.last_reserve:
+        if self.centre and is_trump and not higher and self.w.last_reserve and self._sure_trumps() == 1:
             # The top trump wins the last trick whatever is led, and the last trick takes what is left.
+            # One such trump is enough for that: holding more, any one of them may be spent now.
             value += self.w.last_reserve * self._end_pile() * len(self.obs.tricks) / self.rules.tricks_per_hand
         ten = suit * 13 + TEN
         if self.ten_value and t.own >> ten & 1:
@@ -466,6 +472,14 @@ class _Decision:
             loss = self._ten_keep(ten_higher, length, is_trump) - self._ten_keep(ten_higher, length - 1, is_trump)
             value += 2.0 * loss * self.ten_value
         return value
+
+    def _sure_trumps(self) -> int:
+        """How many of my trumps no card still out can beat."""
+        trump = self.my_trump
+        if trump is None:
+            return 0
+        t = self.t
+        return sum(1 for card in self.obs.hand if card // 13 == trump and not t.higher_outstanding(card))
 
     def _end_pile(self) -> float:
         """A rough count of the tens still to be collected when the last trick is played."""
@@ -531,6 +545,7 @@ class _Endgame:
         self.resets = self.rules.streak_resets
         self.sweep = decision.w.sweep if self.rules.scoring != "mendikot" else 0.0
         self.cunning = decision.w.endgame_cunning
+        self._results: dict[tuple[tuple[int, int], tuple[int, int]], float] = {}
 
     def choose(self) -> Action | None:
         d = self.d
@@ -542,6 +557,11 @@ class _Endgame:
         if len(plays) != len(obs.legal_actions):
             return None  # pragma: no cover - reveal is only offered while the card is hidden
         limit = self.d.w.endgame_deals if self.n == 4 else self.d.w.endgame_deals_many
+        # Fewer deals when each has many lines of play, so that no decision takes long.
+        lines = 1
+        for size in obs.hand_sizes:
+            lines *= math.factorial(size)
+        limit = max(4, min(limit, self.d.w.endgame_lines // lines))
         deals = t.deals(limit, self.rng)
         if not deals:
             return None  # pragma: no cover - the real deal is always consistent
@@ -599,6 +619,8 @@ class _Endgame:
                 collector = winner
         if last:
             return self._result(tens, won)
+        if played + 1 == self.total:
+            return self._final_trick(hands, winner, trump, cut_open, pile, tens, won)
         follow_from = 0 if trump is not None else 99
         return self._turn(
             hands, [], winner, trump, follow_from, cut_open, pile, collector, tens, won, played, alpha, beta
@@ -646,11 +668,33 @@ class _Endgame:
                 break
         return best
 
+    def _final_trick(
+        self, hands: list[int], leader: int, trump: int | None, cut_open: bool, pile: int,
+        tens: tuple[int, int], won: tuple[int, int],
+    ) -> float:
+        """The last trick, where every player has one card left: no choice, so no search (the hot path)."""
+        cards: list[int] = []
+        trump_from = 0 if trump is not None else 99
+        for offset in range(self.n):
+            card = hands[(leader + offset) % self.n].bit_length() - 1
+            if offset and cut_open and card // 13 != cards[0] // 13:
+                trump, trump_from, cut_open = card // 13, offset, False
+            cards.append(card)
+        side = (leader + trick_winner_index(cards, trump, trump_from)) % 2
+        taken = sum(1 for card in cards if card % 13 == TEN) + (pile if self.centre else 0)
+        won = (won[0] + 1, won[1]) if side == 0 else (won[0], won[1] + 1)
+        tens = (tens[0] + taken, tens[1]) if side == 0 else (tens[0], tens[1] + taken)
+        return self._result(tens, won)
+
     def _result(self, tens: tuple[int, int], won: tuple[int, int]) -> float:
-        outcome = hand_outcome(self.rules, self.d.obs.dealer, tens, won)
-        value = 1.0 if outcome.winner == self.team else (0.5 if outcome.winner is None else 0.0)
-        if self.sweep:
-            value += self.sweep * ((tens[self.team] == 4) - (tens[1 - self.team] == 4))
+        key = (tens, won)
+        value = self._results.get(key)
+        if value is None:
+            outcome = hand_outcome(self.rules, self.d.obs.dealer, tens, won)
+            value = 1.0 if outcome.winner == self.team else (0.5 if outcome.winner is None else 0.0)
+            if self.sweep:
+                value += self.sweep * ((tens[self.team] == 4) - (tens[1 - self.team] == 4))
+            self._results[key] = value
         return value
 
 

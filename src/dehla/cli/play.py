@@ -29,18 +29,19 @@ from dehla.text import describe_event, hand_text, score_text, seat_label
 
 HELP = """Type a card to play it: 10h, QS, a♦ (T for ten is fine).
 Other actions when offered: 'call H' (name trump), 'hide 10H' (band hukum), 'reveal' (ask for the hidden trump).
-Commands: 'hand' shows the table again, 'last' the last trick, 'rules' the rules, 'help' this text, 'quit' leaves."""
+Commands: 'hand' shows the table again, 'last' the last trick, 'rules' the rules, 'help' this text, 'quit' leaves.
+'hint' shows what the hard search bot would play (it sees only what you see)."""
 
 
 def _bots_help() -> str:
-    named = ", ".join(f"{name} (level {BOTS[name].level}, {BOTS[name].label})" for name in bot_names())
+    named = ", ".join(f"{name} (level {BOTS[name].level}, {BOTS[name].label})" for name in bot_names(for_people=True))
     return f"{named}, or cmd:COMMAND for an outside program speaking the bot protocol"
 
 
 def _bots_list() -> str:
     """The registered bots, easiest first, for --list-bots."""
     lines = ["Bots (easiest first) for --partner and --opponents:"]
-    for name in bot_names():
+    for name in bot_names(for_people=True):
         info = BOTS[name]
         lines.append(f"  {name:<12} level {info.level} ({info.label}): {info.description}")
     lines.append('  cmd:COMMAND  an outside program speaking the bot protocol ("cmd:python examples/simple_bot.py")')
@@ -121,6 +122,9 @@ class TerminalPlayer:
             if word == "rules":
                 self.write(self.rules_lines())
                 continue
+            if word == "hint":
+                self.write(self.hint(observation))
+                continue
             try:
                 action = parse_action(text)
             except DehlaError as error:
@@ -129,6 +133,13 @@ class TerminalPlayer:
             if action in observation.legal_actions:
                 return action
             self.write(f"  {action} is not allowed now: {self.why_not(observation, action)}")
+
+    def hint(self, observation: Observation) -> str:
+        """What the ``hard`` search bot would play in this seat, from this seat's observation only."""
+        hinter: Bot | None = getattr(self, "_hinter", None)
+        if hinter is None:
+            hinter = self._hinter = make_bot("hard", 0)
+        return f"  hint: the hard bot would play {hinter.act(observation)}"
 
     def why_not(self, observation: Observation, action: Action) -> str:
         legal = ", ".join(str(item) for item in observation.legal_actions)
@@ -201,6 +212,9 @@ def run(args: argparse.Namespace) -> int:
     rules = read_rules(args.rules)
     if not 0 <= args.seat < rules.players:
         raise DehlaError(f"--seat must be a seat number 0..{rules.players - 1}, not {args.seat}")
+    for kind in (args.partner, args.opponents):
+        if kind in BOTS and BOTS[kind].measurement_only:
+            raise DehlaError(f"{kind!r} sees every card and is for measurement only; play against {_bots_help()}")
     close_bots([make_bot(args.partner), make_bot(args.opponents)])  # names checked before the match starts
     rng = random.Random(args.seed)
     names = []

@@ -141,9 +141,9 @@ class Deal(_Frozen):
     def trusted(cls, hands: tuple[tuple[Card, ...], ...], open_draw: Card | None, rules: object) -> Deal:
         """A deal the engine made itself for ``rules``: interned cards in tuples, no conversion or re-check."""
         deal = object.__new__(cls)
-        object.__setattr__(deal, "hands", hands)
-        object.__setattr__(deal, "open_draw", open_draw)
-        object.__setattr__(deal, "checked_for", rules)
+        _set_deal_hands(deal, hands)  # the slots' own setters: cheaper than object.__setattr__ by name
+        _set_deal_open_draw(deal, open_draw)
+        _set_deal_checked_for(deal, rules)
         return deal
 
     def __eq__(self, other: object) -> bool:
@@ -166,6 +166,10 @@ class Deal(_Frozen):
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:
         return (Deal, ([list(map(int, hand)) for hand in self.hands], self.open_draw))
 
+
+_set_deal_hands = Deal.__dict__["hands"].__set__
+_set_deal_open_draw = Deal.__dict__["open_draw"].__set__
+_set_deal_checked_for = Deal.__dict__["checked_for"].__set__
 
 Action = Play | Call | Hide | Reveal
 

@@ -3,11 +3,14 @@
 ``Match.apply`` returns the events its action caused, in order.  Nothing here
 is a decision, so none of it is ever written in a record: a replay recomputes
 them by folding ``apply`` over the record's actions.
+
+Every event is an immutable named tuple: the engine makes several per trick
+and per hand, in every random playout and search, and a named tuple is built
+in one step where a frozen dataclass sets each field through a call.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from dehla.cards import TENS_MASK, Card, Suit, cards_of
@@ -27,8 +30,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class HandStarted:
+class HandStarted(NamedTuple):
     """A new hand was dealt."""
 
     hand: int
@@ -36,8 +38,7 @@ class HandStarted:
     open_draw: Card | None
 
 
-@dataclass(frozen=True, slots=True)
-class TrumpSet:
+class TrumpSet(NamedTuple):
     """Trump became known to every seat: called, drawn or cut (``how``)."""
 
     suit: Suit
@@ -46,8 +47,7 @@ class TrumpSet:
     card: Card | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class TrumpRevealed:
+class TrumpRevealed(NamedTuple):
     """The band-hukum card was turned up and went back to its chooser's hand.
 
     ``asked_by`` is the seat that asked, or ``None`` for an automatic reveal.
@@ -59,8 +59,7 @@ class TrumpRevealed:
     asked_by: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class StagedDeal:
+class StagedDeal(NamedTuple):
     """Every seat received the rest of its hand (staged deal); ``trump`` is ``None`` if nobody cut."""
 
     after_trick: int
@@ -72,7 +71,6 @@ class Trick(NamedTuple):
 
     ``number`` counts from 1.  ``collected_by`` is the seat whose team took cards
     into its captures at this trick, or ``None`` when they stayed in the centre.
-    (A named tuple, because search makes millions of them.)
     """
 
     number: int
@@ -87,8 +85,7 @@ class Trick(NamedTuple):
         return tuple((self.leader + offset) % count for offset in range(count))
 
 
-@dataclass(frozen=True, slots=True)
-class CentreCollected:
+class CentreCollected(NamedTuple):
     """A team took the centre into its captures (two in a row, or the last trick)."""
 
     seat: int
@@ -104,16 +101,14 @@ class CentreCollected:
         return (self.mask & TENS_MASK).bit_count()
 
 
-@dataclass(frozen=True, slots=True)
-class HandEnded:
+class HandEnded(NamedTuple):
     """The hand is over; ``early`` when Taash's result was settled before the last trick."""
 
     early: bool
     tricks_played: int
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
+class HandResult(NamedTuple):
     """A scored hand: everything ``dehla replay --json`` reports for it, and the match after it."""
 
     hand: int
@@ -133,16 +128,14 @@ class HandResult:
     streak: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class KotAwarded:
+class KotAwarded(NamedTuple):
     """A team earned a kot (Pagat scoring): four tens, or ``streak_kot`` hand wins in a row."""
 
     team: int
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class MatchOver:
+class MatchOver(NamedTuple):
     """The match has a winner."""
 
     winner: int

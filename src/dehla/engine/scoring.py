@@ -7,6 +7,7 @@ real cards) and the engine share one definition of every scoring rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from dehla.rules import Rules
 
@@ -22,10 +23,17 @@ class Outcome:
 
 
 _NOBODY = Outcome(None, (0, 0))
+_new_tuple = tuple.__new__
+#: Every possible win, made once: outcomes are immutable, and every hand of every playout ends in one.
+_WINS: dict[tuple[int, int], Outcome] = {
+    (team, amount): Outcome(team, (amount, 0) if team == 0 else (0, amount))
+    for team in (0, 1)
+    for amount in (1, 20, 30, 80, 160)
+}
 
 
 def _win(team: int, amount: int) -> Outcome:
-    return Outcome(team, (amount, 0) if team == 0 else (0, amount))
+    return _WINS[team, amount]
 
 
 def hand_outcome(rules: Rules, dealer: int, tens: tuple[int, int], tricks: tuple[int, int]) -> Outcome:
@@ -99,9 +107,11 @@ def next_dealer(rules: Rules, dealer: int, winner: int | None, tricks_won: tuple
     return dealer
 
 
-@dataclass(frozen=True, slots=True)
-class MatchScore:
-    """The running match: kots (Pagat scoring) or points per team, and Pagat's hand-win streak."""
+class MatchScore(NamedTuple):
+    """The running match: kots (Pagat scoring) or points per team, and Pagat's hand-win streak.
+
+    An immutable named tuple: every hand of every playout makes a new one.
+    """
 
     score: tuple[int, int] = (0, 0)
     streak_team: int | None = None
@@ -135,4 +145,4 @@ class MatchScore:
             gained = outcome.points[winner]
         score = (self.score[0] + gained, self.score[1]) if winner == 0 else (self.score[0], self.score[1] + gained)
         over = score[winner] >= rules.target or (rules.sweep_bonus == "match" and sweep)
-        return MatchScore(score, streak_team, streak, winner if over else None), kot
+        return _new_tuple(MatchScore, (score, streak_team, streak, winner if over else None)), kot

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import random
 from enum import Enum
-from typing import TYPE_CHECKING
+from itertools import repeat
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from dehla.cards import (
     DECK_48,
@@ -67,13 +69,16 @@ class Phase(Enum):
     OVER = "over"  # the match has a winner
 
 
-_PLAY = Phase.PLAY
+# Enum members are slow to look up on the class (Python 3.11), so the engine keeps them here.
+_DEAL, _CALL, _HIDE, _PLAY, _OVER = Phase.DEAL, Phase.CALL, Phase.HIDE, Phase.PLAY, Phase.OVER
 _BITS = tuple(1 << card for card in range(52))
+_new_tuple = tuple.__new__  # builds a named tuple without the Python-level ``__new__`` frame
 
 
-def _mask(cards: tuple[Card, ...]) -> int:
-    """Bitmask of some cards (summing distinct bits is the same as or-ing them, and runs in C)."""
-    return sum(map(_BITS.__getitem__, cards))
+#: Card bits with a 0 at index 52.  A hand's mask is ``sum(itemgetter(52, *cards)(_BITS_AND_ZERO))``: summing
+#: distinct bits is the same as or-ing them, all of it runs in C, and the extra index makes sure ``itemgetter``
+#: returns a tuple even for a single card.
+_BITS_AND_ZERO = (*_BITS, 0)
 
 _NO_EVENTS: tuple[Event, ...] = ()
 _SUITS = tuple(Suit)
@@ -82,10 +87,7 @@ _SUITS = tuple(Suit)
 _S0, _S1, _S2, _S3 = _SUIT_PLAYS = suit_tables(PLAYS.__getitem__)
 
 
-def _plays_of(mask: int) -> tuple[Play, ...]:
-    """Interned ``Play`` actions for a mask of cards, lowest card first."""
-    return _S0[mask & 0x1FFF] + _S1[mask >> 13 & 0x1FFF] + _S2[mask >> 26 & 0x1FFF] + _S3[mask >> 39]
-
+_JUST_REVEAL: tuple[Action, ...] = (REVEAL,)
 
 _DECK_MASKS = {True: (1 << 52) - 1, False: sum(1 << card for card in DECK_48)}
 
@@ -94,11 +96,52 @@ def draw_first_dealer(players: int, rng: random.Random) -> int:
     """Choose the first dealer by lot (SPEC 3.8): each draws a card, the highest rank deals, ties redraw."""
     contenders = list(range(players))
     while True:
-        drawn = rng.sample(range(52), len(contenders))
-        best = max(card % 13 for card in drawn)
-        contenders = [seat for seat, card in zip(contenders, drawn) if card % 13 == best]
-        if len(contenders) == 1:
-            return contenders[0]
+        ranks = list(map(_RANK_OF.__getitem__, rng.sample(_CARD_NUMBERS, len(contenders))))
+        best = max(ranks)
+        if ranks.count(best) == 1:
+            return contenders[ranks.index(best)]
+        contenders = [seat for seat, rank in zip(contenders, ranks) if rank == best]
+
+
+_CARD_NUMBERS = range(52)
+_RANK_OF = [card % 13 for card in _CARD_NUMBERS]  # a list: its bound ``__getitem__`` is much faster to call
+_NEW_SCORE = MatchScore()
+
+
+_Facts = tuple[tuple[Card, ...], "itemgetter[Any]", int, bool, bool, bool, bool, bool, bool, bool, bool]
+_FACTS: dict[int, tuple[Rules, _Facts]] = {}
+
+
+def _facts_of(rules: Rules) -> _Facts:
+    """What the engine reads from ``rules`` on its hot paths, worked out once per ``Rules`` value.
+
+    Keyed by ``id``, with the rules kept in the entry so that the id cannot be reused while it is cached.
+    """
+    entry = _FACTS.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    trump = rules.trump
+    size = rules.hand_size
+    facts: _Facts = (
+        DECK_52 if rules.players == 4 else DECK_48,
+        # Cuts a shuffled pack into the hands, in one call.
+        itemgetter(*(slice(seat * size, (seat + 1) * size) for seat in range(rules.players))),
+        rules.tricks_per_hand,
+        rules.collection == "immediate",
+        rules.early_end,
+        rules.streak_resets,
+        rules.trick_minimum,
+        # Band hukum: only then can a turn start with a reveal, a duty to trump or a free choice of card.
+        trump in ("hidden", "hidden_auto"),
+        trump == "hidden",
+        trump == "hidden_auto",
+        # The first five cards come first (called trump, staged deal).
+        rules.staged_deal or trump == "called",
+    )
+    if len(_FACTS) >= 256:  # rules made on the fly (records, options) must not pile up
+        _FACTS.clear()
+    _FACTS[id(rules)] = (rules, facts)
+    return facts
 
 
 class Match:
@@ -146,6 +189,14 @@ class Match:
         "_immediate",
         "_early_end",
         "_streak_resets",
+        # facts of the rules, read once here so that the hot paths need no string comparisons
+        "_trick_minimum",
+        "_band",
+        "_ask_reveal",
+        "_auto_reveal",
+        "_opening",
+        "_pack",
+        "_split_deck",
     )
 
     def __init__(self, rules: Rules | str | dict[str, object], first_dealer: int = 0) -> None:
@@ -158,14 +209,22 @@ class Match:
         self.is_over = False
         #: True when the next action is a ``Deal`` (the start of every hand).
         self.is_chance = True
-        self.phase: Phase = Phase.DEAL
-        rules = self.rules
-        self._tricks_per_hand = rules.tricks_per_hand
-        self._immediate = rules.collection == "immediate"
-        self._early_end = rules.early_end
-        self._streak_resets = rules.streak_resets
+        self.phase: Phase = _DEAL
+        (
+            self._pack,
+            self._split_deck,
+            self._tricks_per_hand,
+            self._immediate,
+            self._early_end,
+            self._streak_resets,
+            self._trick_minimum,
+            self._band,
+            self._ask_reveal,
+            self._auto_reveal,
+            self._opening,
+        ) = _facts_of(self.rules)
         self.dealer: int = first_dealer
-        self.match_score: MatchScore = MatchScore()
+        self.match_score: MatchScore = _NEW_SCORE
         self.results: list[HandResult] = []
         self._log: list[tuple[Deal, list[Action]]] = []
         self._reset_hand()
@@ -211,8 +270,8 @@ class Match:
 
     def _enter(self, phase: Phase) -> None:
         self.phase = phase
-        self.is_over = phase is Phase.OVER
-        self.is_chance = phase is Phase.DEAL
+        self.is_over = phase is _OVER
+        self.is_chance = phase is _DEAL
 
     @property
     def to_act(self) -> int | None:
@@ -222,7 +281,7 @@ class Match:
     @property
     def hand_number(self) -> int:
         """0-based index of the hand in play (or about to be dealt)."""
-        return len(self._log) - (1 if self.phase in (Phase.CALL, Phase.HIDE, Phase.PLAY) else 0)
+        return len(self._log) - (1 if self.phase in (_CALL, _HIDE, _PLAY) else 0)
 
     @property
     def trump(self) -> Suit | None:
@@ -242,24 +301,31 @@ class Match:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The actions the seat to act may take; empty at a deal or once the match is over."""
+        if self.phase is _PLAY:
+            hand = self._hands[self._to_act]  # type: ignore[index]
+            if self._trick:
+                led = self._led
+                follow = hand >> 13 * led & 0x1FFF
+                if follow and not self._free_play:
+                    return _SUIT_PLAYS[led][follow]
+                if self._must_trump and not self._free_play:
+                    trump = self._trump
+                    if trump is not None:
+                        trumps = hand >> 13 * trump & 0x1FFF
+                        if trumps:
+                            return _SUIT_PLAYS[trump][trumps]
+                elif self._hidden_card is not None and self._ask_reveal and not follow:
+                    # A player who cannot follow may ask for the hidden trump card (band hukum).
+                    return _JUST_REVEAL + (
+                        _S0[hand & 0x1FFF] + _S1[hand >> 13 & 0x1FFF] + _S2[hand >> 26 & 0x1FFF] + _S3[hand >> 39]
+                    )
+            return _S0[hand & 0x1FFF] + _S1[hand >> 13 & 0x1FFF] + _S2[hand >> 26 & 0x1FFF] + _S3[hand >> 39]
         phase = self.phase
-        if phase is _PLAY:
-            if self._hidden_card is None:
-                if self._trick and not self._free_play:
-                    led = self._led
-                    follow = self._hands[self._to_act] >> (13 * led) & 0x1FFF  # type: ignore[index]
-                    if follow:
-                        return _SUIT_PLAYS[led][follow]
-                return _plays_of(self._legal_mask())
-            plays = _plays_of(self._legal_mask())
-            if self._can_ask_reveal():
-                return (REVEAL, *plays)
-            return plays
-        if phase is Phase.CALL:
+        if phase is _CALL:
             return CALLS
-        if phase is Phase.HIDE:
+        if phase is _HIDE:
             assert self._to_act is not None
-            return tuple(HIDES[card] for card in cards_of(self._hands[self._to_act] | self._pending[self._to_act]))
+            return tuple([HIDES[card] for card in cards_of(self._hands[self._to_act] | self._pending[self._to_act])])
         return ()
 
     def is_legal(self, action: Action) -> bool:
@@ -276,11 +342,16 @@ class Match:
 
     def random_deal(self, rng: random.Random) -> Deal:
         """Shuffle and deal the next hand from ``rng``."""
-        pack = DECK_52 if self.players == 4 else DECK_48
-        # Sorting by random keys is a uniform shuffle, and several times faster than rng.shuffle.
-        deck = sorted(pack, key=lambda _card: rng.random())
-        size = self.rules.hand_size
-        hands = tuple(tuple(deck[seat * size : (seat + 1) * size]) for seat in range(self.players))
+        pack = self._pack
+        # Sorting by random keys is a uniform shuffle, and several times faster than rng.shuffle.  The
+        # keys are drawn in pack order, one per card; equal keys (never seen in practice) fall back on
+        # the card order, just as a stable sort of the pack by key would.
+        keys = list(map(type(rng).random, repeat(rng, len(pack))))  # rng.random() per card, without a loop here
+        if len(pack) == 52:
+            deck = tuple(sorted(pack, key=keys.__getitem__))  # card numbers are the keys' indices
+        else:
+            deck = tuple([card for _key, card in sorted(zip(keys, pack))])
+        hands: tuple[tuple[Card, ...], ...] = self._split_deck(deck)
         open_draw = rng.choice(pack) if self.rules.trump == "open_draw" else None
         return Deal.trusted(hands, open_draw, self.rules)
 
@@ -292,54 +363,81 @@ class Match:
 
         Raises ``IllegalActionError`` (a ``DehlaError``) naming the reason when the
         action is not legal now; the state is then unchanged.  Playing a card is
-        the hot path of every search, so it is written out here in full.
+        the hot path of every search, so it is written out here in full, with the
+        commonest case (following suit) tested first.
         """
         if action.__class__ is not Play or self.phase is not _PLAY:
             return self._apply_other(action)
         card = action.card
-        seat: int = self._to_act  # type: ignore[assignment]
         bit = 1 << card
+        seat: int = self._to_act  # type: ignore[assignment]
         hands = self._hands
         hand = hands[seat]
         trick = self._trick
-        if trick and not self._free_play:
+        if trick:
             follow = hand & SUIT_MASKS[self._led]
-            if follow:
-                if not follow & bit:
+            if not follow & bit:
+                # Not a card of the suit led: legal only if the player cannot follow (or may play anything).
+                if not hand & bit or (follow and not self._free_play):
                     raise IllegalActionError(self._why_illegal(card))
-            elif not self._legal_mask() & bit:
-                raise IllegalActionError(self._why_illegal(card))
-        elif not hand & bit:
+                if not follow:
+                    if self._must_trump and not self._free_play and self._trump is not None:
+                        trumps = hand & SUIT_MASKS[self._trump]
+                        if trumps and not trumps & bit:
+                            raise IllegalActionError(self._why_illegal(card))
+                    if self._cut_open:
+                        return self._cut(action, seat, hand)
+        elif hand & bit:
+            self._led = card // 13
+        else:
             raise IllegalActionError(self._why_illegal(card))
         self._actions.append(action)
         hands[seat] = hand ^ bit
         self._trick_mask |= bit
-        events: list[Event] | None = None
-        if not trick:
-            self._led = card // 13
-        elif self._cut_open and not hand & SUIT_MASKS[self._led]:
-            # Cut trump: the first off-suit card sets trump and counts as one in this trick.
-            self._cut_open = False
-            self._trump = trump = _SUITS[card // 13]
-            self._trump_from = len(trick)
-            events = [TrumpSet(trump, seat, "cut", card)]
         trick.append(card)
         players = self.players
         if len(trick) == players:
-            if events is None:
-                events = []
+            events: list[Event] = []
+            self._end_trick(events)
+            self._hand_events.extend(events)
+            return tuple(events)
+        seat = (seat + 1) % players
+        self._to_act = seat
+        if self._band:
+            if self._hidden_card is not None:
+                # (While the card is face down nobody has had to trump or been free to play anything.)
+                if (not hands[seat] and seat == self._chooser) or (
+                    self._auto_reveal and not hands[seat] & SUIT_MASKS[self._led]
+                ):
+                    events = []
+                    self._hidden_turn(seat, events)
+                    self._hand_events.extend(events)
+                    return tuple(events)
+            elif self._must_trump or self._free_play:
+                self._must_trump = False
+                self._free_play = False
+        return _NO_EVENTS
+
+    def _cut(self, action: Play, seat: int, hand: int) -> tuple[Event, ...]:
+        """Play the first off-suit card of a cut-trump hand (already checked): it sets trump, and counts as one.
+
+        Kept out of ``apply`` so that the common plays there need not carry a list of events.
+        """
+        card = action.card
+        trick = self._trick
+        self._cut_open = False
+        self._trump = trump = _SUITS[card // 13]
+        self._trump_from = len(trick)
+        events: list[Event] = [_new_tuple(TrumpSet, (trump, seat, "cut", card))]
+        bit = 1 << card
+        self._actions.append(action)
+        self._hands[seat] = hand ^ bit
+        self._trick_mask |= bit
+        trick.append(card)
+        if len(trick) == self.players:
             self._end_trick(events)
         else:
-            seat += 1
-            if seat == players:
-                seat = 0
-            self._to_act = seat
-            if self._must_trump or self._free_play or self._hidden_card is not None:
-                if events is None:
-                    events = []
-                self._begin_turn(seat, events)
-        if not events:
-            return _NO_EVENTS
+            self._to_act = (seat + 1) % self.players  # (cut trump has no band-hukum card to watch for)
         self._hand_events.extend(events)
         return tuple(events)
 
@@ -347,9 +445,9 @@ class Match:
         cls = action.__class__
         if cls is Deal:
             return self._deal(action)  # type: ignore[arg-type]
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             raise IllegalActionError(f"the match is over (team {self.winner} won); no more actions")
-        if self.phase is Phase.DEAL:
+        if self.phase is _DEAL:
             raise IllegalActionError(f"the next hand must be dealt before {action}")
         if cls is Call:
             return self._call(action)  # type: ignore[arg-type]
@@ -362,48 +460,57 @@ class Match:
         raise IllegalActionError(f"{action!r} is not an action; use Play, Call, Hide, Reveal or Deal")
 
     def _phase_needs(self) -> str:
-        if self.phase is Phase.CALL:
+        if self.phase is _CALL:
             return f"seat {self._to_act} must call trump first (call S, H, D or C)"
-        if self.phase is Phase.HIDE:
+        if self.phase is _HIDE:
             return f"seat {self._to_act} must hide a card first (hide CARD)"
         return f"no card can be played now ({self.phase.value})"
 
     def _deal(self, deal: Deal) -> tuple[Event, ...]:
-        if self.phase is not Phase.DEAL:
-            if self.phase is Phase.OVER:
+        if self.phase is not _DEAL:
+            if self.phase is _OVER:
                 raise IllegalActionError("the match is over; no more hands are dealt")
             raise IllegalActionError("a hand is in play; the next deal comes when it ends")
-        if deal.checked_for is not self.rules:
+        rules = self.rules
+        if deal.checked_for is not rules:
             self._check_deal(deal)
         self._reset_hand()
-        rules = self.rules
         events = self._hand_events
-        self._log.append((deal, self._actions))
-        events.append(HandStarted(len(self._log) - 1, self.dealer, deal.open_draw))
-        first = (self.dealer + 1) % self.players
-        opening = rules.staged_deal or rules.trump == "called"
-        for seat, cards in enumerate(deal.hands):
-            if opening:
-                self._hands[seat] = _mask(cards[:OPENING_PACKET])
-                self._pending[seat] = _mask(cards[OPENING_PACKET:])
-            else:
-                self._hands[seat] = _mask(cards)
+        log = self._log
+        log.append((deal, self._actions))
+        dealer = self.dealer
+        events.append(_new_tuple(HandStarted, (len(log) - 1, dealer, deal.open_draw)))
+        first = dealer + 1
+        if first == self.players:
+            first = 0
+        if self._opening:
+            hands = self._hands
+            pending = self._pending
+            for seat, cards in enumerate(deal.hands):
+                bits = itemgetter(52, *cards)(_BITS_AND_ZERO)  # a 0, then each card's bit
+                hands[seat] = sum(bits[1 : 1 + OPENING_PACKET])
+                pending[seat] = sum(bits[1 + OPENING_PACKET :])
+        else:
+            self._hands = [sum(itemgetter(52, *cards)(_BITS_AND_ZERO)) for cards in deal.hands]
         self._staged = rules.staged_deal
-        self._cut_open = rules.trump == "cut"
-        if rules.trump == "open_draw":
-            assert deal.open_draw is not None
-            self._open_draw = deal.open_draw
-            self._trump = deal.open_draw.suit
-            events.append(TrumpSet(self._trump, first, "open_draw", deal.open_draw))
+        trump = rules.trump
+        self._cut_open = trump == "cut"
         self._to_act = first
-        if rules.trump == "called":
-            self._enter(Phase.CALL)
-        elif rules.trump in ("hidden", "hidden_auto"):
-            self._enter(Phase.HIDE)
+        self.is_chance = False
+        if trump == "called":
+            self.phase = _CALL
+        elif self._band:
+            self.phase = _HIDE
             self._chooser = first
         else:
-            self._enter(Phase.PLAY)
-            self._begin_trick(first)
+            if trump == "open_draw":
+                assert deal.open_draw is not None
+                self._open_draw = deal.open_draw
+                self._trump = deal.open_draw.suit
+                self._trump_from = 0
+                events.append(_new_tuple(TrumpSet, (self._trump, first, "open_draw", deal.open_draw)))
+            self.phase = _PLAY
+            self._leader = first
         return tuple(events)
 
     def _check_deal(self, deal: Deal) -> None:
@@ -431,52 +538,57 @@ class Match:
             raise IllegalActionError(f"a drawn card is only for open-draw trump, not {rules.trump!r}")
 
     def _call(self, action: Call) -> tuple[Event, ...]:
-        if self.phase is not Phase.CALL:
+        if self.phase is not _CALL:
             raise IllegalActionError(f"{action} is not allowed now: {self._not_now(action)}")
         seat = self._to_act
         assert seat is not None
         self._actions.append(action)
         self._trump = action.suit
-        events: list[Event] = [TrumpSet(action.suit, seat, "called")]
+        events: list[Event] = [_new_tuple(TrumpSet, (action.suit, seat, "called", None))]
+        hands = self._hands
+        pending = self._pending
         for other in range(self.players):
-            self._hands[other] |= self._pending[other]
-            self._pending[other] = 0
-        self._enter(Phase.PLAY)
-        self._begin_trick(seat, events)
+            hands[other] |= pending[other]
+            pending[other] = 0
+        self.phase = _PLAY
+        self._leader = seat  # the caller leads the first trick, with trump known
+        self._trump_from = 0
         self._hand_events.extend(events)
         return tuple(events)
 
     def _hide(self, action: Hide) -> tuple[Event, ...]:
         seat = self._to_act
-        if self.phase is not Phase.HIDE or seat is None:
+        if self.phase is not _HIDE or seat is None:
             raise IllegalActionError(f"{action} is not allowed now: {self._not_now(action)}")
         bit = 1 << action.card
         if not self._hands[seat] & bit:
             raise IllegalActionError(f"seat {seat} cannot hide {action.card}: it does not hold that card")
         self._actions.append(action)
         self._hands[seat] ^= bit
-        self._hidden_card = action.card
-        self._hidden_suit = action.card.suit
-        self._enter(Phase.PLAY)
+        self._hidden_card = card = action.card
+        self._hidden_suit = _SUITS[card // 13]
+        self.phase = _PLAY
+        self._leader = seat  # the chooser leads the first trick
         events: list[Event] = []
-        self._begin_trick(seat, events)
+        if not self._hands[seat]:
+            self._hidden_turn(seat, events)
         self._hand_events.extend(events)
         return tuple(events)
 
     def _not_now(self, action: Action) -> str:
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             return f"seat {self._to_act} is to play a card"
         return self._phase_needs()
 
     def _can_ask_reveal(self) -> bool:
-        if self._hidden_card is None or self.rules.trump != "hidden" or not self._trick:
+        if self._hidden_card is None or not self._ask_reveal or not self._trick:
             return False
         seat = self._to_act
         assert seat is not None
         return not self._hands[seat] & SUIT_MASKS[self._led]
 
     def _reveal(self) -> tuple[Event, ...]:
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             raise IllegalActionError(f"reveal is not allowed now: {self._phase_needs()}")
         if not self._can_ask_reveal():
             raise IllegalActionError(f"seat {self._to_act} may not ask for the trump now: {self._why_no_reveal()}")
@@ -508,11 +620,12 @@ class Match:
         self._revealed = True
         self._revealed_card = card
         self._hands[chooser] |= 1 << card
-        self._trump = card.suit
+        self._trump = suit = _SUITS[card // 13]
         self._trump_from = len(self._trick)
-        events.append(TrumpRevealed(card.suit, card, chooser, asked_by))
+        events.append(_new_tuple(TrumpRevealed, (suit, card, chooser, asked_by)))
 
     def _legal_mask(self) -> int:
+        """The cards the seat to act may play, as a mask: the rule that ``apply`` and ``legal_actions`` inline."""
         seat = self._to_act
         assert seat is not None
         hand = self._hands[seat]
@@ -543,152 +656,134 @@ class Match:
             return f"seat {seat} asked for the trump and must play a trump ({Suit(self._trump).word}), not {card}"
         return f"{card} is not a legal play for seat {seat}"  # pragma: no cover - every other card is legal
 
-    def _begin_trick(self, leader: int, events: list[Event] | None = None) -> None:
-        self._leader = leader
-        self._trick = []
-        self._trick_mask = 0
-        self._trump_from = 0 if self._trump is not None else _NOT_YET
-        self._begin_turn(leader, self._hand_events if events is None else events)
-
-    def _begin_turn(self, seat: int, events: list[Event]) -> None:
-        self._to_act = seat
-        self._must_trump = False
-        self._free_play = False
-        if self._hidden_card is not None:
-            if seat == self._chooser and not self._hands[seat]:
-                # The chooser holds only the hidden card: it is turned up and played, as a trump.
-                self._turn_up(None, events)
-            elif (
-                self.rules.trump == "hidden_auto"
-                and self._trick
-                and not self._hands[seat] & SUIT_MASKS[self._led]
-            ):
-                # Automatic reveal: this player cannot follow; it may then play any card.
-                self._turn_up(None, events)
-                self._free_play = True
+    def _hidden_turn(self, seat: int, events: list[Event]) -> None:
+        """Start of a turn while the band-hukum card is face down: it may have to be turned up now."""
+        if seat == self._chooser and not self._hands[seat]:
+            # The chooser holds only the hidden card: it is turned up and played, as a trump.
+            self._turn_up(None, events)
+        elif self._auto_reveal and self._trick and not self._hands[seat] & SUIT_MASKS[self._led]:
+            # Automatic reveal: this player cannot follow; it may then play any card.
+            self._turn_up(None, events)
+            self._free_play = True
 
     def _end_trick(self, events: list[Event]) -> None:
-        n = self.players
         trick = self._trick
         trick_mask = self._trick_mask
         led = self._led
         trump = self._trump
-        counted = 0  # the cards that count as trumps
-        if trump is not None and trump != led:
-            if self._trump_from == 0:
-                counted = trick_mask & SUIT_MASKS[trump]
+        if trump is None or trump == led:
+            # Cards of one suit rank by number, so the highest set bit is the winning card.
+            best = (trick_mask & SUIT_MASKS[led]).bit_length() - 1
+        else:
+            trump_from = self._trump_from
+            if trump_from == 0:
+                counted = trick_mask & SUIT_MASKS[trump]  # the cards that count as trumps
             else:  # trump came into force during this trick: only cards played after count
-                for index in range(self._trump_from, n):
-                    card = trick[index]
+                counted = 0
+                for card in trick[trump_from:]:
                     if card // 13 == trump:
                         counted |= 1 << card
-        # Cards of one suit rank by number, so the highest set bit is the winning card.
-        best = (counted or trick_mask & SUIT_MASKS[led]).bit_length() - 1
+            best = (counted or trick_mask & SUIT_MASKS[led]).bit_length() - 1
         leader = self._leader
-        winner = (leader + trick.index(best)) % n  # type: ignore[arg-type]
-        team = winner % 2
-        self._tricks_won[team] += 1
-        number = len(self._tricks) + 1
+        winner = (leader + trick.index(best)) % self.players  # type: ignore[arg-type]
+        team = winner & 1
+        tricks_won = self._tricks_won
+        tricks_won[team] += 1
+        tricks = self._tricks
+        number = len(tricks) + 1
         last = number == self._tricks_per_hand
-        collected_by: int | None = None
-        collection: CentreCollected | None = None
         if self._immediate:
             self._captured[team] |= trick_mask
-            collected_by = winner
+            record: Trick = _new_tuple(Trick, (number, leader, tuple(trick), winner, winner))
+            events.append(record)
+        elif last or self._last_winner == winner:
+            centre = self._centre | trick_mask
+            self._captured[team] |= centre
+            self._centre = 0
+            self._last_winner = None if self._streak_resets else winner
+            record = _new_tuple(Trick, (number, leader, tuple(trick), winner, winner))
+            events.append(record)
+            events.append(_new_tuple(CentreCollected, (winner, team, centre)))
         else:
             self._centre |= trick_mask
-            if last or self._last_winner == winner:
-                collected_by = winner
-                centre = self._centre
-                self._captured[team] |= centre
-                self._centre = 0
-                collection = CentreCollected(winner, team, centre)
-                self._last_winner = None if self._streak_resets else winner
-            else:
-                self._last_winner = winner
-        record = Trick(number, leader, tuple(trick), winner, collected_by)
-        events.append(record)
-        if collection is not None:
-            events.append(collection)
-        self._tricks.append(record)
-        self._to_act = None
-        ended_early = False
-        outcome: Outcome | None = None
+            self._last_winner = winner
+            record = _new_tuple(Trick, (number, leader, tuple(trick), winner, None))
+            events.append(record)
+        tricks.append(record)
         if last:
-            outcome = hand_outcome(self.rules, self.dealer, self._tens(), self._won())
-        elif self._early_end:
-            captured_tens = self._tens()
-            outcome = settled_outcome(
-                self.rules,
-                self.dealer,
-                captured_tens,
-                self._won(),
-                4 - captured_tens[0] - captured_tens[1],
-                self._tricks_per_hand - number,
-            )
-            ended_early = outcome is not None
-        if outcome is not None:
-            self._finish_hand(outcome, ended_early, events)
-        else:
-            if self._staged and (self._trump is not None or number == STAGED_TRICKS):
-                # Staged deal: the rest of each hand arrives after the trump trick (or after five tricks).
-                self._staged = False
-                self._cut_open = False
-                for seat in range(n):
-                    self._hands[seat] |= self._pending[seat]
-                    self._pending[seat] = 0
-                events.append(StagedDeal(number, self._trump))
-            self._begin_trick(winner, events)
+            captured = self._captured
+            tens = ((captured[0] & TENS_MASK).bit_count(), (captured[1] & TENS_MASK).bit_count())
+            won = (tricks_won[0], tricks_won[1])
+            self._finish_hand(hand_outcome(self.rules, self.dealer, tens, won), False, events, tens, won)
+            return
+        if self._early_end:
+            captured = self._captured
+            tens_left = 4 - ((captured[0] | captured[1]) & TENS_MASK).bit_count()
+            # With tens still to take and no trick minimum the result can always change (see settled_outcome).
+            if not tens_left or self._trick_minimum:
+                tens = ((captured[0] & TENS_MASK).bit_count(), (captured[1] & TENS_MASK).bit_count())
+                won = (tricks_won[0], tricks_won[1])
+                outcome = settled_outcome(self.rules, self.dealer, tens, won, tens_left, self._tricks_per_hand - number)
+                if outcome is not None:
+                    self._finish_hand(outcome, True, events, tens, won)
+                    return
+        if self._staged and (trump is not None or number == STAGED_TRICKS):
+            # Staged deal: the rest of each hand arrives after the trump trick (or after five tricks).
+            self._staged = False
+            self._cut_open = False
+            hands = self._hands
+            pending = self._pending
+            for seat in range(self.players):
+                hands[seat] |= pending[seat]
+                pending[seat] = 0
+            events.append(_new_tuple(StagedDeal, (number, trump)))
+        # The winner leads the next trick.
+        self._leader = winner
+        self._to_act = winner
+        self._trick = []
+        self._trick_mask = 0
+        self._trump_from = _NOT_YET if trump is None else 0
+        if self._band:
+            self._must_trump = False
+            self._free_play = False
+            if self._hidden_card is not None and winner == self._chooser and not self._hands[winner]:
+                self._hidden_turn(winner, events)  # (no automatic reveal at a lead: there is no suit to follow)
 
-    def _tens(self) -> tuple[int, int]:
-        return ((self._captured[0] & TENS_MASK).bit_count(), (self._captured[1] & TENS_MASK).bit_count())
-
-    def _won(self) -> tuple[int, int]:
-        return (self._tricks_won[0], self._tricks_won[1])
-
-    def _finish_hand(self, outcome: Outcome, ended_early: bool, events: list[Event]) -> None:
+    def _finish_hand(
+        self, outcome: Outcome, ended_early: bool, events: list[Event], tens: tuple[int, int], won: tuple[int, int]
+    ) -> None:
         rules = self.rules
-        tens = self._tens()
-        won = self._won()
-        played = len(self._tricks)
-        events.append(HandEnded(ended_early, played))
+        tricks = self._tricks
+        played = len(tricks)
+        events.append(_new_tuple(HandEnded, (ended_early, played)))
         winner = outcome.winner
         sweep = winner is not None and (tens[winner] == 4)
-        whitewash = not ended_early and played == rules.tricks_per_hand and (won[0] == 0 or won[1] == 0)
+        whitewash = not ended_early and played == self._tricks_per_hand and (won[0] == 0 or won[1] == 0)
         score, kot = self.match_score.after_hand(rules, outcome, sweep)
-        over = score.over
-        following = None if over else next_dealer(rules, self.dealer, winner, won)
-        result = HandResult(
-            hand=len(self._log) - 1,
-            dealer=self.dealer,
-            trump=self._trump,
-            tricks=tuple(self._tricks),
-            tens=tens,
-            tricks_won=won,
-            winner=winner,
-            sweep=sweep,
-            whitewash=whitewash,
-            points=outcome.points,
-            ended_early=ended_early,
-            kot=kot,
-            next_dealer=following,
-            score=score.score,
-            streak=score.streaks(),
-        )
+        over = score.winner is not None
+        dealer = self.dealer
+        following = None if over else next_dealer(rules, dealer, winner, won)
+        # In HandResult's field order: hand, dealer, trump, tricks, tens, tricks_won, winner, sweep, whitewash,
+        # points, ended_early, kot, next_dealer, score, streak.
+        result: HandResult = _new_tuple(HandResult, (
+            len(self._log) - 1, dealer, self._trump, tuple(tricks), tens, won, winner, sweep, whitewash,
+            outcome.points, ended_early, kot, following, score.score, score.streaks(),
+        ))
         self.results.append(result)
         self.match_score = score
         events.append(result)
+        self._to_act = None
         if kot and winner is not None:
             events.append(KotAwarded(winner, "four tens" if sweep else f"{rules.streak_kot} hands in a row"))
-        self._to_act = None
         if over:
             assert score.winner is not None
             events.append(MatchOver(score.winner, score.score))
-            self._enter(Phase.OVER)
+            self._enter(_OVER)
         else:
             assert following is not None
             self.dealer = following
-            self._enter(Phase.DEAL)
+            self.phase = _DEAL
+            self.is_chance = True
 
     # ------------------------------------------------------------------------------------------
     # Search support

@@ -99,8 +99,9 @@ class _Process:
         self.stderr_tail: deque[str] = deque(maxlen=_STDERR_LINES)
         self.write_error: str | None = None
         assert self.popen.stdout is not None and self.popen.stderr is not None and self.popen.stdin is not None
-        for target, stream in ((self._read, self.popen.stdout), (self._read_stderr, self.popen.stderr)):
-            threading.Thread(target=target, args=(stream,), daemon=True).start()
+        threading.Thread(target=self._read, args=(self.popen.stdout,), daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, args=(self.popen.stderr,), daemon=True)
+        self._stderr_reader.start()
         threading.Thread(target=self._write, args=(self.popen.stdin,), daemon=True).start()
         self._finalizer = weakref.finalize(self, _kill, self.popen)
 
@@ -159,6 +160,8 @@ class _Process:
             return None
 
     def stderr_text(self) -> str:
+        if self.popen.poll() is not None:
+            self._stderr_reader.join(1.0)  # a process that exited: let its last error lines arrive first
         return " | ".join(line for line in self.stderr_tail if line)
 
     def stop(self, grace: float) -> None:

@@ -12,7 +12,7 @@ import json
 import traceback
 from typing import IO, Any
 
-from dehla.bots.base import Bot, make_bot
+from dehla.bots.base import BOTS, Bot, make_bot
 from dehla.errors import DehlaError
 from dehla.protocol.messages import action_message, encode, error_message, ready_message
 from dehla.protocol.observation import observation_from_json
@@ -84,6 +84,8 @@ def serve(name: str, seed: int | None, input: IO[str], output: IO[str], errors: 
     An unknown bot name raises ``DehlaError`` before anything is read.
     """
     make_bot(name, seed)  # fails early, with the list of names, on an unknown bot
+    if BOTS[name].measurement_only:
+        raise DehlaError(f"{name!r} must see the whole match, which the bot protocol never sends; it cannot be served")
     server = _Server(name, seed, output, errors)
     for line in input:
         if not line.strip():

@@ -27,6 +27,7 @@ from dehla.errors import DehlaError
 from dehla.record import replay, replay_json
 from dehla.rules import OPTIONS, PRESETS, parse_rules
 from dehla.web import i18n
+from dehla.web.analysis import WEB_NODE_LIMIT, AnalysisService
 from dehla.web.protocol import ProtocolError, RateLimiter, parse_message
 from dehla.web.scorekeeper import score_hands
 from dehla.web.storage import Storage
@@ -44,8 +45,9 @@ class WebSettings:
     """Tunable timings and limits (tests make bots instant and the rate limit looser)."""
 
     def __init__(self, *, bot_delay: float = 0.7, hand_pause: float = 20.0, rate: float = 10.0,
-                 burst: float = 30.0, kick_after: int = 300) -> None:
+                 burst: float = 30.0, kick_after: int = 300, analysis_nodes: int = WEB_NODE_LIMIT) -> None:
         self.bot_delay = bot_delay
+        self.analysis_nodes = analysis_nodes
         self.hand_pause = hand_pause
         self.rate = rate
         self.burst = burst
@@ -74,6 +76,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
     """The web app over ``storage``; tables are resumed from it at startup."""
     settings = settings or WebSettings()
     service = TableService(storage, bot_delay=settings.bot_delay, hand_pause=settings.hand_pause)
+    analyses = AnalysisService(settings.analysis_nodes)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
@@ -84,7 +87,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
             presets.append({"name": name, "players": rules.players, "description": rules.description,
                             "options": rules.options()})
         bots = [{"name": name, "level": BOTS[name].level, "label": BOTS[name].label,
-                 "description": BOTS[name].description} for name in bot_names()]
+                 "description": BOTS[name].description} for name in bot_names(for_people=True)]
         return JSONResponse({"presets": presets, "options": list(OPTIONS), "bots": bots, "default_bot": default_bot(),
                              "languages": i18n.languages()})
 
@@ -150,6 +153,17 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         except DehlaError as error:  # pragma: no cover - the server wrote this record
             return _error(str(error), 500)
         return JSONResponse({"record": data, "replay": replayed})
+
+    async def analysis_view(request: Request) -> Response:
+        data = await _finished_record(request)
+        if data is None:
+            return _error("no such finished match", 404)
+        hand = request.path_params["hand"]
+        count = len(data.get("hands", []))
+        if not 0 <= hand < count:
+            return _error(f"this match has hands 0..{count - 1}, not {hand}", 404)
+        result = await analyses.hand(request.path_params["table_id"], request.path_params["match_no"], data, hand)
+        return JSONResponse(result)
 
     async def scorekeeper(request: Request) -> Response:
         try:
@@ -222,6 +236,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         Route("/api/history", history),
         Route("/api/history/{table_id}/{match_no:int}/record", record),
         Route("/api/history/{table_id}/{match_no:int}/replay", replay_view),
+        Route("/api/history/{table_id}/{match_no:int}/analysis/{hand:int}", analysis_view),
         Route("/api/scorekeeper", scorekeeper, methods=["POST"]),
         Route("/api/rules", rules_check, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", socket),

@@ -53,7 +53,7 @@ def hash_token(token: str) -> str:
 
 def default_bot() -> str:
     """The bot used when none is chosen: the easiest bot above the random beginner, if there is one."""
-    names = bot_names()
+    names = bot_names(for_people=True)
     above = [name for name in names if BOTS[name].level > 0]
     return above[0] if above else names[0]
 
@@ -82,7 +82,7 @@ class SeatInfo:
     @classmethod
     def from_meta(cls, data: dict[str, Any]) -> SeatInfo:
         bot = data.get("bot") or default_bot()
-        if bot not in BOTS:
+        if bot not in BOTS or BOTS[bot].measurement_only:
             bot = default_bot()
         return cls(data["kind"], bot, data["name"], data.get("token_hash"), bool(data.get("claimed")))
 
@@ -346,8 +346,9 @@ class TableService:
                 raise DehlaError(f"seat {number} must be an object with a \"kind\" (me, person or bot)")
             kind = seat.get("kind")
             bot = seat.get("bot") or default_bot()
-            if bot not in BOTS:
-                raise DehlaError(f"seat {number}: unknown bot {bot!r}; bots are: {', '.join(bot_names())}")
+            if bot not in BOTS or BOTS[bot].measurement_only:
+                offered = ", ".join(bot_names(for_people=True))
+                raise DehlaError(f"seat {number}: unknown bot {bot!r}; bots are: {offered}")
             if kind == "bot":
                 seats.append(SeatInfo("bot", bot, clean_name(seat.get("name"), f"Bot {number}")))
             elif kind in ("me", "person"):

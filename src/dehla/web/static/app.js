@@ -733,7 +733,9 @@ class ReplayPage {
     this.root = root;
     this.hand = 0;
     this.trick = 0;
-    api("/api/history/" + tableId + "/" + matchNo + "/replay").then((data) => {
+    this.base = "/api/history/" + tableId + "/" + matchNo;
+    this.analyses = {};  // hand number -> the solver's analysis, or "loading", or an error message
+    api(this.base + "/replay").then((data) => {
       this.data = data;
       this.download = "/api/history/" + tableId + "/" + matchNo + "/record";
       this.render();
@@ -767,13 +769,17 @@ class ReplayPage {
     const deal = record.hands[this.hand].cards;
     box.append(h("h2", {}, t("The deal")), h("ul", {class: "deal"}, deal.map((cards, seat) =>
       h("li", {}, name(seat) + " (" + t("team {n}", {n: seat % 2}) + "): ", cardsLine(cards.split(" "))))));
+    const analysis = this.analyses[this.hand];
+    const judged = typeof analysis === "object" ? decisionsByPlay(analysis.hand.decisions) : null;
     const list = h("ol", {class: "tricks"});
-    for (const trick of shown) {
+    shown.forEach((trick, number) => {
       list.append(h("li", {}, trick.cards.map((card, index) => h("span", {class: "play"},
-        name((trick.leader + index) % deal.length) + " ", cardFace(card, "mini"), " ")),
+        name((trick.leader + index) % deal.length) + " ", cardFace(card, "mini"),
+        judged ? verdict(judged[(number + 1) + ":" + card]) : "", " ")),
         " → " + t("won by {name}", {name: name(trick.winner)}) + (trick.collected_by !== null ? " · " + t("collected") : "")));
-    }
+    });
     box.append(h("h2", {}, t("Tricks")), list);
+    box.append(this.analysisPanel(analysis, name));
     if (this.trick === hand.tricks.length) {
       box.append(h("p", {}, t("Tens {a}–{b}, tricks {c}–{d}.", {a: hand.tens[0], b: hand.tens[1], c: hand.tricks_won[0], d: hand.tricks_won[1]})
         + " " + (hand.winner === null ? t("Nobody scores this hand.") : t("Team {n} wins the hand.", {n: hand.winner}))
@@ -781,6 +787,68 @@ class ReplayPage {
     }
     this.root.replaceChildren(box);
   }
+
+  analyse() {
+    const hand = this.hand;
+    this.analyses[hand] = "loading";
+    this.render();
+    api(this.base + "/analysis/" + hand).then((data) => { this.analyses[hand] = data; })
+      .catch((error) => { this.analyses[hand] = error.message; })
+      .finally(() => { if (this.hand === hand) this.render(); });
+  }
+
+  analysisPanel(analysis, name) {
+    const box = h("section", {class: "analysis", id: "analysis", "aria-live": "polite"}, h("h2", {}, t("The solver's analysis")));
+    if (analysis === undefined) {
+      box.append(h("p", {class: "muted"}, t("The solver replays this hand with every card known and shows, play by play, whether each card kept the best result the team could still reach.")),
+        h("button", {type: "button", id: "replay-analyse", onclick: () => this.analyse()}, t("Analyse this hand")));
+    } else if (analysis === "loading") {
+      box.append(h("p", {}, t("Analysing… the solver looks at every play of the hand.")));
+    } else if (typeof analysis === "string") {
+      box.append(h("p", {class: "error"}, analysis));
+    } else {
+      const start = analysis.hand.start;
+      if (start) box.append(h("p", {}, t("With best play from the deal: {value}.", {value: valueText(start)})));
+      const mistakes = analysis.hand.decisions.filter((item) => item.solved && item.levels_lost > 0);
+      box.append(h("p", {}, mistakes.length ? t("{n} plays gave something away:", {n: mistakes.length}) : t("No play gave anything away among those solved.")));
+      if (mistakes.length) {
+        box.append(h("ul", {class: "mistakes"}, mistakes.map((item) => h("li", {},
+          t("Trick {n}", {n: item.trick}) + ": " + name(item.seat) + " " + t("played {card}; best was {best}", {card: item.action, best: item.best.join(", ")})
+          + " — " + costText(item) + " (" + valueText(item.value) + " " + t("instead of") + " " + valueText(item.best_value) + ")"))));
+      }
+      box.append(h("table", {class: "seat-summary"},
+        h("tr", {}, h("th", {}, t("Seat")), h("th", {}, t("Solved")), h("th", {}, t("Best plays")), h("th", {}, t("Tens given away")), h("th", {}, t("Hands given away"))),
+        analysis.seats.map((seat) => h("tr", {}, h("td", {}, name(seat.seat)), h("td", {}, seat.solved + " / " + seat.decisions),
+          h("td", {}, String(seat.best)), h("td", {}, String(seat.tens_lost)), h("td", {}, String(seat.hands_lost))))));
+      const unsolved = analysis.hand.decisions.filter((item) => !item.solved).length;
+      if (unsolved) box.append(h("p", {class: "muted"}, t("{n} early plays were too big to solve in the time allowed; they are marked ?.", {n: unsolved})));
+    }
+    return box;
+  }
+}
+
+function decisionsByPlay(decisions) {
+  const found = {};
+  for (const item of decisions) found[item.trick + ":" + item.action] = item;
+  return found;
+}
+
+function verdict(item) {
+  if (!item) return "";
+  if (!item.solved) return h("span", {class: "verdict unknown", title: t("too big to solve")}, "?");
+  if (item.levels_lost === 0) return h("span", {class: "verdict good", title: t("kept the best value")}, "✓");
+  return h("span", {class: "verdict bad", title: costText(item) + "; " + t("best was {best}", {best: item.best.join(", ")})}, "✗");
+}
+
+function costText(item) {
+  if (item.hand_lost) return t("cost the hand");
+  if (item.tens_lost) return t("cost {n} ten(s)", {n: item.tens_lost});
+  return t("gave away tricks");
+}
+
+function valueText(value) {
+  const result = value.winner === null ? t("nobody scores") : t("team {n} wins", {n: value.winner});
+  return result + ", " + t("tens {a}–{b}", {a: value.tens[0], b: value.tens[1]});
 }
 
 /* ---------- scorekeeper ---------- */

@@ -1,0 +1,176 @@
+"""Search bot strength and speed: ``hard`` against ``heuristic`` in duplicate, and the gap to ``cheat``.
+
+Each deal is played twice with the same cards, the bot under test holding the
+even seats in one leg and the odd seats in the other, the ``heuristic`` bot the
+rest (``cheat`` is bound to the true match, as it must be).  Reports the share
+of hands the bot's team wins (a drawn hand counts half) with its Wilson 95%
+interval, the 50th/95th/99th percentile of its move times, and how much of the
+gap between the heuristic (50%) and ``cheat`` the search bot closes:
+``(hard - 50%) / (cheat - 50%)``, measured on the same deals.
+
+Move times are given twice: wall clock, and the CPU time of the thread that
+thought (``time.thread_time``), which is what one core gives the bot whatever
+else the machine is doing.  ``--workers`` plays deals in that many processes
+(one bot thinking per process, so each move has one core on an idle machine).
+Usage::
+
+    python benchmarks/bench_search.py [--rules pagat] [--deals 200] [--budget 0.5] [--seed 1]
+                                      [--cheat] [--workers 2] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import sys
+import time
+from typing import Any
+
+from dehla import Match
+from dehla.arena.stats import wilson
+from dehla.bots import make_bot
+from dehla.bots.base import Bot, bind_bots
+from dehla.bots.search import CheatBot, SearchBot
+from dehla.rules import Rules, parse_rules
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def make_player(kind: str, seed: int, budget: float) -> Bot:
+    if kind == "cheat":
+        return CheatBot(seed)
+    return SearchBot(seed, budget=budget, name=kind)
+
+
+def play_leg(
+    rules: Rules, seed: int, kind: str, budget: float, leg: int, walls: list[float], cpus: list[float]
+) -> float:
+    """One hand, the tested bot's team on team ``leg``; returns its score (1 win, 0.5 drawn hand, 0 loss)."""
+    chance = random.Random(seed)
+    match = Match.new(rules, chance)
+    bots: list[Bot] = [
+        make_player(kind, seed * 10 + seat, budget) if seat % 2 == leg else make_bot("heuristic", seed * 10 + seat)
+        for seat in range(rules.players)
+    ]
+    bind_bots(bots, match)
+    match.apply(match.random_deal(chance))
+    while not match.is_chance and not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        wall, cpu = time.perf_counter(), time.thread_time()
+        action = bots[seat].act(match.observe(seat))
+        if seat % 2 == leg:
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.thread_time() - cpu)
+        match.apply(action)
+    winner = match.results[-1].winner
+    return 0.5 if winner is None else float(winner == leg)
+
+
+def play_deals(job: tuple[str, str, float, int, list[int]]) -> tuple[list[float], list[float], list[float]]:
+    """A worker's share: both legs of each deal index; returns the scores and the move times."""
+    rules_text, kind, budget, seed, indexes = job
+    rules = parse_rules(rules_text)
+    scores: list[float] = []
+    walls: list[float] = []
+    cpus: list[float] = []
+    for index in indexes:
+        deal_seed = seed * 100_003 + index
+        scores.append(sum(play_leg(rules, deal_seed, kind, budget, leg, walls, cpus) for leg in (0, 1)))
+    return scores, walls, cpus
+
+
+def measure(rules_text: str, deals: int, seed: int, kind: str, budget: float, workers: int) -> dict[str, Any]:
+    chunk = max(1, min(10, deals // (4 * workers) or 1))
+    jobs = [
+        (rules_text, kind, budget, seed, list(range(start, min(deals, start + chunk))))
+        for start in range(0, deals, chunk)
+    ]
+    scores: list[float] = []
+    walls: list[float] = []
+    cpus: list[float] = []
+    started = time.perf_counter()
+    label = kind if kind == "cheat" else f"{kind} ({budget:g} s)"
+
+    def collect(result: tuple[list[float], list[float], list[float]]) -> None:
+        scores.extend(result[0])
+        walls.extend(result[1])
+        cpus.extend(result[2])
+        done = len(scores)
+        elapsed = time.perf_counter() - started
+        eta = elapsed / done * (deals - done)
+        rate = sum(scores) / (2 * done)
+        print(f"  {label}: {done}/{deals} deals, {rate:.3f}, {elapsed:.0f} s, about {eta:.0f} s to go",
+              file=sys.stderr, flush=True)
+
+    if workers == 1:
+        for job in jobs:
+            collect(play_deals(job))
+    else:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for result in pool.imap_unordered(play_deals, jobs):
+                collect(result)
+    rate = wilson(sum(scores), 2 * deals)
+    return {
+        "bot": label,
+        "hands": 2 * deals,
+        "win_rate": rate["value"],
+        "low": rate["low"],
+        "high": rate["high"],
+        "move_p50_s": percentile(walls, 0.50),
+        "move_p95_s": percentile(walls, 0.95),
+        "move_p99_s": percentile(walls, 0.99),
+        "cpu_p50_s": percentile(cpus, 0.50),
+        "cpu_p95_s": percentile(cpus, 0.95),
+        "cpu_p99_s": percentile(cpus, 0.99),
+        "moves": len(walls),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="pagat")
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--budget", type=float, default=0.5, help="seconds a move for the search bot")
+    parser.add_argument("--bot", default="hard", choices=["hard", "expert"], help="the search bot measured")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cheat", action="store_true", help="also measure cheat against heuristic on the same deals")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing deals (default 1)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.deals < 1 or args.workers < 1 or args.budget <= 0:
+        parser.error("--deals and --workers must be at least 1 and --budget positive")
+    parse_rules(args.rules)  # a clear error before any worker starts
+    results = [measure(args.rules, args.deals, args.seed, args.bot, args.budget, args.workers)]
+    if args.cheat:
+        results.append(measure(args.rules, args.deals, args.seed, "cheat", args.budget, args.workers))
+    load = os.getloadavg()[0]
+    report: dict[str, Any] = {"rules": args.rules, "deals": args.deals, "results": results, "load_average": load}
+    if args.cheat:
+        hard_rate, cheat_rate = results[0]["win_rate"], results[1]["win_rate"]
+        report["gap_closed"] = (hard_rate - 0.5) / (cheat_rate - 0.5) if cheat_rate != 0.5 else None
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    for item in results:
+        print(
+            f"{args.rules}: {item['bot']} vs heuristic, {item['hands']} hands in duplicate: "
+            f"wins {item['win_rate']:.1%} [{item['low']:.1%}, {item['high']:.1%}]; "
+            f"move time p50 {item['move_p50_s']:.3f} s, p95 {item['move_p95_s']:.3f} s, p99 {item['move_p99_s']:.3f} s "
+            f"(CPU p95 {item['cpu_p95_s']:.3f} s); {item['seconds']:.0f} s with {args.workers} worker(s)"
+        )
+    if args.cheat and report["gap_closed"] is not None:
+        print(f"{args.bot} closes {report['gap_closed']:.0%} of the gap between heuristic and cheat")
+    print(f"load average at the end: {load:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,154 @@
+"""Double-dummy solver speed: full pagat deals at trick 1 against DDS on bridge deals, in the same run.
+
+Ours: random ``pagat`` deals, trump called (a random suit), the position at the
+first lead; a *solve* is the value of every legal opening lead (as DDS's
+``solve_board`` gives the tricks of every opening lead).  DDS: ``solve_board``
+on random bridge deals, one trump suit, all opening leads, through the
+``endplay`` package (``pip install endplay``; skipped with a note if missing).
+
+A solve that passes ``--node-limit`` nodes is stopped and counted as slower
+than every finished one (its time is reported as the time it ran).  Also
+reports how long the compiled kernel takes to load from its on-disk cache in
+a fresh process, and to compile from nothing.  Usage::
+
+    python benchmarks/bench_solver.py [--deals 30] [--seed 1] [--node-limit 20000000] [--tricks-done 0] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+from dehla import Match
+from dehla.engine.actions import CALLS
+from dehla.solver.fast import SolveLimitReached, Solver
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def ours(deals: int, seed: int, node_limit: int, tricks_done: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    solver = Solver(table_bits=21, node_limit=node_limit)
+    times: list[float] = []
+    nodes: list[int] = []
+    stopped = 0
+    for _ in range(deals):
+        match = Match("pagat", rng.randrange(4))
+        match.apply(match.random_deal(rng))
+        match.apply(rng.choice(CALLS))
+        while len(match._tricks) < tricks_done or match._trick:
+            match.apply(rng.choice(match.legal_actions()))
+        start = time.perf_counter()
+        before = solver.nodes
+        try:
+            solver.solve(match)
+        except SolveLimitReached:
+            stopped += 1
+        times.append(time.perf_counter() - start)
+        nodes.append(solver.nodes - before)
+        print(f"  ours: {times[-1] * 1000:9.1f} ms  {nodes[-1]:>11,} nodes", file=sys.stderr, flush=True)
+    return {
+        "deals": deals,
+        "stopped_at_node_limit": stopped,
+        "median_ms": statistics.median(times) * 1000,
+        "p99_ms": percentile(times, 0.99) * 1000,
+        "max_ms": max(times) * 1000,
+        "median_nodes": statistics.median(nodes),
+        "nodes_per_second": sum(nodes) / sum(times),
+    }
+
+
+def dds(deals: int, seed: int) -> dict[str, Any] | None:
+    try:
+        from endplay.dds import solve_board
+        from endplay.dealer import generate_deal
+        from endplay.types import Denom, Player
+    except ImportError:
+        return None
+    random.seed(seed)
+    times = []
+    for index in range(deals):
+        deal = generate_deal(seed=seed * 1000 + index)
+        deal.first = Player.west
+        deal.trump = Denom.spades
+        start = time.perf_counter()
+        solve_board(deal)
+        times.append(time.perf_counter() - start)
+    return {
+        "deals": deals,
+        "median_ms": statistics.median(times) * 1000,
+        "p99_ms": percentile(times, 0.99) * 1000,
+        "max_ms": max(times) * 1000,
+    }
+
+
+_LOAD = (
+    "import time; t = time.perf_counter(); from dehla.solver import kernel_load_seconds as k; k(); "
+    "print(time.perf_counter() - t)"
+)
+
+
+def kernel_times() -> dict[str, float]:
+    """Seconds to import and run the kernel once: from a cold cache (compile) and from the warm cache (load)."""
+    with tempfile.TemporaryDirectory() as cold:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cold)
+        compile_s = float(subprocess.run([sys.executable, "-c", _LOAD], env=env, capture_output=True,
+                                         text=True, check=True).stdout)
+    subprocess.run([sys.executable, "-c", _LOAD], capture_output=True, check=True)  # make sure the cache is warm
+    load_s = float(subprocess.run([sys.executable, "-c", _LOAD], capture_output=True, text=True,
+                                  check=True).stdout)
+    return {"compile_seconds": compile_s, "cached_load_seconds": load_s}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--node-limit", type=int, default=20_000_000)
+    parser.add_argument("--tricks-done", type=int, default=0, help="solve after this many random tricks (0: trick 1)")
+    parser.add_argument("--no-kernel-times", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    report: dict[str, Any] = {"load_average_before": os.getloadavg()}
+    if not args.no_kernel_times:
+        report["kernel"] = kernel_times()
+    report["dds"] = dds(args.deals, args.seed)
+    report["ours"] = ours(args.deals, args.seed, args.node_limit, args.tricks_done)
+    report["load_average_after"] = os.getloadavg()
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    if "kernel" in report:
+        kernel = report["kernel"]
+        print(f"kernel: compile {kernel['compile_seconds']:.1f} s, cached load {kernel['cached_load_seconds']:.2f} s")
+    if report["dds"] is None:
+        print("DDS: endplay is not installed (pip install endplay); ours alone below")
+    else:
+        d = report["dds"]
+        print(f"DDS solve_board, {d['deals']} bridge deals: median {d['median_ms']:.1f} ms, p99 {d['p99_ms']:.1f} ms")
+    o = report["ours"]
+    print(
+        f"ours, {o['deals']} pagat deals after {args.tricks_done} tricks, every lead: median {o['median_ms']:.1f} ms, "
+        f"p99 {o['p99_ms']:.1f} ms, max {o['max_ms']:.1f} ms; {o['stopped_at_node_limit']} stopped at "
+        f"{args.node_limit:,} nodes; median {o['median_nodes']:,.0f} nodes, {o['nodes_per_second'] / 1e6:.1f} M nodes/s"
+    )
+    before, after = report["load_average_before"], report["load_average_after"]
+    print(f"load average (1, 5, 15 min): before {before[0]:.2f} {before[1]:.2f} {before[2]:.2f}, "
+          f"after {after[0]:.2f} {after[1]:.2f} {after[2]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

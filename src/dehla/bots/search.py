@@ -1,0 +1,379 @@
+"""Search bots: ``hard`` and ``expert`` sample the unseen cards and solve each sample exactly; ``cheat`` sees all.
+
+``hard`` and ``expert`` are *perfect-information Monte Carlo* players, the
+method of GIB in bridge: from the seat's ``Observation`` alone they deal the
+unseen cards at random, consistently with everything the seat has seen
+(``CardTracker``: voids shown, cards played, trump called, cut or revealed,
+the band-hukum card only if this seat chose it, the cards a staged deal has
+still to hand out), rebuild each sample as a full engine ``Match`` by
+replaying the hand's public actions, solve it double-dummy, and play the
+action with the best average value over the samples.  Each move has a time
+budget; ``expert`` has a larger one.  While the hand is still too big to solve
+samples within the budget (the first tricks), and for the trump call and the
+band-hukum choice, they play as the ``heuristic`` bot does.
+
+``cheat`` is for measurement only: it plays the double-dummy best action of
+the *true* position, the ceiling a sampling player can approach.  Bots only
+ever receive observations, so it must be shown the truth explicitly: whoever
+runs the match calls ``bind(match)`` once (``play_match`` and the arena do when
+a bot has a ``bind`` method).  Unbound, it refuses to play.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from dehla.bots.base import Bot, register
+from dehla.bots.heuristic import HeuristicBot
+from dehla.bots.tracking import CardTracker, HolderSample
+from dehla.cards import SUIT_MASKS, Card, cards_of
+from dehla.engine.actions import Action, Deal, Hide, Play, parse_action
+from dehla.engine.observe import Observation
+from dehla.engine.state import OPENING_PACKET, STAGED_TRICKS, Match, Phase
+from dehla.errors import DehlaError
+
+if TYPE_CHECKING:  # the solver (and numba) load on first use, not with every command that lists bots
+    from dehla.solver.fast import Solution, Solver
+    from dehla.solver.objective import Value
+
+__all__ = ["SearchBot", "CheatBot", "determinize", "utility", "DEFAULT_BUDGETS"]
+
+#: Seconds per move: (hard, expert).
+DEFAULT_BUDGETS = (0.5, 2.0)
+#: Search nodes a second the solver manages on one core (used to turn a time budget into a node limit).
+NODES_PER_SECOND = 1_000_000
+
+
+def utility(value: Value, team: int) -> float:
+    """What a solved ending is worth to ``team``: its points margin, plus a little for each ten more.
+
+    Points are the hand's score under the rules (one a hand for Pagat and
+    Mendikot, 20/30/80 for Taash); the tens term (0.05 a ten) breaks ties, so
+    among equally scoring lines the bot keeps the most tens (a Pagat kot).
+    """
+    margin = value.net if team == 0 else -value.net
+    tens = value.tens[team] - value.tens[1 - team]
+    return margin + 0.05 * tens
+
+
+class _Rejected(Exception):
+    """A sample that the public history rules out."""
+
+
+def determinize(observation: Observation, sample: HolderSample) -> Match:
+    """A full ``Match`` of the hand in play in which the unseen cards lie as ``sample`` says.
+
+    Built by dealing the sample's cards and replaying the hand's public
+    actions, so the engine itself checks the sample against everything that
+    happened.  Raises ``_Rejected`` when the history rules the sample out.
+    """
+    rules = observation.rules
+    n = observation.players
+    tracker_plays: list[tuple[int, Card, int]] = []
+    for trick in observation.tricks:
+        for index, card in enumerate(trick.cards):
+            tracker_plays.append(((trick.leader + index) % n, card, trick.number))
+    current = len(observation.tricks) + 1
+    for seat, card in observation.trick:
+        tracker_plays.append((seat, card, current))
+    played_by: list[list[Card]] = [[] for _ in range(n)]
+    for seat, card, _ in tracker_plays:
+        played_by[seat].append(card)
+    dealt_after = _staged_deal_trick(observation, tracker_plays)
+    hands: list[list[Card]] = []
+    for seat in range(n):
+        held = cards_of(sample.hands[seat])
+        later = cards_of(sample.pending[seat])
+        hidden = [Card(sample.hidden)] if sample.hidden is not None and seat == observation.chooser else []
+        if rules.trump == "called" and observation.phase == "call":
+            opening = held  # before the call each seat holds its first five cards
+            rest = later
+        elif rules.staged_deal and dealt_after is None:
+            opening = played_by[seat] + held  # the rest is not dealt yet
+            rest = later
+        elif dealt_after is not None:
+            opening, rest = _opening_packet(observation, seat, tracker_plays, dealt_after, held)
+        else:
+            opening = played_by[seat] + held + hidden
+            rest = []
+            hidden = []
+        cards = opening + rest + hidden
+        if len(cards) != rules.hand_size:
+            raise _Rejected(f"seat {seat} would hold {len(cards)} cards")
+        hands.append(cards)
+    match = Match(rules, observation.dealer)
+    try:
+        match.apply(Deal(hands, observation.open_draw))
+        for text in observation.history:
+            if text == "hide ?":
+                if sample.hidden is None:
+                    raise _Rejected("no hidden card in the sample")
+                match.apply(Hide(sample.hidden))
+            else:
+                match.apply(parse_action(text))
+    except DehlaError as error:
+        raise _Rejected(str(error)) from None
+    if (
+        match.to_act != observation.seat
+        or match.trump != observation.trump
+        or (match._hidden_card is not None) != observation.trump_hidden
+        or tuple(mask.bit_count() for mask in match._pending) != observation.undealt
+    ):
+        raise _Rejected("the replay does not reach the observed position")
+    return match
+
+
+def _staged_deal_trick(observation: Observation, plays: list[tuple[int, Card, int]]) -> int | None:
+    """After which trick the rest of a staged deal was dealt (``None`` if not yet or not staged)."""
+    if not observation.rules.staged_deal or any(observation.undealt) or observation.phase != "play":
+        return None
+    led = -1
+    previous = -1
+    for _seat, card, number in plays:
+        if number != previous:
+            led = card // 13
+            previous = number
+        elif card // 13 != led:
+            return min(number, STAGED_TRICKS)
+    return STAGED_TRICKS
+
+
+def _opening_packet(
+    observation: Observation,
+    seat: int,
+    plays: list[tuple[int, Card, int]],
+    dealt_after: int,
+    held: list[Card],
+) -> tuple[list[Card], list[Card]]:
+    """A staged deal already completed: split ``seat``'s cards into a first packet and the rest.
+
+    Cards played up to the dealing trick were in the first packet; the packet's
+    other cards were held all that time, so they avoid the suits the seat
+    showed void in then.
+    """
+    before = [card for who, card, number in plays if who == seat and number <= dealt_after]
+    after = [card for who, card, number in plays if who == seat and number > dealt_after]
+    void = 0
+    led = -1
+    previous = -1
+    for who, card, number in plays:
+        if number > dealt_after:
+            break
+        if number != previous:
+            led = card // 13
+            previous = number
+        elif who == seat and card // 13 != led:
+            void |= SUIT_MASKS[led]
+    need = OPENING_PACKET - len(before)
+    candidates = [card for card in after + held if not void >> card & 1]
+    if need < 0 or len(candidates) < need:
+        raise _Rejected(f"seat {seat}'s first cards cannot fit its voids")
+    packet = before + candidates[:need]
+    chosen = set(packet)
+    rest = [card for card in after + held if card not in chosen]
+    return packet, rest
+
+
+@dataclass
+class _Tally:
+    total: float = 0.0
+    count: int = 0
+
+
+class SearchBot:
+    """Sample the unseen cards, solve each sample exactly, play the best action on average.
+
+    ``budget`` is the thinking time per move in seconds (on one core);
+    ``max_samples`` caps the samples of one move.  The solver's transposition
+    table is kept from move to move.  With ``sample_nodes`` the bot ignores the
+    clock and gives every sample that many search nodes instead: slower to
+    tune but reproducible, for tests and experiments.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: float = DEFAULT_BUDGETS[0],
+        max_samples: int = 64,
+        name: str = "hard",
+        table_bits: int = 19,
+        sample_nodes: int | None = None,
+    ) -> None:
+        if budget <= 0:
+            raise DehlaError(f"the time budget must be positive, not {budget}")
+        if sample_nodes is not None and sample_nodes <= 0:
+            raise DehlaError(f"the nodes per sample must be positive, not {sample_nodes}")
+        self.name = name
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.max_samples = max_samples
+        self.sample_nodes = sample_nodes
+        self.table_bits = table_bits
+        self._solver: Solver | None = None
+        self.fallback = HeuristicBot(seed)
+        self.last_samples = 0
+
+    @property
+    def solver(self) -> Solver:
+        if self._solver is None:
+            from dehla.solver.fast import Solver
+
+            self._solver = Solver(table_bits=self.table_bits)
+        return self._solver
+
+    def act(self, observation: Observation) -> Action:
+        legal = observation.legal_actions
+        if not legal:
+            raise DehlaError(f"seat {observation.seat} has nothing to do now")
+        if len(legal) == 1:
+            self.last_samples = 0
+            return legal[0]
+        if observation.phase != "play":
+            # The trump call and the band-hukum choice: heuristic (solving every option of a full deal costs too much).
+            self.last_samples = 0
+            return self.fallback.act(observation)
+        chosen = self._sampled_choice(observation)
+        if chosen is None:
+            return self.fallback.act(observation)
+        return chosen
+
+    def _sampled_choice(self, observation: Observation) -> Action | None:
+        from dehla.solver.fast import SolveLimitReached
+
+        start = time.perf_counter()
+        deadline = start + self.budget
+        tracker = CardTracker(observation)
+        team = observation.seat % 2
+        tallies: dict[Action, _Tally] = {action: _Tally() for action in observation.legal_actions}
+        samples = 0
+        rejected = 0
+        while samples < self.max_samples and rejected < 200:
+            now = time.perf_counter()
+            if self.sample_nodes is None and now >= deadline:
+                break
+            try:
+                match = determinize(observation, tracker.sample(self.rng))
+            except (_Rejected, RuntimeError):
+                rejected += 1
+                continue
+            if self.sample_nodes is not None:
+                self.solver.node_limit = self.sample_nodes
+            else:
+                # Spend at most what is left, and on the first sample no more than a fair share of the budget.
+                left = deadline - now
+                share = left if samples else self.budget / 4
+                self.solver.node_limit = max(20_000, int(share * NODES_PER_SECOND))
+            try:
+                solution = self.solver.solve(match)
+            except SolveLimitReached:
+                break
+            samples += 1
+            _add(tallies, solution, team)
+        self.last_samples = samples
+        if samples == 0:
+            return None
+        return _best(tallies, observation)
+
+
+def _add(tallies: dict[Action, _Tally], solution: Solution, team: int) -> None:
+    for action, value in solution.actions.items():
+        tally = tallies.get(action)
+        if tally is not None:
+            tally.total += utility(value, team)
+            tally.count += 1
+
+
+def _best(tallies: dict[Action, _Tally], observation: Observation) -> Action:
+    """The action with the best average; ties go to the lowest card (keep the high ones)."""
+
+    def key(action: Action) -> tuple[float, int]:
+        tally = tallies[action]
+        average = tally.total / tally.count if tally.count else float("-inf")
+        low = -int(action.card % 13) if isinstance(action, Play) else 0
+        return (round(average, 9), low)
+
+    return max(observation.legal_actions, key=key)
+
+
+class CheatBot:
+    """Plays the double-dummy best action of the true position.  FOR MEASUREMENT ONLY: it sees every card.
+
+    The match runner must call ``bind(match)`` before the bot's first move.
+    ``node_limit`` caps each solve (the heuristic plays a move whose solve
+    would pass it); by default there is no cap, so every move is exact.
+    """
+
+    name = "cheat"
+
+    def __init__(self, seed: int | None = None, node_limit: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.fallback = HeuristicBot(seed)
+        self.node_limit = node_limit
+        self._match: Match | None = None
+        self._solver: Solver | None = None
+
+    def bind(self, match: Match) -> None:
+        """Show the bot the true match it plays in (the only way it sees hidden cards)."""
+        self._match = match
+
+    def act(self, observation: Observation) -> Action:
+        match = self._match
+        if match is None:
+            raise DehlaError("the cheat bot plays only in a match it was bound to (bind(match)); it is for measurement")
+        if match.to_act != observation.seat:
+            raise DehlaError("the cheat bot was bound to a different match")
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if match.phase is not Phase.PLAY:
+            return self.fallback.act(observation)
+        if self._solver is None:
+            from dehla.solver.fast import Solver
+
+            self._solver = Solver(table_bits=20)
+        from dehla.solver.fast import SolveLimitReached
+
+        self._solver.node_limit = self.node_limit or 0
+        try:
+            solution = self._solver.solve(match)
+        except SolveLimitReached:
+            return self.fallback.act(observation)
+        team = observation.seat % 2
+        best = max(utility(value, team) for value in solution.actions.values())
+        choices = [action for action in legal if utility(solution.actions[action], team) == best]
+        return min(choices, key=lambda action: action.card % 13 if isinstance(action, Play) else -1)
+
+
+def _factory(name: str, budget: float) -> Callable[[int | None], Bot]:
+    def make(seed: int | None) -> Bot:
+        return SearchBot(seed, budget=budget, name=name)
+
+    return make
+
+
+register(
+    "hard",
+    _factory("hard", DEFAULT_BUDGETS[0]),
+    2,
+    "advanced",
+    f"samples the unseen cards and solves each sample exactly ({DEFAULT_BUDGETS[0]:g} s a move)",
+)
+register(
+    "expert",
+    _factory("expert", DEFAULT_BUDGETS[1]),
+    3,
+    "expert",
+    f"as hard, with a larger budget ({DEFAULT_BUDGETS[1]:g} s a move)",
+)
+register(
+    "cheat",
+    CheatBot,
+    9,
+    "cheat",
+    "sees all cards (double-dummy best play); for measurement only, needs bind(match)",
+    measurement_only=True,
+)

@@ -1,0 +1,236 @@
+"""Double-dummy analysis of a played record: each decision's value against the best one.
+
+For every decision of every hand (a call, a hidden card, a reveal, a card),
+the position before it is solved with every card known, and the decision's
+value is compared with the best value the same seat could have kept.  A
+decision *costs a ten* when the tens its team ends with under best play drop,
+and *costs the hand* when the hand's result for its team gets worse (a win
+becomes a draw or a loss, or a draw a loss).  Values are levels of the
+solver's objective (``dehla.solver.objective``): the hand's result first, then
+tens.
+
+Positions too big to solve within the node limit are reported as not solved
+rather than guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from dehla.engine.actions import Action, Deal
+from dehla.engine.events import Event
+from dehla.engine.state import Match
+from dehla.record import replay
+from dehla.solver.fast import Solution, SolveLimitReached, Solver
+from dehla.solver.objective import Value
+
+__all__ = ["Decision", "HandAnalysis", "RecordAnalysis", "SeatSummary", "analyse_record", "DEFAULT_NODE_LIMIT"]
+
+#: Search nodes allowed per position (a few seconds at most); bigger positions are reported as not solved.
+DEFAULT_NODE_LIMIT = 3_000_000
+
+
+def _result_rank(value: Value, team: int) -> int:
+    """2 for a win, 1 for a hand nobody wins, 0 for a loss, from ``team``'s side."""
+    if value.winner is None:
+        return 1
+    return 2 if value.winner == team else 0
+
+
+@dataclass
+class Decision:
+    """One analysed decision."""
+
+    hand: int
+    index: int  # position in the hand's actions (0-based, as in the record)
+    trick: int  # 1-based trick number the decision belongs to
+    seat: int
+    action: Action
+    solved: bool
+    value: Value | None = None  # after the decision played
+    best_value: Value | None = None  # after the best decision
+    best: list[Action] = field(default_factory=list)
+    levels_lost: int = 0
+    tens_lost: int = 0
+    hand_lost: bool = False
+    forced: bool = False  # the only legal action (solved or not)
+
+    @property
+    def team(self) -> int:
+        return self.seat % 2
+
+    @property
+    def mistake(self) -> bool:
+        return self.solved and self.levels_lost > 0
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "index": self.index,
+            "trick": self.trick,
+            "seat": self.seat,
+            "action": str(self.action),
+            "solved": self.solved,
+            "forced": self.forced,
+        }
+        if self.solved and self.value is not None and self.best_value is not None:
+            data.update(
+                {
+                    "value": self.value.to_json(),
+                    "best_value": self.best_value.to_json(),
+                    "best": [str(action) for action in self.best],
+                    "levels_lost": self.levels_lost,
+                    "tens_lost": self.tens_lost,
+                    "hand_lost": self.hand_lost,
+                }
+            )
+        return data
+
+
+@dataclass
+class HandAnalysis:
+    hand: int
+    dealer: int
+    decisions: list[Decision]
+    start: Value | None  # the deal's double-dummy value before the first decision, if solved
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "dealer": self.dealer,
+            "start": None if self.start is None else self.start.to_json(),
+            "decisions": [decision.to_json() for decision in self.decisions],
+        }
+
+
+@dataclass
+class SeatSummary:
+    seat: int
+    decisions: int = 0
+    solved: int = 0
+    best: int = 0
+    mistakes: int = 0
+    tens_lost: int = 0
+    hands_lost: int = 0
+
+    @property
+    def accuracy(self) -> float | None:
+        """Share of the solved decisions that kept the best value."""
+        return None if not self.solved else self.best / self.solved
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "decisions": self.decisions,
+            "solved": self.solved,
+            "best": self.best,
+            "mistakes": self.mistakes,
+            "tens_lost": self.tens_lost,
+            "hands_lost": self.hands_lost,
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 4),
+        }
+
+
+@dataclass
+class RecordAnalysis:
+    rules: object
+    hands: list[HandAnalysis]
+    seats: list[SeatSummary]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "dehla-analysis/1",
+            "rules": self.rules,
+            "hands": [hand.to_json() for hand in self.hands],
+            "seats": [seat.to_json() for seat in self.seats],
+        }
+
+
+def _trick_number(match: Match) -> int:
+    return len(match._tricks) + 1
+
+
+def analyse_record(
+    record: object,
+    solver: Solver | None = None,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    progress: Callable[[int, int], None] | None = None,
+    hands: Collection[int] | None = None,
+) -> RecordAnalysis:
+    """Analyse every decision of a ``dehla-record/1`` record (raises ``RecordError`` for a bad record).
+
+    ``progress(done, total)`` is called as decisions are analysed.  ``hands``
+    (0-based numbers) limits the work to those hands, as the web replay does
+    one hand at a time; the seat summaries then cover those hands only.
+    """
+    wanted = None if hands is None else frozenset(hands)
+    positions: list[tuple[int, int, Match, Action]] = []
+    before: list[Match] = []
+
+    def on_step(match: Match, hand: int, index: int | None, action: Action | Deal, events: tuple[Event, ...]) -> None:
+        if index is not None and not isinstance(action, Deal) and (wanted is None or hand in wanted):
+            positions.append((hand, index, before[0], action))
+        before[:] = [match.clone()]
+
+    final = replay(record, on_step)
+    rules_json = final.rules.to_json()
+    solver = solver if solver is not None else Solver()
+    solver.node_limit = node_limit
+    seats = [SeatSummary(seat) for seat in range(final.players)]
+    analysed: dict[int, HandAnalysis] = {}
+    for number, (hand, index, match, action) in enumerate(positions):
+        if progress is not None:
+            progress(number, len(positions))
+        seat = match.to_act
+        assert seat is not None
+        analysis = analysed.get(hand)
+        if analysis is None:
+            analysis = analysed[hand] = HandAnalysis(hand, match.dealer, [], None)
+        decision = Decision(hand, index, _trick_number(match), seat, action, solved=False)
+        summary = seats[seat]
+        summary.decisions += 1
+        solution = _solve(solver, match)
+        if solution is not None:
+            _fill(decision, solution, summary)
+        elif len(match.legal_actions()) == 1:
+            # A forced play keeps the value by definition, even where the position is too big to solve.
+            decision.solved = True
+            decision.forced = True
+            decision.best = [action]
+            summary.solved += 1
+            summary.best += 1
+        if not analysis.decisions and solution is not None:
+            analysis.start = solution.value
+        analysis.decisions.append(decision)
+    if progress is not None:
+        progress(len(positions), len(positions))
+    return RecordAnalysis(rules_json, [analysed[key] for key in sorted(analysed)], seats)
+
+
+def _solve(solver: Solver, match: Match) -> Solution | None:
+    try:
+        return solver.solve(match)
+    except SolveLimitReached:
+        return None
+
+
+def _fill(decision: Decision, solution: Solution, summary: SeatSummary) -> None:
+    team = decision.team
+    value = solution.actions[decision.action]
+    best_value = solution.value
+    decision.solved = True
+    decision.forced = len(solution.actions) == 1
+    decision.value = value
+    decision.best_value = best_value
+    decision.best = solution.best
+    decision.levels_lost = solution.loss(decision.action)
+    decision.tens_lost = max(0, best_value.tens[team] - value.tens[team])
+    decision.hand_lost = _result_rank(value, team) < _result_rank(best_value, team)
+    summary.solved += 1
+    if decision.levels_lost == 0:
+        summary.best += 1
+    else:
+        summary.mistakes += 1
+        summary.tens_lost += decision.tens_lost
+        summary.hands_lost += int(decision.hand_lost)

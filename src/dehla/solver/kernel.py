@@ -1,0 +1,1234 @@
+"""The compiled search kernel: a bound query ("can team 0 reach at least T?") by alpha-beta.
+
+Everything here is numba ``njit`` code over plain int64 arrays, compiled once
+and cached on disk (``cache=True``).  It mirrors ``dehla.engine.state.Match``
+rule for rule (following suit, cut trump, staged deals, band hukum with asked
+or automatic reveal, the centre with two in a row and the last-trick sweep,
+immediate collection, Taash's early end); ``tests/test_solver_exact.py``
+checks it against plain minimax over the engine.
+
+A position is one row of ``X`` (layout below); ``X[ply + 1]`` is the position
+after one more action (copy-make, so nothing needs undoing).  ``P`` holds the
+fixed parameters of a solve.  Values are ``s`` numbers (see
+``dehla.solver.objective``): in relative mode ``s = t0 * W + k0 * uses_tricks``
+of the final captures and the transposition table stores bounds on the part of
+``s`` still to come; in absolute mode ``s`` is the final level and the table
+keys include the captures.
+
+Techniques: a transposition table at trick boundaries keyed by the relative
+ranks of the live cards (positions that differ only in cards already played
+share an entry), with partition search (an entry covers every position that
+differs only in low cards the proof never needed; a ten among those low cards
+only needs the same holder); fail-soft bound queries (every answer carries a
+bound on the value, which the table keeps); one card per group of equivalent
+cards (same holder, adjacent among the live cards not in the trick, same effect
+on the trick so far, neither a ten); move ordering (table move first; at a lead
+the last refuting lead at that depth, then a history of refuting cards, then
+card-play rules; when following, card-play rules, then the history); and bounds
+at trick boundaries: the tens a team has already banked, the tens and tricks
+still open, and the sure winners of the leader or of a partner it can reach
+(two in a row collect the centre, all the tricks left collect every ten).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "ROW",
+    "MAXPLY",
+    "NPARAMS",
+    "query",
+    "level",
+    "solve_position",
+    "new_work",
+    "apply_action",
+    "legal_mask",
+    "new_table",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _jit(function: F) -> F:
+    """``numba.njit`` with the on-disk cache, typed for mypy."""
+    return cast(F, numba.njit(cache=True, nogil=True)(function))
+
+
+Array = npt.NDArray[np.int64]
+
+# Row layout -------------------------------------------------------------------------------
+TO_ACT = 0
+LEADER = 1
+LED = 2
+TLEN = 3
+TRUMP = 4
+TFROM = 5
+CUT_OPEN = 6
+STAGED = 7
+HIDDEN = 8
+MUST_TRUMP = 9
+FREE_PLAY = 10
+CTENS = 11
+LASTW = 12
+T0 = 13
+T1 = 14
+K0 = 15
+K1 = 16
+NPLAYED = 17
+DONE = 18
+LIVE = 19  # every card not yet out of play: hands, still to be dealt, hidden, in the trick
+RELWIN = 44  # the card that won the trick just finished *by rank* (it beat a card of its kind), else -1
+H0 = 20  # hands[0..7]
+PN0 = 28  # pending[0..7]
+C0 = 36  # trick cards[0..7]
+ROW = 45
+MAXPLY = 128
+NOT_YET = 99
+
+# Parameters ---------------------------------------------------------------------------------
+P_N = 0
+P_TRICKS = 1
+P_IMMEDIATE = 2
+P_STREAK_RESETS = 3
+P_REVEAL = 4  # 0: no hidden trump, 1: asked for, 2: automatic
+P_CHOOSER = 5
+P_ABS = 6
+P_W = 7
+P_USES_TRICKS = 8
+P_EARLY_END = 9
+P_STAGED_LIMIT = 10
+P_HB = 11  # bits per holder code in table keys
+P_GEN = 12
+P_TTMASK = 13
+P_NODE_LIMIT = 14  # stop (stats[3] = 1) once stats[0] passes this; 0 = no limit
+P_PARTITION = 15  # 1: table entries cover every position that differs only in irrelevant low cards
+P_LB = 16  # bits per count in the suit-length words of a key
+NPARAMS = 20
+
+REVEAL_MOVE = 52
+KEYW = 5  # key words: four suit-length words (cards per holder code), the rest of the state
+PATW = 4  # pattern words: per suit the holders of the live cards from the top, count, ten position
+TW = KEYW + PATW + 1  # table columns: key, pattern, packed data
+BUCKET = 4
+
+# Per-ply work row of the explicit search stack.
+W_MOVES = 0  # 16 candidate moves
+W_COUNT = 16
+W_NEXT = 17
+W_BEST = 18
+W_MAX = 19
+W_BOUNDARY = 20
+W_BOUND = 21
+W_ENTRY = 22  # table slot that matched (or -1)
+W_REL = 23  # relevant cards of the node's answer (see ``_query``)
+W_KEY = 24  # KEYW words
+W_PAT = 29  # PATW words
+W_SCORES = 33  # 16 move-ordering scores
+W_KILLER = 49  # the move that last refuted a node at this ply (tried early at its siblings and cousins)
+W_VAL = 50  # an answered node's bound on the final ``s``: at least this (answer 1) or at most this (answer 0)
+W_ACC = 51  # while a node's moves run: the loosest child bound so far (see ``_query``)
+W_SIZE = 52
+UNBOUNDED = 1 << 40
+HIST = 32  # stats[HIST + 53 * seat + card]: how often (weighted by depth) playing ``card`` refuted a node
+STATS = HIST + 53 * 8
+TENS = (1 << 8) | (1 << 21) | (1 << 34) | (1 << 47)
+SUIT = 0x1FFF
+
+
+@_jit
+def _popcount(x: int) -> int:
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@_jit
+def _first_card(mask: int) -> int:
+    card = 0
+    while not (mask >> card) & 1:
+        card += 1
+    return card
+
+
+@_jit
+def legal_mask(row: Array) -> int:
+    """The cards the seat to act may play (the engine's ``_legal_mask``)."""
+    seat = row[TO_ACT]
+    hand = row[H0 + seat]
+    if row[TLEN] == 0 or row[FREE_PLAY]:
+        return int(hand)
+    led = row[LED]
+    follow = hand & (SUIT << (13 * led))
+    if follow:
+        return int(follow)
+    if row[MUST_TRUMP] and row[TRUMP] >= 0:
+        trumps = hand & (SUIT << (13 * row[TRUMP]))
+        if trumps:
+            return int(trumps)
+    return int(hand)
+
+
+@_jit
+def _can_reveal(row: Array, params: Array) -> bool:
+    if params[P_REVEAL] != 1 or row[HIDDEN] < 0 or row[TLEN] == 0:
+        return False
+    hand = row[H0 + row[TO_ACT]]
+    return bool((hand & (SUIT << (13 * row[LED]))) == 0)
+
+
+@_jit
+def _turn_up(row: Array, params: Array) -> None:
+    card = row[HIDDEN]
+    row[HIDDEN] = -1
+    chooser = params[P_CHOOSER]
+    row[H0 + chooser] |= 1 << card
+    row[TRUMP] = card // 13
+    row[TFROM] = row[TLEN]
+
+
+@_jit
+def _begin_turn(row: Array, params: Array, seat: int) -> None:
+    row[TO_ACT] = seat
+    row[MUST_TRUMP] = 0
+    row[FREE_PLAY] = 0
+    if row[HIDDEN] >= 0:
+        if seat == params[P_CHOOSER] and row[H0 + seat] == 0:
+            _turn_up(row, params)
+        elif params[P_REVEAL] == 2 and row[TLEN] > 0 and (row[H0 + seat] & (SUIT << (13 * row[LED]))) == 0:
+            _turn_up(row, params)
+            row[FREE_PLAY] = 1
+
+
+@_jit
+def _trick_winner_index(row: Array, count: int) -> int:
+    """Index in the trick of the card winning it so far (the engine's ``_end_trick`` rule)."""
+    led = row[LED]
+    trump = row[TRUMP]
+    best_index = -1
+    best = -1
+    if trump >= 0 and trump != led:
+        for index in range(row[TFROM], count):
+            card = row[C0 + index]
+            if card // 13 == trump and card > best:
+                best = card
+                best_index = index
+    if best_index < 0:
+        best = -1
+        for index in range(count):
+            card = row[C0 + index]
+            if card // 13 == led and card > best:
+                best = card
+                best_index = index
+    return best_index
+
+
+@_jit
+def _rank_winner(row: Array, index: int, count: int) -> int:
+    """The trick's winning card if it won by rank (it beat another card of its own kind), else -1."""
+    card = row[C0 + index]
+    suit = card // 13
+    trump = row[TRUMP]
+    as_trump = trump >= 0 and trump != row[LED] and suit == trump and index >= row[TFROM]
+    for other in range(count):
+        if other == index:
+            continue
+        rival = row[C0 + other]
+        if rival // 13 == suit and (not as_trump or other >= row[TFROM]):
+            return int(card)
+    return -1
+
+
+@_jit
+def _end_trick(row: Array, params: Array, final: Array) -> None:
+    n = params[P_N]
+    best_index = _trick_winner_index(row, n)
+    row[RELWIN] = _rank_winner(row, best_index, n)
+    winner = (row[LEADER] + best_index) % n
+    team = winner % 2
+    row[K0 + team] += 1
+    played = row[NPLAYED] + 1
+    row[NPLAYED] = played
+    last = played == params[P_TRICKS]
+    tens = 0
+    for index in range(n):
+        if row[C0 + index] % 13 == 8:
+            tens += 1
+    if params[P_IMMEDIATE]:
+        row[T0 + team] += tens
+    else:
+        row[CTENS] += tens
+        if last or row[LASTW] == winner:
+            row[T0 + team] += row[CTENS]
+            row[CTENS] = 0
+            row[LASTW] = -1 if params[P_STREAK_RESETS] else winner
+        else:
+            row[LASTW] = winner
+    row[TLEN] = 0
+    for index in range(n):
+        row[LIVE] &= ~(1 << row[C0 + index])
+    if last:
+        return
+    if params[P_ABS] and params[P_EARLY_END]:
+        settled = final[row[T0], row[T1], row[K0], row[K1], 2]
+        if settled >= 0:
+            row[DONE] = settled
+            return
+    if row[STAGED] and (row[TRUMP] >= 0 or played == params[P_STAGED_LIMIT]):
+        row[STAGED] = 0
+        row[CUT_OPEN] = 0
+        for seat in range(n):
+            row[H0 + seat] |= row[PN0 + seat]
+            row[PN0 + seat] = 0
+    row[LEADER] = winner
+    row[TFROM] = 0 if row[TRUMP] >= 0 else NOT_YET
+    _begin_turn(row, params, winner)
+
+
+@_jit
+def apply_action(row: Array, params: Array, final: Array, move: int) -> None:
+    """Play a card (0..51) or ask for the reveal (``REVEAL_MOVE``) in ``row``, in place."""
+    if move == REVEAL_MOVE:
+        row[RELWIN] = -1
+        _turn_up(row, params)
+        row[MUST_TRUMP] = 1
+        return
+    n = params[P_N]
+    row[RELWIN] = -1
+    seat = row[TO_ACT]
+    hand = row[H0 + seat]
+    row[H0 + seat] = hand ^ (1 << move)
+    tlen = row[TLEN]
+    if tlen == 0:
+        row[LED] = move // 13
+    elif row[CUT_OPEN] and (hand & (SUIT << (13 * row[LED]))) == 0:
+        row[CUT_OPEN] = 0
+        row[TRUMP] = move // 13
+        row[TFROM] = tlen
+    row[C0 + tlen] = move
+    tlen += 1
+    row[TLEN] = tlen
+    if tlen == n:
+        _end_trick(row, params, final)
+        return
+    following = seat + 1 if seat + 1 < n else 0
+    if row[MUST_TRUMP] or row[FREE_PLAY] or row[HIDDEN] >= 0:
+        _begin_turn(row, params, following)
+    else:
+        row[TO_ACT] = following
+
+
+@_jit
+def _live(row: Array, params: Array) -> int:
+    """Every card still to be played, or in the trick in progress."""
+    return int(row[LIVE])
+
+
+@_jit
+def _holder(row: Array, params: Array, bit: int) -> int:
+    n = params[P_N]
+    for seat in range(n):
+        if row[H0 + seat] & bit:
+            return seat
+    for seat in range(n):
+        if row[PN0 + seat] & bit:
+            return int(n + seat)
+    return int(n + params[P_CHOOSER])  # the hidden card
+
+
+@_jit
+def _make_key(row: Array, params: Array, key: Array, pat: Array) -> None:
+    """The table key of a trick-boundary position and its suit patterns.
+
+    ``key[0..3]``: per suit, how many live cards each holder code has (hands,
+    cards still to be dealt, the hidden card); ``key[4]``: leader, trump state,
+    streak holder, centre tens (and the captures in absolute mode).
+    ``pat[s]``: the holder codes of suit ``s``'s live cards from the top (4
+    bits each) | count << 52 | position of the live ten from the top << 56.
+    """
+    lb = params[P_LB]
+    live = row[LIVE]
+    for suit in range(4):
+        word = 0
+        lengths = 0
+        count = 0
+        ten_at = 0
+        cards = (live >> (13 * suit)) & SUIT
+        for rank in range(12, -1, -1):
+            if cards >> rank & 1:
+                code = _holder(row, params, 1 << (13 * suit + rank))
+                word |= code << (4 * count)
+                lengths += 1 << (lb * code)
+                count += 1
+                if rank == 8:
+                    ten_at = count
+        key[suit] = lengths
+        pat[suit] = word | (count << 52) | (ten_at << 56)
+    misc = (
+        row[LEADER]
+        | ((row[TRUMP] + 1) << 4)
+        | (row[CUT_OPEN] << 7)
+        | (row[STAGED] << 8)
+        | ((1 if row[HIDDEN] >= 0 else 0) << 9)
+        | ((row[LASTW] + 1) << 10)
+        | (row[CTENS] << 14)
+    )
+    if params[P_ABS]:
+        misc |= (row[T0] << 17) | (row[T1] << 20) | (row[K0] << 23) | (row[DONE] + 1) << 28
+    key[4] = misc
+
+
+@_jit
+def _hash(key: Array) -> int:
+    h = 0x12345
+    for index in range(KEYW):
+        h = (h ^ key[index]) * 0x100000001B3
+        h ^= h >> 29
+    return int(h)
+
+
+@_jit
+def new_table(bits: int) -> Array:
+    """An empty transposition table of ``2**bits`` entries: key, pattern and packed data columns."""
+    return np.zeros((1 << bits, TW), dtype=np.int64)
+
+
+# Packed data: lo (8 bits) | hi (8) | best move (8) | depth (8) | generation (32).
+@_jit
+def _pattern_matches(entry: Array, pat: Array) -> bool:
+    for suit in range(4):
+        stored = entry[KEYW + suit]
+        top = (stored >> 52) & 0xF  # how many top cards the entry depends on
+        stored_ten = (stored >> 56) & 0xF
+        probe_ten = (pat[suit] >> 56) & 0xF
+        if stored_ten <= top:
+            if probe_ten != stored_ten:
+                return False
+        elif probe_ten <= top or (pat[suit] >> (4 * (probe_ten - 1))) & 0xF != (stored >> 60) & 0xF:
+            # A ten below the relevant cards may sit anywhere among the low cards, with the same holder.
+            return False
+        mask = (1 << (4 * top)) - 1
+        if (stored & mask) != (pat[suit] & mask):
+            return False
+    return True
+
+
+@_jit
+def _probe(table: Array, params: Array, key: Array, pat: Array, bound: int) -> int:
+    """A table slot that matches the position: one whose bounds decide ``bound`` if any, else any match, else -1."""
+    gen = params[P_GEN]
+    base = (_hash(key) & params[P_TTMASK]) & ~(BUCKET - 1)
+    found = -1
+    for slot in range(base, base + BUCKET):
+        entry = table[slot]
+        data = entry[TW - 1]
+        if data >> 32 != gen:
+            continue
+        same = True
+        for index in range(KEYW):
+            if entry[index] != key[index]:
+                same = False
+                break
+        if not same or not _pattern_matches(entry, pat):
+            continue
+        if (data & 0xFF) >= bound or ((data >> 8) & 0xFF) < bound:
+            return slot
+        if found < 0:
+            found = slot
+    return found
+
+
+@_jit
+def _relevant_top(row: Array, table: Array, slot: int) -> int:
+    """The cards a table entry's answer depends on, in this position: the top cards of each suit it kept."""
+    live = row[LIVE]
+    rel = 0
+    for suit in range(4):
+        top = (table[slot, KEYW + suit] >> 52) & 0xF
+        cards = (live >> (13 * suit)) & SUIT
+        rank = 12
+        while top > 0 and rank >= 0:
+            if cards >> rank & 1:
+                rel |= 1 << (13 * suit + rank)
+                top -= 1
+            rank -= 1
+    return rel
+
+
+@_jit
+def _store(
+    table: Array, params: Array, row: Array, key: Array, pat: Array, rel: int, result: bool, amount: int, best: int
+) -> None:
+    """Record that team 0 makes at least (``result``) or at most ``amount`` more ``s`` from this position, and
+    from every position that differs from it only in live cards below the relevant ones (``rel``) of each suit."""
+    if result:
+        amount = min(max(amount, 0), 254)
+    else:
+        amount = min(max(amount, 0), 255)
+    live = row[LIVE]
+    entry_pat = np.empty(PATW, dtype=np.int64)
+    for suit in range(4):
+        count = (pat[suit] >> 52) & 0xF
+        ten_at = (pat[suit] >> 56) & 0xF
+        if params[P_PARTITION]:
+            relevant = (rel >> (13 * suit)) & SUIT
+            top = 0
+            if relevant:
+                lowest = 0
+                while not (relevant >> lowest) & 1:
+                    lowest += 1
+                top = _popcount(((live >> (13 * suit)) & SUIT) >> lowest)
+        else:
+            top = count
+        entry_pat[suit] = (pat[suit] & ((1 << (4 * top)) - 1)) | (top << 52) | (ten_at << 56)
+        if ten_at > top:
+            # The ten is among the irrelevant low cards: only its holder matters.
+            entry_pat[suit] |= ((pat[suit] >> (4 * (ten_at - 1))) & 0xF) << 60
+    gen = params[P_GEN]
+    depth = _popcount(live)
+    base = (_hash(key) & params[P_TTMASK]) & ~(BUCKET - 1)
+    victim = -1
+    victim_depth = 1 << 30
+    for slot in range(base, base + BUCKET):
+        entry = table[slot]
+        data = entry[TW - 1]
+        if data >> 32 != gen:
+            if victim_depth >= 0:
+                victim = slot
+                victim_depth = -1
+            continue
+        same = True
+        for index in range(KEYW):
+            if entry[index] != key[index]:
+                same = False
+                break
+        if same:
+            for suit in range(4):
+                if entry[KEYW + suit] != entry_pat[suit]:
+                    same = False
+                    break
+        if same:
+            lo = data & 0xFF
+            hi = (data >> 8) & 0xFF
+            if result:
+                lo = max(lo, amount)
+            else:
+                hi = min(hi, amount)
+            code = best if best != 255 else (data >> 16) & 0xFF
+            entry[TW - 1] = lo | (hi << 8) | (code << 16) | (depth << 24) | (gen << 32)
+            return
+        slot_depth = (data >> 24) & 0xFF
+        if slot_depth < victim_depth:
+            victim = slot
+            victim_depth = slot_depth
+    entry = table[victim]
+    for index in range(KEYW):
+        entry[index] = key[index]
+    for suit in range(4):
+        entry[KEYW + suit] = entry_pat[suit]
+    lo = amount if result else 0
+    hi = 255 if result else amount
+    entry[TW - 1] = lo | (hi << 8) | (best << 16) | (depth << 24) | (gen << 32)
+
+
+@_jit
+def _s_now(row: Array, params: Array) -> int:
+    if params[P_ABS]:
+        return 0
+    s = row[T0] * params[P_W]
+    if params[P_USES_TRICKS]:
+        s += row[K0]
+    return int(s)
+
+
+@_jit
+def _winning_now(row: Array, params: Array) -> int:
+    """Seat winning the trick in progress so far."""
+    return int((row[LEADER] + _trick_winner_index(row, row[TLEN])) % params[P_N])
+
+
+@_jit
+def _beats(row: Array, card: int, best: int, void: bool) -> bool:
+    """Would ``card`` beat the trick's current best card ``best``?"""
+    trump = row[TRUMP]
+    suit = card // 13
+    best_suit = best // 13
+    if trump < 0 and row[CUT_OPEN] and void:
+        return True  # the first cut sets trump and wins unless overtrumped
+    if trump >= 0 and suit == trump and trump != row[LED]:
+        if best_suit != trump:
+            return True
+        return card > best
+    return suit == best_suit and card > best
+
+
+@_jit
+def _trick_cards(row: Array) -> int:
+    """The cards of the trick in progress."""
+    cards = 0
+    for index in range(row[TLEN]):
+        cards |= 1 << row[C0 + index]
+    return cards
+
+
+@_jit
+def _moves(
+    row: Array, params: Array, moves: Array, scores: Array, best_hint: int, killer: int, history: Array
+) -> int:
+    """Candidate moves (one per group of equivalent cards), best first; returns how many."""
+    seat = row[TO_ACT]
+    legal = legal_mask(row)
+    live = _live(row, params)
+    n = params[P_N]
+    count = 0
+    tlen = row[TLEN]
+    team = seat % 2
+    partner_winning = False
+    best_card = -1
+    last = tlen == n - 1
+    trick_tens = 0
+    void = False
+    if tlen > 0:
+        winner = _winning_now(row, params)
+        partner_winning = winner % 2 == team
+        best_card = row[C0 + (winner - row[LEADER]) % n]
+        for index in range(tlen):
+            if row[C0 + index] % 13 == 8:
+                trick_tens += 1
+        void = (row[H0 + seat] & (SUIT << (13 * row[LED]))) == 0
+    stake = trick_tens + (row[CTENS] if not params[P_IMMEDIATE] else 0)
+    future = live & ~_trick_cards(row)
+    for suit in range(4):
+        mine = (legal >> (13 * suit)) & SUIT
+        if mine == 0:
+            continue
+        others = (live >> (13 * suit)) & SUIT
+        still = (future >> (13 * suit)) & SUIT
+        in_run = False
+        run_wins = False
+        for rank in range(12, -1, -1):
+            if not (still >> rank & 1):
+                continue
+            if mine >> rank & 1:
+                card = 13 * suit + rank
+                wins = tlen > 0 and _beats(row, card, best_card, void)
+                if rank == 8:
+                    in_run = False
+                elif in_run and wins == run_wins:
+                    continue
+                else:
+                    in_run = True
+                    run_wins = wins
+                # Move ordering score.
+                score = 0
+                if card == best_hint:
+                    score = 1 << 40
+                elif card == killer and tlen == 0:
+                    score = 1 << 39
+                elif tlen == 0:
+                    top = ((others & ~mine) >> (rank + 1)) == 0
+                    if top and rank != 8:
+                        score = 300 + rank
+                    elif rank == 8:
+                        score = -200 if not top else 400
+                    else:
+                        score = 100 - rank
+                    if row[TRUMP] == suit:
+                        score -= 50
+                    score += (min(history[HIST + 53 * seat + card], 1 << 24) << 12) + 2048
+                else:
+                    if partner_winning:
+                        if rank == 8:
+                            score = 500 if last else 50
+                        else:
+                            score = 200 - rank
+                    elif wins:
+                        score = 400 - rank + 50 * stake
+                        if rank == 8:
+                            score += 100
+                    else:
+                        score = 100 - rank
+                        if rank == 8:
+                            score = -300
+                    score = (score + 1024) * (1 << 24) + min(history[HIST + 53 * seat + card], (1 << 24) - 1)
+                moves[count] = card
+                scores[count] = score
+                count += 1
+            else:
+                in_run = False
+    if _can_reveal(row, params):
+        moves[count] = REVEAL_MOVE
+        scores[count] = 0
+        count += 1
+    # Insertion sort by score, highest first.
+    for i in range(1, count):
+        move = moves[i]
+        score = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < score:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = move
+        scores[j + 1] = score
+    return count
+
+
+@_jit
+def _encode_best(row: Array, params: Array, card: int) -> int:
+    if card == REVEAL_MOVE or card < 0:
+        return 255
+    suit = card // 13
+    live = (_live(row, params) >> (13 * suit)) & SUIT
+    index = 0
+    for rank in range(12, card % 13, -1):
+        if live >> rank & 1:
+            index += 1
+    return suit * 16 + index
+
+
+@_jit
+def _decode_best(row: Array, params: Array, code: int) -> int:
+    if code == 255:
+        return -1
+    suit = code // 16
+    index = code % 16
+    live = (_live(row, params) >> (13 * suit)) & SUIT
+    for rank in range(12, -1, -1):
+        if live >> rank & 1:
+            if index == 0:
+                return 13 * suit + rank
+            index -= 1
+    return -1
+
+
+@_jit
+def _open_tens(row: Array, params: Array) -> int:
+    """Tens not yet banked by either team (in hands, still to be dealt, hidden, in the trick or the centre)."""
+    return int(_popcount(_live(row, params) & TENS) + row[CTENS])
+
+
+@_jit
+def _sure_run(row: Array, params: Array, seat: int, leader: int) -> tuple[int, int, int]:
+    """How many tricks in a row ``seat`` surely wins from now on, with the leader leading to it, the cards
+    that rests on, and how many of them in each suit (4 bits a suit); ``0, 0, 0`` if it cannot be reached.
+
+    Its sure winners are its top cards of a suit that no opponent can ruff (each holds at least as many
+    of the suit, or no trump).  Partners may discard instead of ruffing, but only while they have a card
+    that is not a trump: when one might run out, only the trump winners count.  A partner of the leader
+    needs an entry: the leader must hold a card of one of the suits to lead to it.
+    """
+    n = params[P_N]
+    hand = row[H0 + seat]
+    lead_hand = row[H0 + leader]
+    live = row[LIVE]
+    trump = row[TRUMP]
+    team = seat % 2
+    run = 0
+    trump_run = 0
+    rel = 0
+    trump_rel = 0
+    per_suit = 0
+    entry = seat == leader
+    trump_entry = seat == leader
+    for suit in range(4):
+        mine = (hand >> (13 * suit)) & SUIT
+        if mine == 0:
+            continue
+        cards = (live >> (13 * suit)) & SUIT
+        held = 0
+        rank = 12
+        while rank >= 0:
+            if cards >> rank & 1:
+                if not (mine >> rank & 1):
+                    break
+                held += 1
+            rank -= 1
+        if held == 0:
+            continue
+        if trump >= 0 and suit != trump:
+            for other in range(n):
+                if other % 2 == team:
+                    continue
+                cards_of = row[H0 + other]
+                if (cards_of >> (13 * trump)) & SUIT:
+                    length = _popcount((cards_of >> (13 * suit)) & SUIT)
+                    if length < held:
+                        held = length
+        if held == 0:
+            continue
+        # The lowest card of the run kept: the pattern then pins every card above it.
+        rank = 12
+        kept = 0
+        lowest = 0
+        while kept < held:
+            if mine >> rank & 1:
+                kept += 1
+                lowest = rank
+            rank -= 1
+        reached = ((lead_hand >> (13 * suit)) & SUIT) != 0
+        rel |= 1 << (13 * suit + lowest)
+        run += held
+        per_suit |= held << (4 * suit)
+        entry = entry or reached
+        if suit == trump:
+            trump_run = held
+            trump_rel = 1 << (13 * suit + lowest)
+            trump_entry = trump_entry or reached
+    if trump >= 0:
+        side_rounds = run - trump_run
+        for other in range(n):
+            if other == seat or other % 2 != team:
+                continue
+            cards_of = row[H0 + other]
+            if (cards_of >> (13 * trump)) & SUIT and _popcount(cards_of & ~(SUIT << (13 * trump))) < side_rounds:
+                run = trump_run
+                rel = trump_rel
+                entry = trump_entry
+                per_suit = trump_run << (4 * trump)
+                break
+    if not entry:
+        return 0, 0, 0
+    return run, rel, per_suit
+
+
+@_jit
+def _sure_run_bound(row: Array, params: Array, wrow: Array, need: int, most: int, left: int) -> int:
+    """1 or 0 when sure winners of the leader's team settle the query, else -1 (relative mode, trick boundary).
+
+    A run of sure winners (``_sure_run``) by the leader or a partner it can reach wins that many tricks
+    in a row: two in a row collect the centre for the leader's team (one if the leader won the last
+    trick too); winning every trick left collects every open ten.  The answer rests on the ranks of
+    the run's top cards, left in ``wrow[W_REL]``; the value bound found is left in ``wrow[W_VAL]``,
+    relative to the captures so far.
+    """
+    n = params[P_N]
+    leader = row[LEADER]
+    team = leader % 2
+    run, rel, per_suit = _sure_run(row, params, leader, leader)
+    collects = run >= 2 or (run >= 1 and row[LASTW] == leader)
+    everything = run >= left
+    dumped = 0
+    if collects and n == 4:
+        # The partner may throw its tens (not trumps) on the leader's winners of suits it has none of, in
+        # the tricks the run collects: the leader cashes those suits first.
+        collected = run if (run + (1 if row[LASTW] == leader else 0)) % 2 == 0 else run - 1
+        partner_hand = row[H0 + (leader + 2) % 4]
+        void_rounds = 0
+        for suit in range(4):
+            if (partner_hand >> (13 * suit)) & SUIT == 0:
+                void_rounds += (per_suit >> (4 * suit)) & 0xF
+        tens = partner_hand & TENS
+        if row[TRUMP] >= 0:
+            tens &= ~(SUIT << (13 * row[TRUMP]))
+        dumped = min(_popcount(tens), void_rounds, collected)
+    for seat in range(n):
+        if seat == leader or seat % 2 != team or everything:
+            continue
+        other_run, other_rel, _ = _sure_run(row, params, seat, leader)
+        if other_run >= left:
+            everything = True
+            rel = other_rel
+        elif other_run >= 2 and not collects:
+            collects = True
+            rel = other_rel
+    if everything:
+        wrow[W_REL] = rel
+        gain = 0
+        if team == 0:
+            gain = _open_tens(row, params) * params[P_W]
+            if params[P_USES_TRICKS]:
+                gain += left
+        wrow[W_VAL] = gain
+        return 1 if gain >= need else 0
+    if collects:
+        centre = (row[CTENS] + dumped) * params[P_W]
+        if team == 0:
+            if centre >= need:
+                wrow[W_REL] = rel
+                wrow[W_VAL] = centre
+                return 1
+        elif most - centre < need:
+            wrow[W_REL] = rel
+            wrow[W_VAL] = most - centre
+            return 0
+    return -1
+
+
+@_jit
+def _last_rank_matters(before: Array, after: Array, params: Array) -> bool:
+    """Does the result of the last trick (played out from ``before`` to ``after``) rest on the rank of the
+    card that won it?  Only the winning team counts now, and only for the tens it takes (or the trick
+    itself, when trick counts matter): it does not if nothing is at stake, or if the winner beat only
+    its partners' cards of its kind."""
+    n = params[P_N]
+    tens = before[CTENS]
+    for index in range(n):
+        if after[C0 + index] % 13 == 8:
+            tens += 1
+    if tens == 0 and not params[P_USES_TRICKS] and not params[P_ABS]:
+        return False
+    winner_card = after[RELWIN]
+    suit = winner_card // 13
+    winner_team = -1
+    for index in range(n):
+        if after[C0 + index] == winner_card:
+            winner_team = (before[LEADER] + index) % n % 2
+    for index in range(n):
+        card = after[C0 + index]
+        if card != winner_card and card // 13 == suit and (before[LEADER] + index) % n % 2 != winner_team:
+            return True
+    return False
+
+
+@_jit
+def _enter(
+    X: Array, ply: int, params: Array, final: Array, table: Array, work: Array, stats: Array, target: int
+) -> int:
+    """Open the node at ``ply``: 1 or 0 if its answer is already known, else -1 (its moves are then ready).
+
+    A known answer leaves in ``work[ply, W_REL]`` the cards it depends on and in ``work[ply, W_VAL]``
+    the bound on the final ``s`` it proves (see ``_query``).
+    """
+    row = X[ply]
+    wrow = work[ply]
+    wrow[W_BOUNDARY] = 0
+    wrow[W_ENTRY] = -1
+    wrow[W_REL] = 0
+    best_hint = -1
+    absolute = params[P_ABS]
+    if row[TLEN] == 0:
+        if absolute:
+            if row[DONE] >= 0:
+                wrow[W_VAL] = row[DONE]
+                return 1 if row[DONE] >= target else 0
+            if row[NPLAYED] == params[P_TRICKS]:
+                wrow[W_VAL] = final[row[T0], row[T1], row[K0], row[K1], 2]
+                return 1 if wrow[W_VAL] >= target else 0
+            if final[row[T0], row[T1], row[K0], row[K1], 0] >= target:
+                wrow[W_VAL] = final[row[T0], row[T1], row[K0], row[K1], 0]
+                return 1
+            if final[row[T0], row[T1], row[K0], row[K1], 1] < target:
+                wrow[W_VAL] = final[row[T0], row[T1], row[K0], row[K1], 1]
+                return 0
+            bound = target
+        else:
+            now = _s_now(row, params)
+            need = target - now
+            if need <= 0:
+                wrow[W_VAL] = now
+                return 1
+            left = params[P_TRICKS] - row[NPLAYED]
+            most = _open_tens(row, params) * params[P_W]
+            if params[P_USES_TRICKS]:
+                most += left
+            if most < need:
+                wrow[W_VAL] = now + most
+                return 0
+            if row[STAGED] == 0 and row[HIDDEN] < 0 and row[CUT_OPEN] == 0:
+                answer = _sure_run_bound(row, params, wrow, need, most, left)
+                if answer >= 0:
+                    wrow[W_VAL] += now
+                    return answer
+            bound = need
+        if row[NPLAYED] == params[P_TRICKS] - 1 and row[HIDDEN] < 0:
+            # The last trick: every card is forced, so play it out instead of searching it.
+            scratch = X[ply + 1]
+            for field in range(ROW):
+                scratch[field] = row[field]
+            complete = True
+            for _ in range(params[P_N]):
+                mask = legal_mask(scratch)
+                if mask == 0:  # pragma: no cover - only in a broken position: a seat with no card to play
+                    complete = False
+                    break
+                apply_action(scratch, params, final, _first_card(mask))
+            if complete:
+                if scratch[RELWIN] >= 0 and _last_rank_matters(row, scratch, params):
+                    wrow[W_REL] = 1 << scratch[RELWIN]
+                if absolute:
+                    done = scratch[DONE]
+                    if done < 0:
+                        done = final[scratch[T0], scratch[T1], scratch[K0], scratch[K1], 2]
+                    wrow[W_VAL] = done
+                    return 1 if done >= target else 0
+                wrow[W_VAL] = _s_now(scratch, params)
+                return 1 if wrow[W_VAL] >= target else 0
+        stats[1] += 1
+        stats[16 + row[NPLAYED]] += 1
+        wrow[W_BOUNDARY] = 1
+        wrow[W_BOUND] = bound
+        key = wrow[W_KEY : W_KEY + KEYW]
+        pat = wrow[W_PAT : W_PAT + PATW]
+        _make_key(row, params, key, pat)
+        slot = _probe(table, params, key, pat, bound)
+        wrow[W_ENTRY] = slot
+        if slot >= 0:
+            data = table[slot, TW - 1]
+            if (data & 0xFF) >= bound or ((data >> 8) & 0xFF) < bound:
+                stats[2] += 1
+                wrow[W_REL] = _relevant_top(row, table, slot)
+                if (data & 0xFF) >= bound:
+                    wrow[W_VAL] = _s_now(row, params) + (data & 0xFF)
+                    return 1
+                wrow[W_VAL] = _s_now(row, params) + ((data >> 8) & 0xFF)
+                return 0
+            best_hint = _decode_best(row, params, (data >> 16) & 0xFF)
+    wrow[W_COUNT] = _moves(
+        row, params, wrow[W_MOVES : W_MOVES + 16], wrow[W_SCORES : W_SCORES + 16], best_hint, wrow[W_KILLER], stats
+    )
+    wrow[W_NEXT] = 0
+    wrow[W_BEST] = -1
+    wrow[W_MAX] = 1 if row[TO_ACT] % 2 == 0 else 0
+    wrow[W_ACC] = -UNBOUNDED if wrow[W_MAX] else UNBOUNDED
+    return -1
+
+
+@_jit
+def _close(X: Array, ply: int, params: Array, table: Array, work: Array, result: int) -> None:
+    """Record a finished node's answer in the table (trick boundaries only)."""
+    wrow = work[ply]
+    if not wrow[W_BOUNDARY]:
+        return
+    row = X[ply]
+    best = wrow[W_BEST]
+    code = _encode_best(row, params, best) if best >= 0 else 255
+    _store(
+        table,
+        params,
+        row,
+        wrow[W_KEY : W_KEY + KEYW],
+        wrow[W_PAT : W_PAT + PATW],
+        wrow[W_REL],
+        result == 1,
+        wrow[W_VAL] - _s_now(row, params),
+        code,
+    )
+
+
+@_jit
+def _query(
+    X: Array, root: int, params: Array, final: Array, table: Array, stats: Array, work: Array, target: int
+) -> bool:
+    """Can team 0 make the final ``s`` at least ``target`` from ``X[root]``, against best defence?
+
+    Alpha-beta on a boolean question, written as a loop over an explicit stack
+    (numba cannot cache recursive functions), fail-soft: each answer also
+    carries a bound on the final ``s`` (``W_VAL``: at least this when the answer
+    is yes, at most this when no), so the table learns more than the question
+    asked and the next question about the same position may need no search.  Each answer carries the set of
+    cards whose ranks it depends on (``W_REL``): the cards that won a trick by
+    rank in the part of the tree that proves it (the refuting line at a cut,
+    every line at a node whose moves all failed).  Table entries then cover all
+    positions that agree on those cards and on everything else but the ranks
+    of lower cards (partition search, as in GIB and DDS).
+    """
+    ply = root
+    stats[0] += 1
+    limit = params[P_NODE_LIMIT]
+    if stats[3]:
+        return False
+    answer = _enter(X, ply, params, final, table, work, stats, target)
+    while True:
+        if limit and stats[0] > limit:
+            stats[3] = 1
+            return False
+        if answer < 0:
+            # Expand the next move of the node at ply, or finish it.
+            wrow = work[ply]
+            index = wrow[W_NEXT]
+            if index == wrow[W_COUNT]:
+                answer = 1 - wrow[W_MAX]
+                wrow[W_VAL] = wrow[W_ACC]
+                _close(X, ply, params, table, work, answer)
+            else:
+                wrow[W_NEXT] = index + 1
+                move = wrow[W_MOVES + index]
+                row = X[ply]
+                child = X[ply + 1]
+                for field in range(ROW):
+                    child[field] = row[field]
+                apply_action(child, params, final, move)
+                ply += 1
+                stats[0] += 1
+                answer = _enter(X, ply, params, final, table, work, stats, target)
+                continue
+        # The node at ply is answered: hand the answer (and the cards it rests on) to its parent.
+        if ply == root:
+            return answer == 1
+        rel = work[ply, W_REL]
+        value = work[ply, W_VAL]
+        won = X[ply, RELWIN]
+        if won >= 0:
+            rel |= 1 << won  # the move into this node finished a trick, won by rank
+        ply -= 1
+        wrow = work[ply]
+        if answer == wrow[W_MAX]:
+            stats[8 + wrow[W_NEXT] - 1] += 1
+            wrow[W_BEST] = wrow[W_MOVES + wrow[W_NEXT] - 1]
+            wrow[W_KILLER] = wrow[W_BEST]
+            parent = X[ply]
+            if wrow[W_BEST] < 52:
+                tricks_left = params[P_TRICKS] - parent[NPLAYED]
+                stats[HIST + 53 * parent[TO_ACT] + wrow[W_BEST]] += tricks_left * tricks_left
+            wrow[W_REL] = rel
+            wrow[W_VAL] = value
+            _close(X, ply, params, table, work, answer)
+        else:
+            wrow[W_REL] |= rel
+            if wrow[W_MAX]:
+                wrow[W_ACC] = max(wrow[W_ACC], value)
+            else:
+                wrow[W_ACC] = min(wrow[W_ACC], value)
+            answer = -1
+
+
+@_jit
+def query(
+    X: Array, params: Array, final: Array, table: Array, stats: Array, work: Array, target: int
+) -> bool:
+    """The bound query for ``X[0]``: can team 0 make the final ``s`` at least ``target``?"""
+    return _query(X, 0, params, final, table, stats, work, target)
+
+
+@_jit
+def _level(
+    X: Array,
+    root: int,
+    params: Array,
+    final: Array,
+    thresholds: Array,
+    table: Array,
+    stats: Array,
+    work: Array,
+    low: int,
+    high: int,
+    first: int,
+) -> int:
+    """The level of ``X[root]``, known to lie in ``low..high``; ``first`` is the first probe (or -1).
+
+    Each query's fail-soft bound may settle more than the level it asked about.
+    """
+    probe = first
+    while low < high:
+        if not low < probe <= high:
+            probe = (low + high + 1) // 2
+        found = _query(X, root, params, final, table, stats, work, thresholds[probe])
+        if stats[3]:
+            return -1
+        reached = _level_of(thresholds, work[root, W_VAL])
+        if found:
+            low = max(probe, min(reached, high))
+        else:
+            high = min(probe - 1, max(reached, low))
+        probe = -1
+    return low
+
+
+@_jit
+def level(
+    X: Array, params: Array, final: Array, thresholds: Array, table: Array, stats: Array, work: Array
+) -> int:
+    """The level of ``X[0]`` (``-1`` if the node limit stopped the search)."""
+    return _level(X, 0, params, final, thresholds, table, stats, work, 0, len(thresholds) - 1, -1)
+
+
+@_jit
+def _level_of(thresholds: Array, s: int) -> int:
+    """The level of a final ``s``: the highest level whose threshold it reaches."""
+    level = 0
+    for index in range(1, len(thresholds)):
+        if thresholds[index] <= s:
+            level = index
+    return level
+
+
+@_jit
+def solve_position(
+    X: Array,
+    params: Array,
+    final: Array,
+    thresholds: Array,
+    table: Array,
+    stats: Array,
+    work: Array,
+    guess: int,
+    out: Array,
+) -> None:
+    """The level of ``X[0]`` in ``out[0]`` and the level after each legal move in ``out[1 + move]``.
+
+    ``thresholds[k]`` is the target of the query "level at least k"; levels run
+    ``0 .. len(thresholds) - 1``.  Moves: cards 0..51 and ``REVEAL_MOVE``; ``-1`` marks
+    moves that are not legal.  Equivalent cards get their group's value.
+    """
+    top = len(thresholds) - 1
+    root_level = _level(X, 0, params, final, thresholds, table, stats, work, 0, top, guess)
+    out[0] = root_level
+    if stats[3]:
+        return
+    for move in range(53):
+        out[1 + move] = -1
+    row = X[0]
+    maximise = row[TO_ACT] % 2 == 0
+    count = _moves(row, params, work[0, W_MOVES : W_MOVES + 16], work[0, W_SCORES : W_SCORES + 16], -1, -1, stats)
+    candidates = work[0, W_MOVES : W_MOVES + 16].copy()
+    child = X[1]
+    for index in range(count):
+        move = candidates[index]
+        for field in range(ROW):
+            child[field] = row[field]
+        apply_action(child, params, final, move)
+        # A move is at most as good as the position for the side to move: ask first whether it keeps the value.
+        if maximise:
+            level = _level(X, 1, params, final, thresholds, table, stats, work, 0, root_level, root_level)
+        else:
+            level = _level(X, 1, params, final, thresholds, table, stats, work, root_level, top, root_level + 1)
+        if stats[3]:
+            return
+        out[1 + move] = level
+    # Spread each group's value over the equivalent cards it stands for (the grouping of ``_moves``).
+    legal = legal_mask(row)
+    future = row[LIVE] & ~_trick_cards(row)
+    tlen = row[TLEN]
+    best_card = -1
+    void = False
+    if tlen > 0:
+        best_card = row[C0 + _trick_winner_index(row, tlen)]
+        void = (row[H0 + row[TO_ACT]] & (SUIT << (13 * row[LED]))) == 0
+    for suit in range(4):
+        mine = (legal >> (13 * suit)) & SUIT
+        if mine == 0:
+            continue
+        still = (future >> (13 * suit)) & SUIT
+        current = -1
+        current_wins = False
+        for rank in range(12, -1, -1):
+            if not (still >> rank & 1):
+                continue
+            card = 13 * suit + rank
+            if mine >> rank & 1:
+                wins = tlen > 0 and _beats(row, card, best_card, void)
+                if rank == 8:
+                    current = -1
+                elif current >= 0 and wins == current_wins:
+                    out[1 + card] = out[1 + current]
+                else:
+                    current = card
+                    current_wins = wins
+            else:
+                current = -1
+
+
+@_jit
+def new_work() -> Array:
+    """The search stack of one solver."""
+    work = np.zeros((MAXPLY, W_SIZE), dtype=np.int64)
+    work[:, W_KILLER] = -1
+    return work

@@ -1,0 +1,101 @@
+"""``dehla analyse``: each decision against the double-dummy best, in text and JSON; clear errors for bad records."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from dehla.cli.main import main
+from dehla.engine.state import Match
+from dehla.record import dumps_record, to_record
+from dehla.solver import Solver
+from dehla.solver.analysis import analyse_record
+
+
+def _random_record(preset: str, seed: int) -> dict[str, object]:
+    """One hand of random play: plenty of mistakes to find."""
+    rng = random.Random(seed)
+    match = Match.new(preset, rng)
+    match.apply(match.random_deal(rng))
+    while not match.is_chance and not match.is_over:
+        match.apply(rng.choice(match.legal_actions()))
+    return to_record(match, ["Asha", "Bela", "Chand", "Dev"])
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("analyse") / "hand.jsonl"
+    path.write_text(dumps_record(_random_record("mendikot", 3)) + "\n", encoding="utf-8")
+    return path
+
+
+def test_text_report_flags_costly_plays_and_sums_up_seats(
+    record_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "analyse", str(record_file), "--nodes", "300000")
+    assert code == 0, err
+    assert "Hand 0" in out and "Seats (solved decisions):" in out
+    assert "Asha (seat 0)" in out
+    assert "best was" in out  # random play makes mistakes, and each names the best card
+    assert "Traceback" not in out + err
+
+
+def test_json_report_has_every_decision(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "analyse", str(record_file), "--json", "--nodes", "300000")
+    assert code == 0
+    data = json.loads(out)
+    assert data["format"] == "dehla-analysis/1"
+    record = json.loads(record_file.read_text(encoding="utf-8"))
+    decisions = data["hands"][0]["decisions"]
+    assert [item["action"] for item in decisions] == record["hands"][0]["actions"]
+    assert len(data["seats"]) == 4
+    solved = [item for item in decisions if item["solved"] and "value" in item]
+    assert len(solved) >= 30  # all but the first tricks fit the node limit
+    for item in solved:
+        team = item["seat"] % 2
+        sign = 1 if team == 0 else -1
+        assert sign * (item["best_value"]["level"] - item["value"]["level"]) == item["levels_lost"] >= 0
+        assert item["tens_lost"] == max(0, item["best_value"]["tens"][team] - item["value"]["tens"][team])
+
+
+def test_values_follow_the_play() -> None:
+    """The value after a decision is the value of the next position, as solved afresh."""
+    record = _random_record("pagat", 5)
+    analysis = analyse_record(record, Solver(table_bits=18), node_limit=300_000)
+    decisions = analysis.hands[0].decisions
+    for current, following in itertools.pairwise(decisions):
+        if current.value is not None and following.best_value is not None:
+            assert current.value == following.best_value
+    seat = analysis.seats[0]
+    assert seat.decisions == sum(1 for d in decisions if d.seat == 0)
+    assert seat.best + seat.mistakes == seat.solved
+
+
+def test_bad_records_give_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nope.jsonl"
+    code, out, err = run(capsys, "analyse", str(missing))
+    assert code == 1 and "no such file" in err and "Traceback" not in err
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("{not json\n", encoding="utf-8")
+    code, out, err = run(capsys, "analyse", str(broken))
+    assert code == 1 and "not JSON" in err
+    record = _random_record("mendikot", 2)
+    record["hands"][0]["actions"][3] = "AS" if record["hands"][0]["actions"][3] != "AS" else "2C"  # type: ignore[index]
+    illegal = tmp_path / "illegal.jsonl"
+    illegal.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "analyse", str(illegal), "--json")
+    assert code == 1
+    message = json.loads(out)["error"]
+    assert "hand 0, action 3" in message
+    code, out, err = run(capsys, "analyse", str(illegal))
+    assert code == 1 and "hand 0, action 3" in err and len(err.strip().splitlines()) == 1

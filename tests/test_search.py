@@ -1,0 +1,158 @@
+"""Search bots: samples agree with what the seat saw, moves are legal, cheat needs the truth, hints work."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dehla.bots import BOTS, make_bot
+from dehla.bots.search import CheatBot, SearchBot, _Rejected, determinize, utility
+from dehla.bots.tracking import CardTracker
+from dehla.cli.play import TerminalPlayer
+from dehla.engine.state import Match, Phase
+from dehla.errors import DehlaError
+from dehla.rules import PRESETS
+from dehla.solver import Solver, objective_for
+
+
+def _random_position(preset: str, rng: random.Random, stop: float) -> Match:
+    """A random game stopped at some decision of the first hand (about ``stop`` of the way through)."""
+    match = Match.new(preset, rng)
+    match.apply(match.random_deal(rng))
+    while match.phase in (Phase.CALL, Phase.HIDE, Phase.PLAY):
+        if rng.random() < stop and match.phase is Phase.PLAY:
+            return match
+        match.apply(rng.choice(match.legal_actions()))
+    match = Match.new(preset, rng)  # the hand ended first: take the start of a new one
+    match.apply(match.random_deal(rng))
+    return match
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_samples_rebuild_the_observed_position(preset: str) -> None:
+    rng = random.Random(f"determinize-{preset}")
+    checked = 0
+    for _ in range(25):
+        match = _random_position(preset, rng, rng.choice((0.02, 0.05, 0.1, 0.3)))
+        if match.phase is not Phase.PLAY:
+            continue
+        seat = match.to_act
+        assert seat is not None
+        seen = match.observe(seat)
+        tracker = CardTracker(seen)
+        for _ in range(4):
+            try:
+                sample = determinize(seen, tracker.sample(rng))
+            except _Rejected:
+                continue
+            again = sample.observe(seat)
+            # Everything the seat saw is the same in the sample...
+            assert again.hand == seen.hand
+            assert again.trick == seen.trick
+            assert again.tricks == seen.tricks
+            assert again.history == seen.history
+            assert (again.trump, again.trump_hidden, again.undealt, again.hand_sizes) == (
+                seen.trump,
+                seen.trump_hidden,
+                seen.undealt,
+                seen.hand_sizes,
+            )
+            assert again.legal_actions == seen.legal_actions
+            checked += 1
+    assert checked >= 20
+
+
+def test_samples_do_not_leak_the_hidden_card() -> None:
+    rng = random.Random(1)
+    for _ in range(20):
+        match = Match.new("mendikot-band", rng)
+        match.apply(match.random_deal(rng))
+        match.apply(match.legal_actions()[0])  # the chooser hides a card
+        seat = (match._chooser + 1) % 4  # type: ignore[operator]
+        while match.to_act != seat:
+            match.apply(rng.choice([a for a in match.legal_actions() if str(a) != "reveal"]))
+        if match._hidden_card is None:
+            continue
+        seen = match.observe(seat)
+        assert "hide ?" in seen.history
+        tracker = CardTracker(seen)
+        hidden = set()
+        for _ in range(30):
+            try:
+                hidden.add(determinize(seen, tracker.sample(rng))._hidden_card)
+            except _Rejected:
+                continue
+        assert len(hidden) > 3  # many different cards, not the true one every time
+        return
+    pytest.fail("no position with the trump still hidden")
+
+
+@pytest.mark.parametrize("preset", ["pagat", "pagat-cut", "taash", "mendikot", "mendikot-band", "mendikot-6"])
+def test_hard_bot_plays_legal_moves_to_the_end(preset: str) -> None:
+    rng = random.Random(preset)
+    match = Match.new(preset, rng)
+    bots = [SearchBot(seed, budget=0.03, max_samples=6) if seat % 2 == 0 else make_bot("random", seed)
+            for seat, seed in enumerate(range(match.players))]
+    match.apply(match.random_deal(rng))
+    sampled = 0
+    while not match.is_chance and not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        seen = match.observe(seat)
+        action = bots[seat].act(seen)
+        assert action in seen.legal_actions
+        if isinstance(bots[seat], SearchBot):
+            sampled += bots[seat].last_samples  # type: ignore[attr-defined]
+        match.apply(action)
+    assert match.results
+    assert sampled > 0  # the end of the hand is small enough to solve samples
+
+
+def test_cheat_needs_the_truth_and_plays_double_dummy_best() -> None:
+    rng = random.Random(4)
+    match = _random_position("mendikot", rng, 0.0)
+    while len(match._tricks) < 9:
+        match.apply(rng.choice(match.legal_actions()))
+    cheat = CheatBot(1)
+    seat = match.to_act
+    assert seat is not None
+    with pytest.raises(DehlaError, match="bind"):
+        cheat.act(match.observe(seat))
+    cheat.bind(match)
+    action = cheat.act(match.observe(seat))
+    solution = Solver(table_bits=16).solve(match)
+    assert solution.actions[action].level == solution.value.level
+
+
+def test_registry_levels_and_labels() -> None:
+    assert (BOTS["hard"].level, BOTS["hard"].label) == (2, "advanced")
+    assert (BOTS["expert"].level, BOTS["expert"].label) == (3, "expert")
+    assert BOTS["cheat"].level > BOTS["expert"].level
+    assert "sees all cards" in BOTS["cheat"].description and "measurement" in BOTS["cheat"].description
+    assert isinstance(make_bot("hard", 1), SearchBot)
+    expert = make_bot("expert", 1)
+    assert isinstance(expert, SearchBot) and expert.budget > make_bot("hard", 1).budget  # type: ignore[attr-defined]
+
+
+def test_utility_puts_the_result_first() -> None:
+    objective = objective_for(PRESETS["mendikot"], 0)
+    values = objective.values
+    assert [utility(value, 0) for value in values] == sorted(utility(value, 0) for value in values)
+    assert [utility(value, 1) for value in values] == sorted((utility(value, 1) for value in values), reverse=True)
+
+
+def test_hint_in_terminal_play() -> None:
+    rng = random.Random(8)
+    match = _random_position("mendikot", rng, 0.0)
+    while len(match._tricks) < 10:
+        match.apply(rng.choice(match.legal_actions()))
+    seat = match.to_act
+    assert seat is not None
+    out: list[str] = []
+    answers = iter(["hint", str(match.legal_actions()[0])])
+    player = TerminalPlayer(["a", "b", "c", "d"], lambda: "", read=lambda _prompt: next(answers), write=out.append)
+    player.act(match.observe(seat))
+    hint = next(line for line in out if "hint" in line)
+    played = hint.rsplit(" ", 1)[-1]
+    assert played in {str(action) for action in match.legal_actions()}

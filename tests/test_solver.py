@@ -1,0 +1,155 @@
+"""The solver's objective, bound queries, limits and errors (exactness itself: test_solver_exact.py)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from tests.test_solver_positions import natural_positions, small_positions
+
+from dehla.engine.scoring import Outcome
+from dehla.engine.state import Match, Phase
+from dehla.errors import DehlaError
+from dehla.rules import PRESETS, parse_rules
+from dehla.solver import Solver, objective_for, reference_values
+from dehla.solver.fast import SolveLimitReached, kernel_load_seconds
+
+
+def test_pagat_levels_are_the_tens_of_team_0() -> None:
+    objective = objective_for(PRESETS["pagat"], dealer=1)  # dealer on team 1: 2-2 goes to team 0
+    assert objective.relative and not objective.uses_tricks
+    assert [value.tens for value in objective.values] == [(0, 4), (1, 3), (2, 2), (3, 1), (4, 0)]
+    assert [value.winner for value in objective.values] == [1, 1, 0, 0, 0]
+    dealer_0 = objective_for(PRESETS["pagat"], dealer=0)
+    assert dealer_0.values[2].winner == 1  # the non-dealing team wins 2-2
+
+
+def test_mendikot_ranks_the_result_before_tens() -> None:
+    objective = objective_for(PRESETS["mendikot"], dealer=0)
+    assert objective.relative and objective.uses_tricks
+    ranked = [(value.winner, value.tens) for value in objective.values]
+    assert ranked == [(1, (0, 4)), (1, (1, 3)), (1, (2, 2)), (0, (2, 2)), (0, (3, 1)), (0, (4, 0))]
+    # 2-2 is decided by tricks: 7 tricks wins.
+    level = objective.final_level[2][2][7][6]
+    assert objective.values[level].winner == 0
+    assert objective.values[objective.final_level[2][2][6][7]].winner == 1
+
+
+def test_taash_points_order_and_trick_minimum_needs_absolute_mode() -> None:
+    taash = objective_for(PRESETS["taash"], dealer=0)
+    assert [value.net for value in taash.values] == [-80, -30, -20, 20, 30, 80]
+    strict = objective_for(parse_rules({"preset": "taash", "trick_minimum": True}), dealer=0)
+    assert not strict.relative  # 3 tens without 7 tricks scores nothing: the level is not monotone in s
+    assert objective_for(PRESETS["taash"], 0).level(Outcome(0, (30, 0)), (3, 1)) == 4
+
+
+def _tens_reference(match: Match, team: int, tens: int, hands_done: int) -> bool:
+    """Plain minimax of "does ``team`` end with at least ``tens`` tens?"."""
+    if len(match.results) > hands_done:
+        return match.results[hands_done].tens[team] >= tens
+    seat = match.to_act
+    assert seat is not None
+    answers = []
+    for action in match.legal_actions():
+        child = match.clone()
+        child.apply(action)
+        answers.append(_tens_reference(child, team, tens, hands_done))
+    return any(answers) if seat % 2 == team else all(answers)
+
+
+@pytest.mark.parametrize("preset", ["pagat", "taash", "mendikot-band", "mendikot-6"])
+def test_bound_query_matches_minimax(preset: str) -> None:
+    solver = Solver(table_bits=14)
+    rng = random.Random(preset)
+    for match, limit in itertools.islice(small_positions(preset, rng, (2, 1)), 300):
+        if limit is not None:
+            continue
+        for team, tens in ((0, 1), (0, 2), (1, 2), (1, 3)):
+            assert solver.reaches(match, team, tens) == _tens_reference(match, team, tens, len(match.results))
+
+
+def test_bound_query_in_absolute_mode() -> None:
+    rules = parse_rules({"preset": "taash", "trick_minimum": True})
+    solver = Solver(table_bits=14)
+    rng = random.Random(5)
+    for match, limit in itertools.islice(small_positions(rules, rng, (2, 1)), 200):
+        if limit is not None:
+            continue
+        for team, tens in ((0, 1), (1, 2)):
+            assert solver.reaches(match, team, tens) == _tens_reference(match, team, tens, len(match.results))
+
+
+def test_solution_lists_best_actions_and_losses() -> None:
+    solver = Solver(table_bits=14)
+    rng = random.Random(9)
+    for match, _ in itertools.islice(small_positions("mendikot", rng, (2,)), 50):
+        solution = solver.solve(match)
+        level, actions = reference_values(match)
+        assert solution.value.level == level
+        assert solution.best == [action for action, value in actions.items() if value == level]
+        for action in actions:
+            assert solution.loss(action) >= 0
+            assert (solution.loss(action) == 0) == (action in solution.best)
+
+
+def test_node_limit_stops_a_big_solve() -> None:
+    match = Match.new("mendikot", random.Random(2))
+    match.apply(match.random_deal(random.Random(3)))
+    solver = Solver(table_bits=14, node_limit=500)
+    with pytest.raises(SolveLimitReached):
+        solver.solve(match)
+    solver.node_limit = 0
+    small = next(iter(small_positions("mendikot", random.Random(4), (2,))))[0]
+    assert solver.solve(small).value.level >= 0  # the solver still works after an aborted solve
+
+
+@pytest.mark.parametrize("preset", ["pagat", "mendikot", "taash", "mendikot-band"])
+def test_larger_positions_agree_with_and_without_shared_bounds(preset: str) -> None:
+    # Too big for minimax: check that what one position's search stores (entries that cover every position
+    # differing only in low cards, fail-soft bounds, sure-winner cut-offs) never changes another's values,
+    # against a fresh solver per position that stores exact positions only.
+    shared = Solver(table_bits=16)
+    rng = random.Random(f"larger-{preset}")
+    checked = 0
+    for _ in range(6):
+        for match in natural_positions(preset, rng, (6, 5, 4)):
+            plain = Solver(table_bits=14)
+            plain.partition = False
+            got = shared.solve(match)
+            want = plain.solve(match)
+            assert got.value == want.value
+            assert got.actions == want.actions
+            checked += 1
+    assert checked >= 12
+
+
+def test_solver_refuses_positions_without_a_hand() -> None:
+    match = Match("pagat", 0)
+    with pytest.raises(DehlaError, match="no hand in play"):
+        Solver(table_bits=10).solve(match)
+    with pytest.raises(DehlaError):
+        Solver(table_bits=5)
+
+
+def test_call_position_is_the_best_of_the_calls() -> None:
+    # Eight players, six cards each, trump called from the first five: small enough to solve every call.
+    rules = parse_rules({"preset": "mendikot-8", "trump": "called", "collection": "centre", "scoring": "pagat",
+                         "streak_kot": 7, "target": 1})
+    match = Match(rules, 0)
+    match.apply(match.random_deal(random.Random(11)))
+    assert match.phase is Phase.CALL
+    solver = Solver(table_bits=18)
+    solution = solver.solve(match)
+    levels = []
+    for action in match.legal_actions():
+        child = match.clone()
+        child.apply(action)
+        levels.append(solver.value(child).level)
+        assert solution.actions[action].level == levels[-1]
+    caller_team = match.to_act % 2  # type: ignore[operator]
+    assert solution.value.level == (max(levels) if caller_team == 0 else min(levels))
+
+
+def test_kernel_loads() -> None:
+    assert kernel_load_seconds() >= 0.0
