@@ -74,17 +74,19 @@ class Decision:
             "solved": self.solved,
             "forced": self.forced,
         }
-        if self.solved and self.value is not None and self.best_value is not None:
+        if self.solved:
+            # A forced play in a position too big to solve is best by definition, with no value to show.
             data.update(
                 {
-                    "value": self.value.to_json(),
-                    "best_value": self.best_value.to_json(),
                     "best": [str(action) for action in self.best],
                     "levels_lost": self.levels_lost,
                     "tens_lost": self.tens_lost,
                     "hand_lost": self.hand_lost,
                 }
             )
+            if self.value is not None and self.best_value is not None:
+                data["value"] = self.value.to_json()
+                data["best_value"] = self.best_value.to_json()
         return data
 
 

@@ -194,9 +194,7 @@ class Solver:
         params[kernel.P_STAGED_LIMIT] = engine_state.STAGED_TRICKS
         params[kernel.P_HB] = 3 if n == 4 else 4
         params[kernel.P_TTMASK] = self._mask
-        # Band hukum: entries generalised over low cards gave wrong values after the reveal on larger
-        # positions (tests/test_solver.py, cause not found yet), so those rules store exact positions only.
-        params[kernel.P_PARTITION] = int(self.partition and rules.trump not in _REVEAL_MODE)
+        params[kernel.P_PARTITION] = int(self.partition)
         params[kernel.P_LB] = 4 if 2 * n <= 12 else 3
         context = (rules, match.dealer % 2, engine_state.STAGED_TRICKS)
         return _Position(X, params, _final_for(objective), _thresholds_for(objective), objective, context)

@@ -579,6 +579,56 @@ def _trick_cards(row: Array) -> int:
 
 
 @_jit
+def _group_floors(row: Array, params: Array, rel: int) -> int:
+    """The cards ``_moves`` left out because an equivalent card above stood for them (its grouping), in the
+    groups whose first card lies among the relevant ones (``rel`` and every card above them in its suit).
+
+    Below the relevant cards any card of a holder stands for any other, grouped or not; among them,
+    a position that differs only in low cards may split the group, so the group's cards become relevant.
+    """
+    legal = legal_mask(row)
+    future = row[LIVE] & ~_trick_cards(row)
+    tlen = row[TLEN]
+    best_card = -1
+    void = False
+    if tlen > 0:
+        best_card = row[C0 + _trick_winner_index(row, tlen)]
+        void = (row[H0 + row[TO_ACT]] & (SUIT << (13 * row[LED]))) == 0
+    floors = 0
+    for suit in range(4):
+        mine = (legal >> (13 * suit)) & SUIT
+        relevant = (rel >> (13 * suit)) & SUIT
+        if mine == 0 or relevant == 0:
+            continue
+        floor = 0
+        while not (relevant >> floor) & 1:
+            floor += 1
+        still = (future >> (13 * suit)) & SUIT
+        in_run = False
+        run_wins = False
+        run_pinned = False
+        for rank in range(12, -1, -1):
+            if not (still >> rank & 1):
+                continue
+            if mine >> rank & 1:
+                card = 13 * suit + rank
+                wins = tlen > 0 and _beats(row, card, best_card, void)
+                if rank == 8:
+                    in_run = False
+                elif in_run and wins == run_wins:
+                    if run_pinned:
+                        floors |= 1 << card
+                        floor = min(floor, rank)
+                else:
+                    in_run = True
+                    run_wins = wins
+                    run_pinned = rank >= floor
+            else:
+                in_run = False
+    return floors
+
+
+@_jit
 def _moves(
     row: Array, params: Array, moves: Array, scores: Array, best_hint: int, killer: int, history: Array
 ) -> int:
@@ -1047,6 +1097,9 @@ def _query(
             if index == wrow[W_COUNT]:
                 answer = 1 - wrow[W_MAX]
                 wrow[W_VAL] = wrow[W_ACC]
+                # Every move failed, but only one card of each group was tried: where the answer rests on
+                # the rank of a group's first card, it also rests on the group staying together.
+                wrow[W_REL] |= _group_floors(X[ply], params, wrow[W_REL])
                 _close(X, ply, params, table, work, answer)
             else:
                 wrow[W_NEXT] = index + 1
