@@ -42,9 +42,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else 0.0
 
 
+#: Node limit of each ``cheat`` solve (0: none); set by ``--cheat-nodes``, read in the worker processes.
+CHEAT_NODES = int(os.environ.get("DEHLA_BENCH_CHEAT_NODES", "0"))
+
+
 def make_player(kind: str, seed: int, budget: float) -> Bot:
     if kind == "cheat":
-        return CheatBot(seed)
+        return CheatBot(seed, node_limit=CHEAT_NODES or None)
     return SearchBot(seed, budget=budget, name=kind)
 
 
@@ -96,7 +100,10 @@ def measure(rules_text: str, deals: int, seed: int, kind: str, budget: float, wo
     walls: list[float] = []
     cpus: list[float] = []
     started = time.perf_counter()
-    label = kind if kind == "cheat" else f"{kind} ({budget:g} s)"
+    if kind == "cheat":
+        label = f"cheat (at most {CHEAT_NODES:,} nodes a solve)" if CHEAT_NODES else "cheat"
+    else:
+        label = f"{kind} ({budget:g} s)"
 
     def collect(result: tuple[list[float], list[float], list[float]]) -> None:
         scores.extend(result[0])
@@ -142,12 +149,21 @@ def main() -> int:
     parser.add_argument("--bot", default="hard", choices=["hard", "expert"], help="the search bot measured")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cheat", action="store_true", help="also measure cheat against heuristic on the same deals")
+    parser.add_argument(
+        "--cheat-nodes",
+        type=int,
+        default=0,
+        help="node limit of each cheat solve; above it cheat plays as the heuristic (default: none, exact everywhere)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals (default 1)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.deals < 1 or args.workers < 1 or args.budget <= 0:
         parser.error("--deals and --workers must be at least 1 and --budget positive")
     parse_rules(args.rules)  # a clear error before any worker starts
+    global CHEAT_NODES
+    CHEAT_NODES = args.cheat_nodes
+    os.environ["DEHLA_BENCH_CHEAT_NODES"] = str(args.cheat_nodes)  # for the worker processes (spawned)
     results = [measure(args.rules, args.deals, args.seed, args.bot, args.budget, args.workers)]
     if args.cheat:
         results.append(measure(args.rules, args.deals, args.seed, "cheat", args.budget, args.workers))

@@ -44,8 +44,9 @@ __all__ = ["SearchBot", "CheatBot", "determinize", "utility", "DEFAULT_BUDGETS"]
 
 #: Seconds per move: (hard, expert).
 DEFAULT_BUDGETS = (0.5, 2.0)
-#: Search nodes a second the solver manages on one core (used to turn a time budget into a node limit).
-NODES_PER_SECOND = 1_000_000
+#: Search nodes a second the solver manages on one core (used to turn a time budget into a node limit;
+#: about 2.3 million measured, see docs/benchmarks.md).
+NODES_PER_SECOND = 2_000_000
 
 
 def utility(value: Value, team: int) -> float:
@@ -187,7 +188,8 @@ class _Tally:
 class SearchBot:
     """Sample the unseen cards, solve each sample exactly, play the best action on average.
 
-    ``budget`` is the thinking time per move in seconds (on one core);
+    ``budget`` is the thinking time per move in CPU seconds of one core (the
+    same as seconds on an idle core);
     ``max_samples`` caps the samples of one move.  The solver's transposition
     table is kept from move to move.  With ``sample_nodes`` the bot ignores the
     clock and gives every sample that many search nodes instead: slower to
@@ -244,7 +246,9 @@ class SearchBot:
     def _sampled_choice(self, observation: Observation) -> Action | None:
         from dehla.solver.fast import SolveLimitReached
 
-        start = time.perf_counter()
+        # The budget is CPU time of this thread: on an idle core the same as the clock, and on a busy
+        # machine the bot still thinks as much as it would alone (the move just takes longer).
+        start = time.thread_time()
         deadline = start + self.budget
         tracker = CardTracker(observation)
         team = observation.seat % 2
@@ -252,7 +256,7 @@ class SearchBot:
         samples = 0
         rejected = 0
         while samples < self.max_samples and rejected < 200:
-            now = time.perf_counter()
+            now = time.thread_time()
             if self.sample_nodes is None and now >= deadline:
                 break
             try:

@@ -19,8 +19,10 @@ Techniques: a transposition table at trick boundaries keyed by the relative
 ranks of the live cards (positions that differ only in cards already played
 share an entry), with partition search (an entry covers every position that
 differs only in low cards the proof never needed; a ten among those low cards
-only needs the same holder); fail-soft bound queries (every answer carries a
-bound on the value, which the table keeps); one card per group of equivalent
+only needs the same holder; a group of equivalent cards that stood for each
+other where every move failed counts as needed when its first card does);
+fail-soft bound queries (every answer carries a bound on the value, which the
+table keeps); one card per group of equivalent
 cards (same holder, adjacent among the live cards not in the trick, same effect
 on the trick so far, neither a ten); move ordering (table move first; at a lead
 the last refuting lead at that depth, then a history of refuting cards, then
@@ -112,6 +114,7 @@ P_LB = 16  # bits per count in the suit-length words of a key
 NPARAMS = 20
 
 REVEAL_MOVE = 52
+STEP = 1
 KEYW = 5  # key words: four suit-length words (cards per holder code), the rest of the state
 PATW = 4  # pattern words: per suit the holders of the live cards from the top, count, ten position
 TW = KEYW + PATW + 1  # table columns: key, pattern, packed data
@@ -136,7 +139,8 @@ W_ACC = 51  # while a node's moves run: the loosest child bound so far (see ``_q
 W_SIZE = 52
 UNBOUNDED = 1 << 40
 HIST = 32  # stats[HIST + 53 * seat + card]: how often (weighted by depth) playing ``card`` refuted a node
-STATS = HIST + 53 * 8
+STATS = HIST + 53 * 8 + 64
+DIAG = HIST + 53 * 8
 TENS = (1 << 8) | (1 << 21) | (1 << 34) | (1 << 47)
 SUIT = 0x1FFF
 
@@ -1125,6 +1129,7 @@ def _query(
         wrow = work[ply]
         if answer == wrow[W_MAX]:
             stats[8 + wrow[W_NEXT] - 1] += 1
+            stats[DIAG + 16 * X[ply, TLEN] + wrow[W_NEXT] - 1] += 1
             wrow[W_BEST] = wrow[W_MOVES + wrow[W_NEXT] - 1]
             wrow[W_KILLER] = wrow[W_BEST]
             parent = X[ply]
@@ -1164,15 +1169,22 @@ def _level(
     low: int,
     high: int,
     first: int,
+    step: int,
 ) -> int:
     """The level of ``X[root]``, known to lie in ``low..high``; ``first`` is the first probe (or -1).
 
+    ``step``: 0 bisects; -1 probes the highest level still open next, +1 the lowest.
     Each query's fail-soft bound may settle more than the level it asked about.
     """
     probe = first
     while low < high:
         if not low < probe <= high:
-            probe = (low + high + 1) // 2
+            if step < 0:
+                probe = high
+            elif step > 0:
+                probe = low + 1
+            else:
+                probe = (low + high + 1) // 2
         found = _query(X, root, params, final, table, stats, work, thresholds[probe])
         if stats[3]:
             return -1
@@ -1190,7 +1202,7 @@ def level(
     X: Array, params: Array, final: Array, thresholds: Array, table: Array, stats: Array, work: Array
 ) -> int:
     """The level of ``X[0]`` (``-1`` if the node limit stopped the search)."""
-    return _level(X, 0, params, final, thresholds, table, stats, work, 0, len(thresholds) - 1, -1)
+    return _level(X, 0, params, final, thresholds, table, stats, work, 0, len(thresholds) - 1, -1, 0)
 
 
 @_jit
@@ -1222,7 +1234,7 @@ def solve_position(
     moves that are not legal.  Equivalent cards get their group's value.
     """
     top = len(thresholds) - 1
-    root_level = _level(X, 0, params, final, thresholds, table, stats, work, 0, top, guess)
+    root_level = _level(X, 0, params, final, thresholds, table, stats, work, 0, top, guess, 0)
     out[0] = root_level
     if stats[3]:
         return
@@ -1240,9 +1252,9 @@ def solve_position(
         apply_action(child, params, final, move)
         # A move is at most as good as the position for the side to move: ask first whether it keeps the value.
         if maximise:
-            level = _level(X, 1, params, final, thresholds, table, stats, work, 0, root_level, root_level)
+            level = _level(X, 1, params, final, thresholds, table, stats, work, 0, root_level, root_level, STEP)
         else:
-            level = _level(X, 1, params, final, thresholds, table, stats, work, root_level, top, root_level + 1)
+            level = _level(X, 1, params, final, thresholds, table, stats, work, root_level, top, root_level + 1, -STEP)
         if stats[3]:
             return
         out[1 + move] = level
