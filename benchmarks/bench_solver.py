@@ -66,6 +66,7 @@ def ours(deals: int, seed: int, node_limit: int, tricks_done: int) -> dict[str, 
         "p99_ms": percentile(times, 0.99) * 1000,
         "max_ms": max(times) * 1000,
         "median_nodes": statistics.median(nodes),
+        "p90_nodes": percentile([float(count) for count in nodes], 0.9),
         "nodes_per_second": sum(nodes) / sum(times),
     }
 
@@ -142,7 +143,8 @@ def main() -> int:
     print(
         f"ours, {o['deals']} pagat deals after {args.tricks_done} tricks, every lead: median {o['median_ms']:.1f} ms, "
         f"p99 {o['p99_ms']:.1f} ms, max {o['max_ms']:.1f} ms; {o['stopped_at_node_limit']} stopped at "
-        f"{args.node_limit:,} nodes; median {o['median_nodes']:,.0f} nodes, {o['nodes_per_second'] / 1e6:.1f} M nodes/s"
+        f"{args.node_limit:,} nodes; median {o['median_nodes']:,.0f} nodes, p90 {o['p90_nodes']:,.0f} nodes, "
+        f"{o['nodes_per_second'] / 1e6:.1f} M nodes/s"
     )
     before, after = report["load_average_before"], report["load_average_after"]
     print(f"load average (1, 5, 15 min): before {before[0]:.2f} {before[1]:.2f} {before[2]:.2f}, "

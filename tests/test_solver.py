@@ -125,6 +125,20 @@ def test_larger_positions_agree_with_and_without_shared_bounds(preset: str) -> N
     assert checked >= 24
 
 
+
+@pytest.mark.parametrize("preset", ["pagat", "pagat+no-reset"])
+def test_three_card_pagat_positions_match_minimax(preset: str) -> None:
+    # Three cards a seat is where the centre bounds fire most: sure runs that collect the centre with the tens
+    # their tricks hold, and the top trump that keeps the last trick two tricks from the end.
+    rules = parse_rules({"preset": "pagat", "streak_resets": preset == "pagat"})
+    solver = Solver(table_bits=16)
+    rng = random.Random(f"three-{preset}")
+    for match, _ in itertools.islice(small_positions(rules, rng, (3,)), 150):
+        expected, actions = reference_values(match)
+        solution = solver.solve(match)
+        assert solution.value.level == expected
+        assert {action: value.level for action, value in solution.actions.items()} == actions
+
 def test_solver_refuses_positions_without_a_hand() -> None:
     match = Match("pagat", 0)
     with pytest.raises(DehlaError, match="no hand in play"):

@@ -88,8 +88,6 @@ class Weights:
     endgame_cunning: float = 0.3  # opponents in the exact endgame: best reply (1) or any card (0), or in between
     endgame_deals_many: int = 12  # ... with six or eight players (longer tricks, many more deals)
     endgame_lines: int = 12000  # ... and at most about this many lines of play in all
-    endgame_sampled: int = 4  # with this many tricks left, search my team's lines against opponents sampled ...
-    endgame_sampled_deals: int = 12  # ... playing a random legal card, one fixed random card order per deal
     blunder: float = 0.0  # chance of a random legal action (a weaker player)
 
 
@@ -130,9 +128,8 @@ class HeuristicBot:
             return HIDES[choose_hidden_card(observation.hand)]
         decision = _Decision(observation, self.weights)
         endgame = self.weights.endgame if observation.players == 4 else self.weights.endgame_many
-        sampled = self.weights.endgame_sampled if observation.players == 4 else 0
-        if len(observation.hand) <= max(endgame, sampled):
-            action = _Endgame(decision, self.rng, sampled=len(observation.hand) > endgame).choose()
+        if len(observation.hand) <= endgame:
+            action = _Endgame(decision, self.rng).choose()
             if action is not None:
                 return action
         return decision.choose()
@@ -536,11 +533,8 @@ class _Endgame:
     played.
     """
 
-    def __init__(self, decision: _Decision, rng: random.Random, sampled: bool = False) -> None:
+    def __init__(self, decision: _Decision, rng: random.Random) -> None:
         self.d = decision
-        self.sampled = sampled
-        # In a sampled search, each opponent plays the first legal card of its own random order (one per deal).
-        self.orders: list[list[int]] = []
         self.rng = rng
         obs = decision.obs
         self.rules = obs.rules
@@ -565,11 +559,8 @@ class _Endgame:
         limit = self.d.w.endgame_deals if self.n == 4 else self.d.w.endgame_deals_many
         # Fewer deals when each has many lines of play, so that no decision takes long.
         lines = 1
-        for seat, size in enumerate(obs.hand_sizes):
-            if not self.sampled or seat % 2 == self.team:
-                lines *= math.factorial(size)
-        if self.sampled:
-            limit = self.d.w.endgame_sampled_deals
+        for size in obs.hand_sizes:
+            lines *= math.factorial(size)
         limit = max(4, min(limit, self.d.w.endgame_lines // lines))
         deals = t.deals(limit, self.rng)
         if not deals:
@@ -582,19 +573,10 @@ class _Endgame:
         won = (obs.tricks_won[0], obs.tricks_won[1])
         best_action: Action | None = None
         best_total = float("-inf")
-        orders = []
-        for deal in deals:
-            order = []
-            for hand in deal.hands:
-                cards = [card for card in range(52) if hand >> card & 1]
-                self.rng.shuffle(cards)
-                order.append(cards)
-            orders.append(order)
         for action in plays:
             total = 0.0
-            for deal, order in zip(deals, orders):
+            for deal in deals:
                 hands = list(deal.hands)
-                self.orders = order
                 total += self._play(
                     hands, trick, leader, d.me, action.card, trump, trump_from, t.cut_open,
                     d.centre_tens, obs.next_collector, tens, won, len(obs.tricks), _LOW, _HIGH,
@@ -656,12 +638,6 @@ class _Endgame:
             if follow:
                 hand = follow
         mine = seat % 2 == self.team
-        if not mine and self.sampled:
-            card = next(card for card in self.orders[seat] if hand >> card & 1)
-            return self._play(
-                hands, trick, leader, seat, card, trump, trump_from, cut_open, pile, collector, tens, won, played,
-                alpha, beta,
-            )
         cunning = self.cunning
         if not mine and cunning < 1.0:
             # Opponents: partly the best reply, partly any legal card (no pruning below such a node).

@@ -26,10 +26,14 @@ table keeps); one card per group of equivalent
 cards (same holder, adjacent among the live cards not in the trick, same effect
 on the trick so far, neither a ten); move ordering (table move first; at a lead
 the last refuting lead at that depth, then a history of refuting cards, then
-card-play rules; when following, card-play rules, then the history); and bounds
+card-play rules; when following, card-play rules, then the history; third hand
+throws a ten on the partner's card when the last seat cannot beat it); and bounds
 at trick boundaries: the tens a team has already banked, the tens and tricks
-still open, and the sure winners of the leader or of a partner it can reach
-(two in a row collect the centre, all the tricks left collect every ten).
+still open, the sure winners of the leader or of a partner it can reach (two in
+a row collect the centre with the tens the run's tricks surely hold: the
+leader's among its winners, the partner's played or thrown on them, the
+opponents' they must follow with; all the tricks left collect every ten), and,
+two tricks from the end, a top trump that surely wins the last trick.
 """
 
 from __future__ import annotations
@@ -114,7 +118,6 @@ P_LB = 16  # bits per count in the suit-length words of a key
 NPARAMS = 20
 
 REVEAL_MOVE = 52
-STEP = 1
 KEYW = 5  # key words: four suit-length words (cards per holder code), the rest of the state
 PATW = 4  # pattern words: per suit the holders of the live cards from the top, count, ten position
 TW = KEYW + PATW + 1  # table columns: key, pattern, packed data
@@ -139,8 +142,7 @@ W_ACC = 51  # while a node's moves run: the loosest child bound so far (see ``_q
 W_SIZE = 52
 UNBOUNDED = 1 << 40
 HIST = 32  # stats[HIST + 53 * seat + card]: how often (weighted by depth) playing ``card`` refuted a node
-STATS = HIST + 53 * 8 + 64
-DIAG = HIST + 53 * 8
+STATS = HIST + 53 * 8
 TENS = (1 << 8) | (1 << 21) | (1 << 34) | (1 << 47)
 SUIT = 0x1FFF
 
@@ -646,7 +648,7 @@ def _moves(
     team = seat % 2
     partner_winning = False
     best_card = -1
-    last = tlen == n - 1
+    ten_safe = tlen == n - 1  # a ten thrown on the partner's winning card stays with the team
     trick_tens = 0
     void = False
     if tlen > 0:
@@ -658,6 +660,21 @@ def _moves(
                 trick_tens += 1
         void = (row[H0 + seat] & (SUIT << (13 * row[LED]))) == 0
     stake = trick_tens + (row[CTENS] if not params[P_IMMEDIATE] else 0)
+    if partner_winning and tlen == n - 2 and row[HIDDEN] < 0 and row[CUT_OPEN] == 0:
+        # Third hand with the partner winning: a ten thrown now is as safe as last hand's if the last
+        # seat cannot beat the partner's card.
+        last_hand = row[H0 + (seat + 1) % n]
+        led = row[LED]
+        trump = row[TRUMP]
+        follows = (last_hand >> (13 * led)) & SUIT
+        best_suit = best_card // 13
+        if best_suit == led:
+            beaten = (follows >> (best_card % 13 + 1)) != 0
+            if not follows and trump >= 0 and trump != led and (last_hand >> (13 * trump)) & SUIT:
+                beaten = True
+        else:
+            beaten = not follows and ((last_hand >> (13 * trump)) & SUIT) >> (best_card % 13 + 1) != 0
+        ten_safe = not beaten
     future = live & ~_trick_cards(row)
     for suit in range(4):
         mine = (legal >> (13 * suit)) & SUIT
@@ -700,7 +717,7 @@ def _moves(
                 else:
                     if partner_winning:
                         if rank == 8:
-                            score = 500 if last else 50
+                            score = 500 if ten_safe else 50
                         else:
                             score = 200 - rank
                     elif wins:
@@ -870,19 +887,45 @@ def _sure_run_bound(row: Array, params: Array, wrow: Array, need: int, most: int
     collects = run >= 2 or (run >= 1 and row[LASTW] == leader)
     everything = run >= left
     dumped = 0
-    if collects and n == 4:
-        # The partner may throw its tens (not trumps) on the leader's winners of suits it has none of, in
-        # the tricks the run collects: the leader cashes those suits first.
+    if collects:
+        # Tens the run's collected tricks surely hold: the leader's own tens among its winners; the partner's
+        # tens, played to the leader's winners of their suit or (not trumps) thrown on winners of a suit it has
+        # none of; and, when every trick of the run is collected, the opponents' tens they must play to
+        # follow suit.  The leader plays the tricks with tens first and, if the run is odd, a winner without a
+        # ten last, uncollected.
         collected = run if (run + (1 if row[LASTW] == leader else 0)) % 2 == 0 else run - 1
-        partner_hand = row[H0 + (leader + 2) % 4]
+        live = row[LIVE]
+        lead_hand = row[H0 + leader]
+        partner_hand = row[H0 + (leader + 2) % 4] if n == 4 else 0
         void_rounds = 0
+        loose_tens = 0
+        forced = 0
         for suit in range(4):
-            if (partner_hand >> (13 * suit)) & SUIT == 0:
-                void_rounds += (per_suit >> (4 * suit)) & 0xF
-        tens = partner_hand & TENS
-        if row[TRUMP] >= 0:
-            tens &= ~(SUIT << (13 * row[TRUMP]))
-        dumped = min(_popcount(tens), void_rounds, collected)
+            held = (per_suit >> (4 * suit)) & 0xF
+            ten = 13 * suit + 8
+            if held == 0:
+                if (partner_hand >> ten) & 1 and suit != row[TRUMP]:
+                    loose_tens += 1
+                continue
+            if n == 4 and (partner_hand >> (13 * suit)) & SUIT == 0:
+                void_rounds += held
+            if not (live >> ten) & 1:
+                continue
+            if (lead_hand >> ten) & 1:
+                if _popcount(((live >> (13 * suit)) & SUIT) >> 9) < held:
+                    dumped += 1
+            elif (partner_hand >> ten) & 1:
+                dumped += 1
+            else:
+                for other in range(n):
+                    opponent = row[H0 + other]
+                    length = _popcount((opponent >> (13 * suit)) & SUIT)
+                    if other % 2 != team and (opponent >> ten) & 1 and length <= held:
+                        forced += 1
+        dumped += min(loose_tens, void_rounds)
+        dumped = min(dumped, collected)
+        if collected == run:
+            dumped += forced
     for seat in range(n):
         if seat == leader or seat % 2 != team or everything:
             continue
@@ -914,6 +957,53 @@ def _sure_run_bound(row: Array, params: Array, wrow: Array, need: int, most: int
             wrow[W_VAL] = most - centre
             return 0
     return -1
+
+
+@_jit
+def _last_trick_bound(row: Array, params: Array, wrow: Array, need: int, most: int) -> int:
+    """1 or 0 when the last two tricks are settled for the centre's tens, else -1 (relative mode, trick boundary
+    with two tricks left, tens collected from the centre, trick counts irrelevant).
+
+    The holder of the top trump surely wins the last trick if it holds more trumps than the other seats
+    together, or nothing but trumps: it is never forced to play the top trump before.  The last trick
+    collects the centre, so the other team gains nothing unless the seat that won the trick before is
+    theirs (only it can collect by winning the next trick too).  The answer rests on the top trump's rank
+    (left in ``wrow[W_REL]``) and on suit lengths (in the key); the bound found is left in ``wrow[W_VAL]``.
+    """
+    trump = row[TRUMP]
+    if trump < 0:
+        return -1
+    n = params[P_N]
+    trumps = (row[LIVE] >> (13 * trump)) & SUIT
+    if trumps == 0:
+        return -1
+    rank = 12
+    while not (trumps >> rank) & 1:
+        rank -= 1
+    top = 13 * trump + rank
+    holder = -1
+    others = 0
+    for seat in range(n):
+        mine = row[H0 + seat]
+        if (mine >> top) & 1:
+            holder = seat
+        else:
+            others += _popcount((mine >> (13 * trump)) & SUIT)
+    if holder < 0:
+        return -1
+    hand = row[H0 + holder]
+    mine = _popcount((hand >> (13 * trump)) & SUIT)
+    if mine <= others and hand & ~(SUIT << (13 * trump)):
+        return -1
+    keeper = holder % 2
+    if row[LASTW] >= 0 and row[LASTW] % 2 != keeper:
+        return -1
+    wrow[W_REL] = 1 << top
+    if keeper == 1:
+        wrow[W_VAL] = 0
+        return 0
+    wrow[W_VAL] = most
+    return 1 if most >= need else 0
 
 
 @_jit
@@ -988,6 +1078,8 @@ def _enter(
                 return 0
             if row[STAGED] == 0 and row[HIDDEN] < 0 and row[CUT_OPEN] == 0:
                 answer = _sure_run_bound(row, params, wrow, need, most, left)
+                if answer < 0 and left == 2 and not params[P_IMMEDIATE] and not params[P_USES_TRICKS]:
+                    answer = _last_trick_bound(row, params, wrow, need, most)
                 if answer >= 0:
                     wrow[W_VAL] += now
                     return answer
@@ -1129,7 +1221,6 @@ def _query(
         wrow = work[ply]
         if answer == wrow[W_MAX]:
             stats[8 + wrow[W_NEXT] - 1] += 1
-            stats[DIAG + 16 * X[ply, TLEN] + wrow[W_NEXT] - 1] += 1
             wrow[W_BEST] = wrow[W_MOVES + wrow[W_NEXT] - 1]
             wrow[W_KILLER] = wrow[W_BEST]
             parent = X[ply]
@@ -1250,11 +1341,12 @@ def solve_position(
         for field in range(ROW):
             child[field] = row[field]
         apply_action(child, params, final, move)
-        # A move is at most as good as the position for the side to move: ask first whether it keeps the value.
+        # A move is at most as good as the position for the side to move: ask first whether it keeps the value,
+        # then, if not, one level worse at a time (a move that loses usually loses little).
         if maximise:
-            level = _level(X, 1, params, final, thresholds, table, stats, work, 0, root_level, root_level, STEP)
+            level = _level(X, 1, params, final, thresholds, table, stats, work, 0, root_level, root_level, -1)
         else:
-            level = _level(X, 1, params, final, thresholds, table, stats, work, root_level, top, root_level + 1, -STEP)
+            level = _level(X, 1, params, final, thresholds, table, stats, work, root_level, top, root_level + 1, 1)
         if stats[3]:
             return
         out[1 + move] = level
