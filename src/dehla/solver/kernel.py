@@ -585,6 +585,41 @@ def _trick_cards(row: Array) -> int:
 
 
 @_jit
+def _group_firsts(
+    row: Array, mine: int, still: int, suit: int, tlen: int, best_card: int, void: bool
+) -> tuple[int, int]:
+    """The cards of one suit that stand for their groups of equivalent cards, and which of those beat the trick.
+
+    A group is a run of the player's own cards adjacent among the cards still to come, that all beat the
+    trick's best card or all do not; a ten is always a group of its own.  ``mine`` and ``still`` are the
+    suit's 13-bit masks (the player's legal cards, the cards not yet played).  ``_moves`` plays the first
+    card of each group and ``_group_floors`` pins the rest: both read the grouping from here.
+    """
+    firsts = 0
+    winners = 0
+    in_run = False
+    run_wins = False
+    for rank in range(12, -1, -1):
+        if not (still >> rank & 1):
+            continue
+        if not (mine >> rank & 1):
+            in_run = False
+            continue
+        wins = tlen > 0 and _beats(row, 13 * suit + rank, best_card, void)
+        if rank == 8:
+            in_run = False
+        elif in_run and wins == run_wins:
+            continue
+        else:
+            in_run = True
+            run_wins = wins
+        firsts |= 1 << rank
+        if wins:
+            winners |= 1 << rank
+    return firsts, winners
+
+
+@_jit
 def _group_floors(row: Array, params: Array, rel: int) -> int:
     """The cards ``_moves`` left out because an equivalent card above stood for them (its grouping), in the
     groups whose first card lies among the relevant ones (``rel`` and every card above them in its suit).
@@ -610,27 +645,16 @@ def _group_floors(row: Array, params: Array, rel: int) -> int:
         while not (relevant >> floor) & 1:
             floor += 1
         still = (future >> (13 * suit)) & SUIT
-        in_run = False
-        run_wins = False
+        firsts, _ = _group_firsts(row, mine, still, suit, tlen, best_card, void)
         run_pinned = False
         for rank in range(12, -1, -1):
-            if not (still >> rank & 1):
+            if not (still >> rank & 1) or not (mine >> rank & 1):
                 continue
-            if mine >> rank & 1:
-                card = 13 * suit + rank
-                wins = tlen > 0 and _beats(row, card, best_card, void)
-                if rank == 8:
-                    in_run = False
-                elif in_run and wins == run_wins:
-                    if run_pinned:
-                        floors |= 1 << card
-                        floor = min(floor, rank)
-                else:
-                    in_run = True
-                    run_wins = wins
-                    run_pinned = rank >= floor
-            else:
-                in_run = False
+            if firsts >> rank & 1:
+                run_pinned = rank >= floor
+            elif run_pinned:
+                floors |= 1 << (13 * suit + rank)
+                floor = min(floor, rank)
     return floors
 
 
@@ -682,21 +706,11 @@ def _moves(
             continue
         others = (live >> (13 * suit)) & SUIT
         still = (future >> (13 * suit)) & SUIT
-        in_run = False
-        run_wins = False
+        firsts, winners = _group_firsts(row, mine, still, suit, tlen, best_card, void)
         for rank in range(12, -1, -1):
-            if not (still >> rank & 1):
-                continue
-            if mine >> rank & 1:
+            if firsts >> rank & 1:
                 card = 13 * suit + rank
-                wins = tlen > 0 and _beats(row, card, best_card, void)
-                if rank == 8:
-                    in_run = False
-                elif in_run and wins == run_wins:
-                    continue
-                else:
-                    in_run = True
-                    run_wins = wins
+                wins = (winners >> rank & 1) != 0
                 # Move ordering score.
                 score = 0
                 if card == best_hint:
@@ -732,8 +746,6 @@ def _moves(
                 moves[count] = card
                 scores[count] = score
                 count += 1
-            else:
-                in_run = False
     if _can_reveal(row, params):
         moves[count] = REVEAL_MOVE
         scores[count] = 0
