@@ -42,24 +42,30 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else 0.0
 
 
-#: Node limit of each ``cheat`` solve (0: none); set by ``--cheat-nodes``, read in the worker processes.
-CHEAT_NODES = int(os.environ.get("DEHLA_BENCH_CHEAT_NODES", "0"))
-
-
-def make_player(kind: str, seed: int, budget: float) -> Bot:
+def make_player(kind: str, seed: int, budget: float, cheat_nodes: int) -> Bot:
+    """The bot measured: a search bot with ``budget`` seconds a move, or ``cheat`` capped at ``cheat_nodes``."""
     if kind == "cheat":
-        return CheatBot(seed, node_limit=CHEAT_NODES or None)
+        return CheatBot(seed, node_limit=cheat_nodes or None)
     return SearchBot(seed, budget=budget, name=kind)
 
 
 def play_leg(
-    rules: Rules, seed: int, kind: str, budget: float, leg: int, walls: list[float], cpus: list[float]
+    rules: Rules,
+    seed: int,
+    kind: str,
+    budget: float,
+    cheat_nodes: int,
+    leg: int,
+    walls: list[float],
+    cpus: list[float],
 ) -> float:
     """One hand, the tested bot's team on team ``leg``; returns its score (1 win, 0.5 drawn hand, 0 loss)."""
     chance = random.Random(seed)
     match = Match.new(rules, chance)
     bots: list[Bot] = [
-        make_player(kind, seed * 10 + seat, budget) if seat % 2 == leg else make_bot("heuristic", seed * 10 + seat)
+        make_player(kind, seed * 10 + seat, budget, cheat_nodes)
+        if seat % 2 == leg
+        else make_bot("heuristic", seed * 10 + seat)
         for seat in range(rules.players)
     ]
     bind_bots(bots, match)
@@ -77,23 +83,25 @@ def play_leg(
     return 0.5 if winner is None else float(winner == leg)
 
 
-def play_deals(job: tuple[str, str, float, int, list[int]]) -> tuple[list[float], list[float], list[float]]:
+def play_deals(job: tuple[str, str, float, int, int, list[int]]) -> tuple[list[float], list[float], list[float]]:
     """A worker's share: both legs of each deal index; returns the scores and the move times."""
-    rules_text, kind, budget, seed, indexes = job
+    rules_text, kind, budget, cheat_nodes, seed, indexes = job
     rules = parse_rules(rules_text)
     scores: list[float] = []
     walls: list[float] = []
     cpus: list[float] = []
     for index in indexes:
         deal_seed = seed * 100_003 + index
-        scores.append(sum(play_leg(rules, deal_seed, kind, budget, leg, walls, cpus) for leg in (0, 1)))
+        scores.append(sum(play_leg(rules, deal_seed, kind, budget, cheat_nodes, leg, walls, cpus) for leg in (0, 1)))
     return scores, walls, cpus
 
 
-def measure(rules_text: str, deals: int, seed: int, kind: str, budget: float, workers: int) -> dict[str, Any]:
+def measure(
+    rules_text: str, deals: int, seed: int, kind: str, budget: float, cheat_nodes: int, workers: int
+) -> dict[str, Any]:
     chunk = max(1, min(10, deals // (4 * workers) or 1))
     jobs = [
-        (rules_text, kind, budget, seed, list(range(start, min(deals, start + chunk))))
+        (rules_text, kind, budget, cheat_nodes, seed, list(range(start, min(deals, start + chunk))))
         for start in range(0, deals, chunk)
     ]
     scores: list[float] = []
@@ -101,7 +109,7 @@ def measure(rules_text: str, deals: int, seed: int, kind: str, budget: float, wo
     cpus: list[float] = []
     started = time.perf_counter()
     if kind == "cheat":
-        label = f"cheat (at most {CHEAT_NODES:,} nodes a solve)" if CHEAT_NODES else "cheat"
+        label = f"cheat (at most {cheat_nodes:,} nodes a solve)" if cheat_nodes else "cheat"
     else:
         label = f"{kind} ({budget:g} s)"
 
@@ -161,12 +169,9 @@ def main() -> int:
     if args.deals < 1 or args.workers < 1 or args.budget <= 0:
         parser.error("--deals and --workers must be at least 1 and --budget positive")
     parse_rules(args.rules)  # a clear error before any worker starts
-    global CHEAT_NODES
-    CHEAT_NODES = args.cheat_nodes
-    os.environ["DEHLA_BENCH_CHEAT_NODES"] = str(args.cheat_nodes)  # for the worker processes (spawned)
-    results = [measure(args.rules, args.deals, args.seed, args.bot, args.budget, args.workers)]
+    results = [measure(args.rules, args.deals, args.seed, args.bot, args.budget, args.cheat_nodes, args.workers)]
     if args.cheat:
-        results.append(measure(args.rules, args.deals, args.seed, "cheat", args.budget, args.workers))
+        results.append(measure(args.rules, args.deals, args.seed, "cheat", args.budget, args.cheat_nodes, args.workers))
     load = os.getloadavg()[0]
     report: dict[str, Any] = {"rules": args.rules, "deals": args.deals, "results": results, "load_average": load}
     if args.cheat:
