@@ -7,9 +7,11 @@ import random
 import pytest
 
 from dehla.bots import BOTS, make_bot
-from dehla.bots.search import CheatBot, SearchBot, _Rejected, determinize, utility
+from dehla.bots.search import CheatBot, SearchBot, _Rejected, _settled, _Tally, determinize, utility
 from dehla.bots.tracking import CardTracker
+from dehla.cards import Card
 from dehla.cli.play import TerminalPlayer
+from dehla.engine.actions import Play
 from dehla.engine.state import Match, Phase
 from dehla.errors import DehlaError
 from dehla.rules import PRESETS
@@ -156,3 +158,41 @@ def test_hint_in_terminal_play() -> None:
     hint = next(line for line in out if "hint" in line)
     played = hint.rsplit(" ", 1)[-1]
     assert played in {str(action) for action in match.legal_actions()}
+
+
+def test_settled_needs_the_best_action_never_worse_or_clearly_better() -> None:
+    low, high = Play(Card.parse("2H")), Play(Card.parse("AH"))
+    tallies = {low: _Tally([1.0, 0.0, 1.0, 1.0]), high: _Tally([0.0, 0.0, 1.0, 0.0])}
+    assert _settled(tallies, low, 3.0)  # never worse in any sample
+    tallies[high].utilities[1] = 1.0  # worse once: the advantage is 2/4 with a large error, not settled
+    assert not _settled(tallies, low, 3.0)
+    many = {low: _Tally([1.0] * 30 + [0.0]), high: _Tally([0.0] * 30 + [1.0])}
+    assert _settled(many, low, 3.0)  # worse once in 31, far ahead on average
+    assert not _settled({low: _Tally([1.0]), high: _Tally([0.0])}, low, 3.0)  # one sample is never enough
+
+
+def test_hard_bot_stops_early_on_clear_moves_with_the_same_choice() -> None:
+    """Late in a hand moves are cheap and often clear: the bot then stops after ``settle_after`` samples,
+    mostly with the choice it would have made after all of them (close calls may go either way)."""
+    rng = random.Random(11)
+    early = agreed = 0
+    for _ in range(12):
+        match = _random_position("mendikot", rng, 0.0)
+        while len(match._tricks) < 8:
+            match.apply(rng.choice(match.legal_actions()))
+        seat = match.to_act
+        assert seat is not None
+        if len(match.legal_actions()) < 2:
+            continue
+        eager = SearchBot(1, max_samples=40, sample_nodes=200_000, settle_after=8)
+        patient = SearchBot(1, max_samples=40, sample_nodes=200_000, settle_after=0)
+        eager_choice = eager.act(match.observe(seat))
+        patient_choice = patient.act(match.observe(seat))
+        assert patient.last_samples == 40
+        assert 8 <= eager.last_samples <= 40
+        if eager.last_samples < 40:
+            early += 1
+            agreed += eager_choice == patient_choice
+    # Stopping early is a bet that more samples would not change the choice: it mostly holds.
+    assert early >= 3
+    assert agreed >= 2 * early / 3

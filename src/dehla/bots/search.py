@@ -21,10 +21,11 @@ a bot has a ``bind`` method).  Unbound, it refuses to play.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from dehla.bots.base import Bot, register
@@ -181,8 +182,42 @@ def _opening_packet(
 
 @dataclass
 class _Tally:
-    total: float = 0.0
-    count: int = 0
+    """One action's utilities, one per sample solved (in the order of the samples)."""
+
+    utilities: list[float] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.utilities)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.utilities) / len(self.utilities) if self.utilities else float("-inf")
+
+
+def _settled(tallies: dict[Action, _Tally], best: Action, z: float) -> bool:
+    """Would more samples hardly change the choice of ``best``?
+
+    Every sample values every action, so ``best`` is compared with each other
+    action sample by sample (paired differences): the choice is settled when,
+    against every other action, ``best`` was never worse in any sample, or its
+    mean advantage is more than ``z`` standard errors above nothing.
+    """
+    mine = tallies[best].utilities
+    n = len(mine)
+    if n < 2:
+        return False
+    for action, tally in tallies.items():
+        if action == best or len(tally.utilities) != n:
+            continue
+        differences = [a - b for a, b in zip(mine, tally.utilities)]
+        if min(differences) >= 0.0:
+            continue
+        mean = sum(differences) / n
+        variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+        if mean - z * math.sqrt(variance / n) <= 0.0:
+            return False
+    return True
 
 
 class SearchBot:
@@ -190,10 +225,14 @@ class SearchBot:
 
     ``budget`` is the thinking time per move in CPU seconds of one core (the
     same as seconds on an idle core);
-    ``max_samples`` caps the samples of one move.  The solver's transposition
-    table is kept from move to move.  With ``sample_nodes`` the bot ignores the
-    clock and gives every sample that many search nodes instead: slower to
-    tune but reproducible, for tests and experiments.
+    ``max_samples`` caps the samples of one move.  After ``settle_after``
+    samples the bot stops early once the choice is settled (see ``_settled``,
+    with ``settle_z`` standard errors; ``settle_after=0`` never stops early):
+    clear moves come quickly, and hard ones keep the whole budget.  The
+    solver's transposition table is kept from move to move.  With
+    ``sample_nodes`` the bot ignores the clock and gives every sample that
+    many search nodes instead: slower to tune but reproducible, for tests and
+    experiments.
     """
 
     def __init__(
@@ -204,6 +243,8 @@ class SearchBot:
         name: str = "hard",
         table_bits: int = 19,
         sample_nodes: int | None = None,
+        settle_after: int = 12,
+        settle_z: float = 3.0,
     ) -> None:
         if budget <= 0:
             raise DehlaError(f"the time budget must be positive, not {budget}")
@@ -214,6 +255,8 @@ class SearchBot:
         self.budget = budget
         self.max_samples = max_samples
         self.sample_nodes = sample_nodes
+        self.settle_after = settle_after
+        self.settle_z = settle_z
         self.table_bits = table_bits
         self._solver: Solver | None = None
         self.fallback = HeuristicBot(seed)
@@ -277,6 +320,9 @@ class SearchBot:
                 break
             samples += 1
             _add(tallies, solution, team)
+            ready = self.settle_after and samples >= self.settle_after
+            if ready and _settled(tallies, _best(tallies, observation), self.settle_z):
+                break
         self.last_samples = samples
         if samples == 0:
             return None
@@ -287,16 +333,14 @@ def _add(tallies: dict[Action, _Tally], solution: Solution, team: int) -> None:
     for action, value in solution.actions.items():
         tally = tallies.get(action)
         if tally is not None:
-            tally.total += utility(value, team)
-            tally.count += 1
+            tally.utilities.append(utility(value, team))
 
 
 def _best(tallies: dict[Action, _Tally], observation: Observation) -> Action:
     """The action with the best average; ties go to the lowest card (keep the high ones)."""
 
     def key(action: Action) -> tuple[float, int]:
-        tally = tallies[action]
-        average = tally.total / tally.count if tally.count else float("-inf")
+        average = tallies[action].mean
         low = -int(action.card % 13) if isinstance(action, Play) else 0
         return (round(average, 9), low)
 
