@@ -7,7 +7,17 @@ import random
 import pytest
 
 from dehla.bots import BOTS, make_bot
-from dehla.bots.search import CheatBot, SearchBot, _Rejected, _settled, _Tally, determinize, utility
+from dehla.bots.search import (
+    _FIRST_SOLVES,
+    NODES_PER_SECOND,
+    CheatBot,
+    SearchBot,
+    _Rejected,
+    _settled,
+    _Tally,
+    determinize,
+    utility,
+)
 from dehla.bots.tracking import CardTracker
 from dehla.cards import Card
 from dehla.cli.play import TerminalPlayer
@@ -196,3 +206,25 @@ def test_hard_bot_stops_early_on_clear_moves_with_the_same_choice() -> None:
     # Stopping early is a bet that more samples would not change the choice: it mostly holds.
     assert early >= 3
     assert agreed >= 2 * early / 3
+
+
+def test_hard_bot_stops_trying_where_first_samples_keep_failing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the first tricks of a full deal samples are too big to solve; once the bot has seen that, it mostly
+    plays as the heuristic there without trying (one move in ten still tries, to keep its figures current)."""
+    rng = random.Random(5)
+    match = Match.new("pagat", rng)
+    match.apply(match.random_deal(rng))
+    match.apply(match.legal_actions()[0])  # the trump call
+    seat = match.to_act
+    assert seat is not None
+    seen = match.observe(seat)
+    bot = SearchBot(3, budget=0.02)
+    key = (seen.rules, max(20_000, int(0.02 / 4 * NODES_PER_SECOND)), 0)
+    monkeypatch.setitem(_FIRST_SOLVES, key, [0, 0])
+    for _ in range(4):  # the first tries all fail: a full deal is far beyond 20,000 nodes
+        assert bot.act(seen) in seen.legal_actions
+        assert bot.last_samples == 0
+    assert _FIRST_SOLVES[key] == [4, 0]
+    for _ in range(40):
+        assert bot.act(seen) in seen.legal_actions
+    assert 4 < _FIRST_SOLVES[key][0] < 4 + 15  # a few more tries, far fewer than the moves

@@ -36,6 +36,7 @@ from dehla.engine.actions import Action, Deal, Hide, Play, parse_action
 from dehla.engine.observe import Observation
 from dehla.engine.state import OPENING_PACKET, STAGED_TRICKS, Match, Phase
 from dehla.errors import DehlaError
+from dehla.rules import Rules
 
 if TYPE_CHECKING:  # the solver (and numba) load on first use, not with every command that lists bots
     from dehla.solver.fast import Solution, Solver
@@ -48,6 +49,16 @@ DEFAULT_BUDGETS = (0.5, 2.0)
 #: Search nodes a second the solver manages on one core (used to turn a time budget into a node limit;
 #: about 2.3 million measured, see docs/benchmarks.md).
 NODES_PER_SECOND = 2_000_000
+
+
+#: How often a first sample was solved within its share of the budget, per rules, node limit and tricks
+#: played: ``[tries, solved]``, learned in this process and shared by every search bot.  Where most
+#: tries fail, the bot plays as the heuristic without trying (but still tries one time in ten, to keep
+#: the figures current), so the first tricks of a hand do not spend a share of the budget on solves
+#: that fail (on full pagat deals that was a third of the thinking time).
+_FIRST_SOLVES: dict[tuple[Rules, int, int], list[int]] = {}
+#: Tries before the figures are trusted, and the share of them that must succeed.
+_TRIES, _SUCCESS = 4, 0.25
 
 
 def utility(value: Value, team: int) -> float:
@@ -293,6 +304,14 @@ class SearchBot:
         # machine the bot still thinks as much as it would alone (the move just takes longer).
         start = time.thread_time()
         deadline = start + self.budget
+        first_share = self.budget / 4
+        first_key = (observation.rules, max(20_000, int(first_share * NODES_PER_SECOND)), len(observation.tricks))
+        first = _FIRST_SOLVES.setdefault(first_key, [0, 0])
+        if self.sample_nodes is None:
+            tries, solved = first
+            if tries >= _TRIES and solved < _SUCCESS * tries and self.rng.random() >= 0.1:
+                self.last_samples = 0
+                return None
         tracker = CardTracker(observation)
         team = observation.seat % 2
         tallies: dict[Action, _Tally] = {action: _Tally() for action in observation.legal_actions}
@@ -312,12 +331,17 @@ class SearchBot:
             else:
                 # Spend at most what is left, and on the first sample no more than a fair share of the budget.
                 left = deadline - now
-                share = left if samples else self.budget / 4
+                share = left if samples else first_share
                 self.solver.node_limit = max(20_000, int(share * NODES_PER_SECOND))
             try:
                 solution = self.solver.solve(match)
             except SolveLimitReached:
+                if not samples and self.sample_nodes is None:
+                    first[0] += 1
                 break
+            if not samples and self.sample_nodes is None:
+                first[0] += 1
+                first[1] += 1
             samples += 1
             _add(tallies, solution, team)
             ready = self.settle_after and samples >= self.settle_after

@@ -232,20 +232,16 @@ class Solver:
         self._check_limit()
         return found
 
+    def _level_args(self, position: _Position) -> tuple[Array, Array, Array, Array, Array, Array, Array]:
+        """The arguments the kernel's level searches share: the position, its tables and this solver's state."""
+        return (
+            position.X, position.params, position.final, position.thresholds, self._table, self._stats, self._work
+        )
+
     def _play_level(self, match: Match) -> int:
         position = self._encode(match)
         self._use(position)
-        found = int(
-            kernel.level(
-                position.X,
-                position.params,
-                position.final,
-                position.thresholds,
-                self._table,
-                self._stats,
-                self._work,
-            )
-        )
+        found = int(kernel.level(*self._level_args(position)))
         self._check_limit()
         return found
 
@@ -290,17 +286,7 @@ class Solver:
             position = self._encode(match)
             self._use(position)
             out = self._out
-            kernel.solve_position(
-                position.X,
-                position.params,
-                position.final,
-                position.thresholds,
-                self._table,
-                self._stats,
-                self._work,
-                -1,
-                out,
-            )
+            kernel.solve_position(*self._level_args(position), -1, out)
             self._check_limit()
             root = int(out[0])
             for action in match.legal_actions():
