@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-from dehla.bots import BOTS, make_bot
+from dehla.bots import BOTS, make_bot, search
 from dehla.bots.search import (
-    _FIRST_SOLVES,
     NODES_PER_SECOND,
     CheatBot,
     SearchBot,
     _Rejected,
     _settled,
+    _SolveOdds,
     _Tally,
     determinize,
     utility,
@@ -220,11 +220,12 @@ def test_hard_bot_stops_trying_where_first_samples_keep_failing(monkeypatch: pyt
     seen = match.observe(seat)
     bot = SearchBot(3, budget=0.02)
     key = (seen.rules, max(20_000, int(0.02 / 4 * NODES_PER_SECOND)), 0)
-    monkeypatch.setitem(_FIRST_SOLVES, key, [0, 0])
+    odds = _SolveOdds()
+    monkeypatch.setattr(search, "_SOLVE_ODDS", odds)
     for _ in range(4):  # the first tries all fail: a full deal is far beyond 20,000 nodes
         assert bot.act(seen) in seen.legal_actions
         assert bot.last_samples == 0
-    assert _FIRST_SOLVES[key] == [4, 0]
+    assert odds.counts[key] == [4, 0]
     for _ in range(40):
         assert bot.act(seen) in seen.legal_actions
-    assert 4 < _FIRST_SOLVES[key][0] < 4 + 15  # a few more tries, far fewer than the moves
+    assert 4 < odds.counts[key][0] < 4 + 15  # a few more tries, far fewer than the moves

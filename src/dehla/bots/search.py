@@ -51,14 +51,34 @@ DEFAULT_BUDGETS = (0.5, 2.0)
 NODES_PER_SECOND = 2_000_000
 
 
-#: How often a first sample was solved within its share of the budget, per rules, node limit and tricks
-#: played: ``[tries, solved]``, learned in this process and shared by every search bot.  Where most
-#: tries fail, the bot plays as the heuristic without trying (but still tries one time in ten, to keep
-#: the figures current), so the first tricks of a hand do not spend a share of the budget on solves
-#: that fail (on full pagat deals that was a third of the thinking time).
-_FIRST_SOLVES: dict[tuple[Rules, int, int], list[int]] = {}
-#: Tries before the figures are trusted, and the share of them that must succeed.
-_TRIES, _SUCCESS = 4, 0.25
+class _SolveOdds:
+    """How often a solve within a node limit finished, per rules, node limit and tricks played.
+
+    Learned in this process and shared by every bot using it.  Where most tries
+    failed, ``worth_trying`` says no, except one time in ten to keep the figures
+    current, so the first tricks of a full deal, which no budget can solve, do
+    not spend a share of every move's budget on a solve that fails (on full pagat
+    deals that had been a third of the search bot's thinking time).
+    """
+
+    TRIES = 4  # tries before the figures are trusted
+    SUCCESS = 0.25  # share of them that must have finished
+    EXPLORE = 0.1  # chance of trying anyway
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[Rules, int, int], list[int]] = {}
+
+    def worth_trying(self, key: tuple[Rules, int, int], rng: random.Random) -> bool:
+        tries, solved = self.counts.get(key, (0, 0))
+        return tries < self.TRIES or solved >= self.SUCCESS * tries or rng.random() < self.EXPLORE
+
+    def record(self, key: tuple[Rules, int, int], solved: bool) -> None:
+        counts = self.counts.setdefault(key, [0, 0])
+        counts[0] += 1
+        counts[1] += solved
+
+
+_SOLVE_ODDS = _SolveOdds()
 
 
 def utility(value: Value, team: int) -> float:
@@ -306,12 +326,9 @@ class SearchBot:
         deadline = start + self.budget
         first_share = self.budget / 4
         first_key = (observation.rules, max(20_000, int(first_share * NODES_PER_SECOND)), len(observation.tricks))
-        first = _FIRST_SOLVES.setdefault(first_key, [0, 0])
-        if self.sample_nodes is None:
-            tries, solved = first
-            if tries >= _TRIES and solved < _SUCCESS * tries and self.rng.random() >= 0.1:
-                self.last_samples = 0
-                return None
+        if self.sample_nodes is None and not _SOLVE_ODDS.worth_trying(first_key, self.rng):
+            self.last_samples = 0
+            return None
         tracker = CardTracker(observation)
         team = observation.seat % 2
         tallies: dict[Action, _Tally] = {action: _Tally() for action in observation.legal_actions}
@@ -337,11 +354,10 @@ class SearchBot:
                 solution = self.solver.solve(match)
             except SolveLimitReached:
                 if not samples and self.sample_nodes is None:
-                    first[0] += 1
+                    _SOLVE_ODDS.record(first_key, False)
                 break
             if not samples and self.sample_nodes is None:
-                first[0] += 1
-                first[1] += 1
+                _SOLVE_ODDS.record(first_key, True)
             samples += 1
             _add(tallies, solution, team)
             ready = self.settle_after and samples >= self.settle_after
@@ -376,7 +392,8 @@ class CheatBot:
 
     The match runner must call ``bind(match)`` before the bot's first move.
     ``node_limit`` caps each solve (the heuristic plays a move whose solve
-    would pass it); by default there is no cap, so every move is exact.
+    would pass it, and where such solves mostly failed it is not tried, see
+    ``_SolveOdds``); by default there is no cap, so every move is exact.
     """
 
     name = "cheat"
@@ -410,10 +427,16 @@ class CheatBot:
         from dehla.solver.fast import SolveLimitReached
 
         self._solver.node_limit = self.node_limit or 0
+        key = (match.rules, self._solver.node_limit, len(observation.tricks))
+        if self.node_limit and not _SOLVE_ODDS.worth_trying(key, self.rng):
+            return self.fallback.act(observation)
         try:
             solution = self._solver.solve(match)
         except SolveLimitReached:
+            _SOLVE_ODDS.record(key, False)
             return self.fallback.act(observation)
+        if self.node_limit:
+            _SOLVE_ODDS.record(key, True)
         team = observation.seat % 2
         best = max(utility(value, team) for value in solution.actions.values())
         choices = [action for action in legal if utility(solution.actions[action], team) == best]
