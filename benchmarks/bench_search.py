@@ -6,7 +6,10 @@ rest (``cheat`` is bound to the true match, as it must be).  Reports the share
 of hands the bot's team wins (a drawn hand counts half) with its Wilson 95%
 interval, the 50th/95th/99th percentile of its move times, and how much of the
 gap between the heuristic (50%) and ``cheat`` the search bot closes:
-``(hard - 50%) / (cheat - 50%)``, measured on the same deals.
+``(hard - 50%) / (cheat - 50%)``, measured on the same deals.  ``--json`` adds
+each deal's score (0 to 2, both legs), so that two versions of a bot measured on
+the same deals can be compared deal by deal, which needs far fewer deals to see
+a difference than comparing the two rates.
 
 Move times are given twice: wall clock, and the CPU time of the thread that
 thought (``time.thread_time``), which is what one core gives the bot whatever
@@ -83,8 +86,10 @@ def play_leg(
     return 0.5 if winner is None else float(winner == leg)
 
 
-def play_deals(job: tuple[str, str, float, int, int, list[int]]) -> tuple[list[float], list[float], list[float]]:
-    """A worker's share: both legs of each deal index; returns the scores and the move times."""
+def play_deals(
+    job: tuple[str, str, float, int, int, list[int]],
+) -> tuple[list[int], list[float], list[float], list[float]]:
+    """A worker's share: both legs of each deal index; returns the indexes, their scores and the move times."""
     rules_text, kind, budget, cheat_nodes, seed, indexes = job
     rules = parse_rules(rules_text)
     scores: list[float] = []
@@ -93,7 +98,7 @@ def play_deals(job: tuple[str, str, float, int, int, list[int]]) -> tuple[list[f
     for index in indexes:
         deal_seed = seed * 100_003 + index
         scores.append(sum(play_leg(rules, deal_seed, kind, budget, cheat_nodes, leg, walls, cpus) for leg in (0, 1)))
-    return scores, walls, cpus
+    return indexes, scores, walls, cpus
 
 
 def measure(
@@ -105,6 +110,7 @@ def measure(
         for start in range(0, deals, chunk)
     ]
     scores: list[float] = []
+    by_deal: dict[int, float] = {}
     walls: list[float] = []
     cpus: list[float] = []
     started = time.perf_counter()
@@ -113,10 +119,11 @@ def measure(
     else:
         label = f"{kind} ({budget:g} s)"
 
-    def collect(result: tuple[list[float], list[float], list[float]]) -> None:
-        scores.extend(result[0])
-        walls.extend(result[1])
-        cpus.extend(result[2])
+    def collect(result: tuple[list[int], list[float], list[float], list[float]]) -> None:
+        by_deal.update(zip(result[0], result[1]))
+        scores.extend(result[1])
+        walls.extend(result[2])
+        cpus.extend(result[3])
         done = len(scores)
         elapsed = time.perf_counter() - started
         eta = elapsed / done * (deals - done)
@@ -146,6 +153,7 @@ def measure(
         "cpu_p99_s": percentile(cpus, 0.99),
         "moves": len(walls),
         "seconds": round(time.perf_counter() - started, 1),
+        "deal_scores": [by_deal[index] for index in range(deals)],
     }
 
 
@@ -164,7 +172,7 @@ def main() -> int:
         help="node limit of each cheat solve; above it cheat plays as the heuristic (default: none, exact everywhere)",
     )
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals (default 1)")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON, with every deal's score")
     args = parser.parse_args()
     if args.deals < 1 or args.workers < 1 or args.budget <= 0:
         parser.error("--deals and --workers must be at least 1 and --budget positive")
@@ -180,6 +188,8 @@ def main() -> int:
     if args.json:
         print(json.dumps(report))
         return 0
+    for item in results:
+        del item["deal_scores"]
     for item in results:
         print(
             f"{args.rules}: {item['bot']} vs heuristic, {item['hands']} hands in duplicate: "

@@ -1,0 +1,59 @@
+"""The benchmark helpers that turn raw runs into figures (the benchmarks themselves are not tests)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _report(path: Path, rules: str, scores: list[float]) -> str:
+    rate = sum(scores) / (2 * len(scores))
+    result = {"bot": "hard (0.5 s)", "win_rate": rate, "deal_scores": scores}
+    path.write_text(json.dumps({"rules": rules, "results": [result]}), encoding="utf-8")
+    return str(path)
+
+
+def test_paired_difference_of_identical_runs_is_exactly_zero() -> None:
+    compare = _load("compare_deals")
+    assert compare.paired_difference([2.0, 1.0, 0.0], [2.0, 1.0, 0.0]) == (0.0, 0.0, 0.0)
+
+
+def test_paired_difference_counts_per_hand_and_narrows_with_agreement() -> None:
+    compare = _load("compare_deals")
+    a = [1.0] * 100
+    b = [1.0] * 90 + [2.0] * 10  # B wins one more hand in 10 of 100 deals: +5% of the 200 hands
+    mean, low, high = compare.paired_difference(a, b)
+    assert mean == pytest.approx(0.05)
+    assert 0.0 < low < mean < high < 0.1
+
+
+def test_compare_reports_the_difference_and_refuses_different_deals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    compare = _load("compare_deals")
+    a = _report(tmp_path / "a.json", "pagat", [1.0, 1.0, 2.0, 0.0])
+    b = _report(tmp_path / "b.json", "pagat", [1.0, 2.0, 2.0, 0.0])
+    assert compare.main([a, b]) == 0
+    out = capsys.readouterr().out
+    assert "+12.5% per hand" in out and "3 deals scored the same" in out
+    other = _report(tmp_path / "c.json", "taash", [1.0, 2.0, 2.0, 0.0])
+    with pytest.raises(SystemExit):
+        compare.main([a, other])
+    assert "not on the same deals" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        compare.main([a, str(tmp_path / "missing.json")])
+    assert "cannot read the reports" in capsys.readouterr().err
