@@ -189,8 +189,6 @@ def main() -> int:
         print(json.dumps(report))
         return 0
     for item in results:
-        del item["deal_scores"]
-    for item in results:
         print(
             f"{args.rules}: {item['bot']} vs heuristic, {item['hands']} hands in duplicate: "
             f"wins {item['win_rate']:.1%} [{item['low']:.1%}, {item['high']:.1%}]; "

@@ -218,10 +218,6 @@ class _Tally:
     utilities: list[float] = field(default_factory=list)
 
     @property
-    def count(self) -> int:
-        return len(self.utilities)
-
-    @property
     def mean(self) -> float:
         return sum(self.utilities) / len(self.utilities) if self.utilities else float("-inf")
 
@@ -324,9 +320,11 @@ class SearchBot:
         # machine the bot still thinks as much as it would alone (the move just takes longer).
         start = time.thread_time()
         deadline = start + self.budget
-        first_share = self.budget / 4
-        first_key = (observation.rules, max(20_000, int(first_share * NODES_PER_SECOND)), len(observation.tricks))
-        if self.sample_nodes is None and not _SOLVE_ODDS.worth_trying(first_key, self.rng):
+        timed = self.sample_nodes is None
+        # The first sample gets no more than a fair share of the budget.
+        first_limit = max(20_000, int(self.budget / 4 * NODES_PER_SECOND))
+        first_key = (observation.rules, first_limit, len(observation.tricks))
+        if timed and not _SOLVE_ODDS.worth_trying(first_key, self.rng):
             self.last_samples = 0
             return None
         tracker = CardTracker(observation)
@@ -336,28 +334,27 @@ class SearchBot:
         rejected = 0
         while samples < self.max_samples and rejected < 200:
             now = time.thread_time()
-            if self.sample_nodes is None and now >= deadline:
+            if timed and now >= deadline:
                 break
             try:
                 match = determinize(observation, tracker.sample(self.rng))
             except (_Rejected, RuntimeError):
                 rejected += 1
                 continue
-            if self.sample_nodes is not None:
-                self.solver.node_limit = self.sample_nodes
+            if not timed:
+                self.solver.node_limit = self.sample_nodes or 0
+            elif samples:
+                self.solver.node_limit = max(20_000, int((deadline - now) * NODES_PER_SECOND))  # what is left
             else:
-                # Spend at most what is left, and on the first sample no more than a fair share of the budget.
-                left = deadline - now
-                share = left if samples else first_share
-                self.solver.node_limit = max(20_000, int(share * NODES_PER_SECOND))
+                self.solver.node_limit = first_limit
             try:
-                solution = self.solver.solve(match)
+                solution: Solution | None = self.solver.solve(match)
             except SolveLimitReached:
-                if not samples and self.sample_nodes is None:
-                    _SOLVE_ODDS.record(first_key, False)
+                solution = None
+            if timed and not samples:
+                _SOLVE_ODDS.record(first_key, solution is not None)
+            if solution is None:
                 break
-            if not samples and self.sample_nodes is None:
-                _SOLVE_ODDS.record(first_key, True)
             samples += 1
             _add(tallies, solution, team)
             ready = self.settle_after and samples >= self.settle_after
@@ -431,12 +428,13 @@ class CheatBot:
         if self.node_limit and not _SOLVE_ODDS.worth_trying(key, self.rng):
             return self.fallback.act(observation)
         try:
-            solution = self._solver.solve(match)
+            solution: Solution | None = self._solver.solve(match)
         except SolveLimitReached:
-            _SOLVE_ODDS.record(key, False)
-            return self.fallback.act(observation)
+            solution = None
         if self.node_limit:
-            _SOLVE_ODDS.record(key, True)
+            _SOLVE_ODDS.record(key, solution is not None)
+        if solution is None:
+            return self.fallback.act(observation)
         team = observation.seat % 2
         best = max(utility(value, team) for value in solution.actions.values())
         choices = [action for action in legal if utility(solution.actions[action], team) == best]
