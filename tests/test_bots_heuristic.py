@@ -413,3 +413,20 @@ def test_plays_are_interned_actions() -> None:
     match = position("mendikot", 3, DUMP_HANDS, "2S AS 3S")
     action = HeuristicBot().act(match.observe(3))
     assert isinstance(action, Play)
+
+
+def test_does_not_trump_a_trick_its_partner_is_winning() -> None:
+    """Pagat, clubs trump: partner (seat 1) is winning trick 4 with the ace of diamonds; seat 3, void in diamonds,
+    keeps its trump (4C) and throws a small heart: whichever of the two takes the trick, the team has it."""
+    hands = [
+        "9H 2C 8H 5S AC KS JD 9S QS 7H QD 6C QH",
+        "JS AD 10C 8C 10D 8D KC 4D KD 9C 3C 6D 7C",
+        "10H 3S 9D KH 6S 6H 5D JC 3D 5H 2D 2S 5C",
+        "4H AH 2H 7D 7S AS JH 8S QC 3H 4S 4C 10S",
+    ]
+    match = position("pagat", 3, hands, "call C 9S JS 2S 10S KD 2D 7D JD 10C JC QC AC QD AD 3D")
+    assert decide(match) == "2H"
+    seat = match.to_act
+    assert seat is not None
+    without_the_rule = HeuristicBot(0, Weights(trump_partner=0.0)).act(match.observe(seat))
+    assert str(without_the_rule) == "4C"  # the card the rule keeps it from playing

@@ -74,6 +74,7 @@ class Weights:
     falling: float = 0.8  # how surely a player holding the ten of the suit led drops it, per card of the suit
     last_reserve: float = 0.3  # keeping the top trump for the last trick, per ten expected in the centre then
     lead_ten: float = 0.6  # leading a ten that a higher card still out can catch
+    trump_partner: float = 10.0  # trumping a trick my partner's card is winning (large: only when every card would)
     cut_suit: float = 0.06  # per unit of strength of the suit a cut would make trump
     ten_base: float = 0.55  # chance of saving a ten with higher cards out, before length and danger
     ten_length: float = 0.1  # ... more for each other card of its suit I hold
@@ -220,9 +221,27 @@ class _Decision:
         value = self._trick_value(card, outcome) - self._keep_value(card)
         if not self.trick:
             value += self._lead_bonus(card)
-        elif self.t.cut_open and outcome.trump is not None and self.trump is None:
+            return value
+        if self._trumps_partner(outcome):
+            value -= self.w.trump_partner
+        if self.t.cut_open and outcome.trump is not None and self.trump is None:
             value += self.w.cut_suit * self._cut_strength(card // 13, card)
         return value
+
+    def _trumps_partner(self, outcome: _Outcome) -> bool:
+        """Would my card take, by trumping (or overtrumping), a trick my partner's card is winning?
+
+        The bot does not do that (before the exact endgame): whichever of us takes the trick, my team
+        has it, and the trump is worth more kept.  The double-dummy analysis of lost hands flagged
+        these plays; forbidding them won more hands against ``random`` in ``pagat`` on 7 of 8 seeds
+        (``docs/benchmarks.md``, "Fourth round").
+        """
+        return (
+            not self.last_trick
+            and self.best_seat % 2 == self.team
+            and outcome.seat == self.me
+            and outcome.is_trump
+        )
 
     def _reveal_value(self) -> float:
         """Expected value of asking for the band-hukum card, over what trump may turn out to be."""
