@@ -9,6 +9,8 @@ from types import ModuleType
 
 import pytest
 
+from dehla.errors import DehlaError
+
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
@@ -57,3 +59,28 @@ def test_compare_reports_the_difference_and_refuses_different_deals(
     with pytest.raises(SystemExit):
         compare.main([a, str(tmp_path / "missing.json")])
     assert "cannot read the reports" in capsys.readouterr().err
+
+
+def test_decision_benchmark_variants_parse_and_bad_ones_are_named() -> None:
+    bench = _load("bench_decisions")
+    assert bench.parse_variant("inf:surprise=0.05,surprise_cutoff=2") == (
+        "inf", {"surprise": 0.05, "surprise_cutoff": 2}
+    )
+    assert bench.parse_variant("plain:") == ("plain", {})
+    with pytest.raises(DehlaError, match="unknown variant setting 'budget=1'"):
+        bench.parse_variant("x:budget=1")
+    with pytest.raises(DehlaError, match="surprise_cutoff needs a int"):
+        bench.parse_variant("x:surprise_cutoff=two")
+
+
+def test_decision_benchmark_scores_choices_against_the_true_deal() -> None:
+    bench = _load("bench_decisions")
+    matches = bench.positions("pagat", 2, 1, 9, 12, 1.0)
+    assert matches and all(len(match.legal_actions()) > 1 for match in matches)
+    truth = bench.true_values(matches, 3_000_000)
+    for values, match in zip(truth, matches):
+        assert values is not None and len(values) == len(match.legal_actions())
+    result = bench.measure(matches, truth, {"max_samples": 3, "sample_nodes": 100_000, "surprise": 0.0}, "plain")
+    assert result["positions"] == len(matches)
+    assert all(loss is not None and loss >= 0.0 for loss in result["losses"])
+    assert result["suboptimal"] == sum(loss > 1e-9 for loss in result["losses"])

@@ -7,10 +7,12 @@ import random
 import pytest
 
 from dehla.bots import BOTS, make_bot, search
+from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import (
     NODES_PER_SECOND,
     CheatBot,
     SearchBot,
+    _PlayModel,
     _Rejected,
     _settled,
     _SolveOdds,
@@ -179,6 +181,19 @@ def test_settled_needs_the_best_action_never_worse_or_clearly_better() -> None:
     many = {low: _Tally([1.0] * 30 + [0.0]), high: _Tally([0.0] * 30 + [1.0])}
     assert _settled(many, low, 3.0)  # worse once in 31, far ahead on average
     assert not _settled({low: _Tally([1.0]), high: _Tally([0.0])}, low, 3.0)  # one sample is never enough
+    # Weighted samples: a sample that hardly counts does not make a choice settled.
+    light = {low: _Tally([1.0, 1.0], [1.0, 1e-6]), high: _Tally([0.0, 0.0], [1.0, 1e-6])}
+    assert not _settled(light, low, 3.0)
+    heavy = {low: _Tally([1.0] * 30 + [0.0], [1.0] * 31), high: _Tally([0.0] * 30 + [1.0], [1.0] * 31)}
+    heavy[low].weights[-1] = heavy[high].weights[-1] = 30.0  # the one sample that disagrees weighs as much as the rest
+    assert not _settled(heavy, low, 3.0)
+
+
+def test_tally_mean_is_weighted() -> None:
+    tally = _Tally([1.0, 0.0], [3.0, 1.0])
+    assert tally.mean == 0.75
+    assert _Tally([1.0, 0.0]).mean == 0.5
+    assert _Tally().mean == float("-inf")
 
 
 def test_hard_bot_stops_early_on_clear_moves_with_the_same_choice() -> None:
@@ -194,8 +209,9 @@ def test_hard_bot_stops_early_on_clear_moves_with_the_same_choice() -> None:
         assert seat is not None
         if len(match.legal_actions()) < 2:
             continue
-        eager = SearchBot(1, max_samples=40, sample_nodes=200_000, settle_after=8)
-        patient = SearchBot(1, max_samples=40, sample_nodes=200_000, settle_after=0)
+        # Without inference: the random play that made these positions is what no sensible player does.
+        eager = SearchBot(1, max_samples=40, sample_nodes=200_000, settle_after=8, surprise=0.0)
+        patient = SearchBot(1, max_samples=40, sample_nodes=200_000, settle_after=0, surprise=0.0)
         eager_choice = eager.act(match.observe(seat))
         patient_choice = patient.act(match.observe(seat))
         assert patient.last_samples == 40
@@ -229,3 +245,93 @@ def test_hard_bot_stops_trying_where_first_samples_keep_failing(monkeypatch: pyt
     for _ in range(40):
         assert bot.act(seen) in seen.legal_actions
     assert 4 < odds.counts[key][0] < 4 + 15  # a few more tries, far fewer than the moves
+
+
+def _heuristic_position(preset: str, seed: int, tricks: int) -> Match:
+    """A hand played by four ``heuristic`` bots up to the start of trick ``tricks + 1``."""
+    rng = random.Random(seed)
+    match = Match.new(preset, rng)
+    match.apply(match.random_deal(rng))
+    players = [HeuristicBot(seat) for seat in range(4)]
+    while len(match._tricks) < tricks or match.current_trick:
+        seat = match.to_act
+        assert seat is not None
+        match.apply(players[seat].act(match.observe(seat)))
+    return match
+
+
+@pytest.mark.parametrize("preset", ["pagat", "taash", "mendikot"])
+def test_inference_finds_no_surprise_in_the_true_deal_and_some_in_random_ones(preset: str) -> None:
+    """When the others play as ``heuristic``, the true deal explains every action seen; random deals
+    consistent with the cards and voids seen mostly do not."""
+    model = _PlayModel(0)
+    surprising = 0
+    for seed in range(3):
+        match = _heuristic_position(preset, seed, 6)
+        seat = match.to_act
+        assert seat is not None
+        assert model.surprises(match, seat, 99) == 0
+        seen = match.observe(seat)
+        tracker = CardTracker(seen)
+        rng = random.Random(seed)
+        for _ in range(5):
+            try:
+                sample = determinize(seen, tracker.sample(rng))
+            except _Rejected:
+                continue
+            surprising += model.surprises(sample, seat, 99) > 0
+    assert surprising >= 8
+
+
+def test_inference_counting_stops_past_the_limit() -> None:
+    match = _heuristic_position("pagat", 4, 7)
+    seat = match.to_act
+    assert seat is not None
+    seen = match.observe(seat)
+    tracker = CardTracker(seen)
+    rng = random.Random(4)
+    model = _PlayModel(0)
+    counts = []
+    for _ in range(20):
+        try:
+            sample = determinize(seen, tracker.sample(rng))
+        except _Rejected:
+            continue
+        full = model.surprises(sample, seat, 99)
+        assert model.surprises(sample, seat, 0) == min(full, 1)
+        counts.append(full)
+    assert max(counts) >= 2
+
+
+def test_hard_bot_weighs_deals_by_how_likely_the_others_plays_make_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With inference each solved deal weighs ``surprise`` to the power of its surprises beyond the fewest;
+    deals far less likely than one already solved are not solved at all."""
+    match = _heuristic_position("pagat", 2, 7)
+    seat = match.to_act
+    assert seat is not None
+    seen = match.observe(seat)
+    seen_weights: list[list[float]] = []
+    real_settled = search._settled
+
+    def spy(tallies: dict[Play, _Tally], best: Play, z: float) -> bool:
+        seen_weights.append(list(next(iter(tallies.values())).weights))
+        assert all(tally.weights == seen_weights[-1] for tally in tallies.values())
+        return real_settled(tallies, best, z)
+
+    monkeypatch.setattr(search, "_settled", spy)
+    bot = SearchBot(2, max_samples=12, sample_nodes=200_000, candidates=60, surprise=0.2, surprise_cutoff=2,
+                    settle_after=1)
+    assert bot.act(seen) in seen.legal_actions
+    assert 1 <= bot.last_samples <= 12
+    final = seen_weights[-1]
+    assert len(final) == bot.last_samples
+    assert 1.0 in final
+    assert all(weight in {1.0, 0.2, 0.2**2} or weight < 0.2**2 for weight in final)
+
+
+def test_inference_settings_are_checked() -> None:
+    with pytest.raises(DehlaError, match="surprise"):
+        SearchBot(1, surprise=1.0)
+    with pytest.raises(DehlaError, match="surprise"):
+        SearchBot(1, surprise=-0.1)
+    assert SearchBot(1, surprise=0.0)._model is None

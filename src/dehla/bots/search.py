@@ -33,7 +33,7 @@ from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.tracking import CardTracker, HolderSample
 from dehla.cards import SUIT_MASKS, Card, cards_of
 from dehla.engine.actions import Action, Deal, Hide, Play, parse_action
-from dehla.engine.observe import Observation
+from dehla.engine.observe import Observation, observe
 from dehla.engine.state import OPENING_PACKET, STAGED_TRICKS, Match, Phase
 from dehla.errors import DehlaError
 from dehla.rules import Rules
@@ -46,6 +46,10 @@ __all__ = ["SearchBot", "CheatBot", "determinize", "utility", "DEFAULT_BUDGETS"]
 
 #: Seconds per move: (hard, expert).
 DEFAULT_BUDGETS = (0.5, 2.0)
+#: The inference's chance that another player made a play ``heuristic`` would not have made; 0 is off.
+#: Off by default: at 0.05 it won +0.7% of pagat hands [-1.6%, +2.9%] for 50 times the median move time
+#: (docs/benchmarks.md).
+DEFAULT_SURPRISE = 0.0
 #: Search nodes a second the solver manages on one core (used to turn a time budget into a node limit;
 #: about 2.3 million measured, see docs/benchmarks.md).
 NODES_PER_SECOND = 2_000_000
@@ -213,26 +217,38 @@ def _opening_packet(
 
 @dataclass
 class _Tally:
-    """One action's utilities, one per sample solved (in the order of the samples)."""
+    """One action's utilities, one per sample solved (in the order of the samples), and the samples' weights."""
 
     utilities: list[float] = field(default_factory=list)
+    weights: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.weights:  # unweighted samples
+            self.weights = [1.0] * len(self.utilities)
 
     @property
     def mean(self) -> float:
-        return sum(self.utilities) / len(self.utilities) if self.utilities else float("-inf")
+        total = sum(self.weights)
+        if not total:
+            return float("-inf")
+        return sum(w * u for w, u in zip(self.weights, self.utilities)) / total
 
 
 def _settled(tallies: dict[Action, _Tally], best: Action, z: float) -> bool:
     """Would more samples hardly change the choice of ``best``?
 
     Every sample values every action, so ``best`` is compared with each other
-    action sample by sample (paired differences): the choice is settled when,
-    against every other action, ``best`` was never worse in any sample, or its
-    mean advantage is more than ``z`` standard errors above nothing.
+    action sample by sample (paired differences, weighted as the samples are):
+    the choice is settled when, against every other action, ``best`` was never
+    worse in any sample, or its mean advantage is more than ``z`` standard
+    errors above nothing (with the effective number of samples of the weights).
     """
     mine = tallies[best].utilities
+    weights = tallies[best].weights
     n = len(mine)
-    if n < 2:
+    total = sum(weights)
+    effective = total * total / sum(w * w for w in weights) if total else 0.0
+    if n < 2 or effective < 2.0:
         return False
     for action, tally in tallies.items():
         if action == best or len(tally.utilities) != n:
@@ -240,11 +256,50 @@ def _settled(tallies: dict[Action, _Tally], best: Action, z: float) -> bool:
         differences = [a - b for a, b in zip(mine, tally.utilities)]
         if min(differences) >= 0.0:
             continue
-        mean = sum(differences) / n
-        variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
-        if mean - z * math.sqrt(variance / n) <= 0.0:
+        mean = sum(w * d for w, d in zip(weights, differences)) / total
+        spread = sum(w * (d - mean) ** 2 for w, d in zip(weights, differences)) / total
+        variance = spread * effective / (effective - 1)
+        if mean - z * math.sqrt(variance / effective) <= 0.0:
             return False
     return True
+
+
+class _PlayModel:
+    """How many of the others' past actions, in a sampled deal, a player like ``heuristic`` would not have made.
+
+    The search bots' inference.  Cards a player kept or gave away say something
+    about the cards it holds: a deal in which every seen action is what a
+    sensible player would have done with those cards is likelier than one in
+    which several are not.  The model is the ``heuristic`` bot, asked at each of
+    the others' past decisions with that seat's view of the sampled deal (forced
+    actions and the exact endgame, which samples at random, are not asked).
+    """
+
+    def __init__(self, seed: int | None) -> None:
+        self.player = HeuristicBot(seed)
+
+    def surprises(self, world: Match, observer: int, limit: int) -> int:
+        """Actions of seats other than ``observer`` the model would not have taken (counting stops past ``limit``)."""
+        hand = world.hand_number
+        replay = Match(world.rules, world.dealer)
+        replay.apply(world.deals[hand])
+        weights = self.player.weights
+        endgame = weights.endgame if world.players == 4 else weights.endgame_many
+        count = 0
+        for action in world.hand_actions(hand):
+            seat = replay.to_act
+            if (
+                seat is not None
+                and seat != observer
+                and len(replay.legal_actions()) > 1
+                and not (replay.phase is Phase.PLAY and replay._hands[seat].bit_count() <= endgame)
+                and self.player.act(observe(replay, seat)) != action
+            ):
+                count += 1
+                if count > limit:
+                    return count
+            replay.apply(action)
+        return count
 
 
 class SearchBot:
@@ -260,6 +315,14 @@ class SearchBot:
     ``sample_nodes`` the bot ignores the clock and gives every sample that
     many search nodes instead: slower to tune but reproducible, for tests and
     experiments.
+
+    Inference (``surprise``, the chance that another player made a play
+    ``heuristic`` would not have made; 0 turns it off): in each deal drawn the
+    bot counts the others' past actions a sensible player would not have made
+    (``_PlayModel``); a deal is weighted by ``surprise`` to the power of its
+    surprises beyond the fewest found in any deal of the move, and a deal more
+    than ``surprise_cutoff`` beyond them is not solved.  At most ``candidates``
+    deals are drawn a move.
     """
 
     def __init__(
@@ -272,11 +335,16 @@ class SearchBot:
         sample_nodes: int | None = None,
         settle_after: int = 12,
         settle_z: float = 3.0,
+        surprise: float = DEFAULT_SURPRISE,
+        candidates: int | None = None,
+        surprise_cutoff: int = 2,
     ) -> None:
         if budget <= 0:
             raise DehlaError(f"the time budget must be positive, not {budget}")
         if sample_nodes is not None and sample_nodes <= 0:
             raise DehlaError(f"the nodes per sample must be positive, not {sample_nodes}")
+        if not 0.0 <= surprise < 1.0:
+            raise DehlaError(f"the surprise chance must be at least 0 and below 1, not {surprise}")
         self.name = name
         self.rng = random.Random(seed)
         self.budget = budget
@@ -287,6 +355,10 @@ class SearchBot:
         self.table_bits = table_bits
         self._solver: Solver | None = None
         self.fallback = HeuristicBot(seed)
+        self.surprise = surprise
+        self.candidates = candidates if candidates is not None else 4 * max_samples
+        self.surprise_cutoff = surprise_cutoff
+        self._model = _PlayModel(seed) if surprise else None
         self.last_samples = 0
 
     @property
@@ -330,9 +402,12 @@ class SearchBot:
         tracker = CardTracker(observation)
         team = observation.seat % 2
         tallies: dict[Action, _Tally] = {action: _Tally() for action in observation.legal_actions}
+        surprises: list[int] = []  # per sample solved, with inference
+        fewest = 10**9
         samples = 0
         rejected = 0
-        while samples < self.max_samples and rejected < 200:
+        drawn = 0
+        while samples < self.max_samples and rejected < 200 and drawn < self.candidates:
             now = time.thread_time()
             if timed and now >= deadline:
                 break
@@ -341,6 +416,12 @@ class SearchBot:
             except (_Rejected, RuntimeError):
                 rejected += 1
                 continue
+            if self._model is not None:
+                drawn += 1
+                count = self._model.surprises(match, observation.seat, fewest + self.surprise_cutoff)
+                if count > fewest + self.surprise_cutoff:
+                    continue  # far less likely than a deal already solved: not worth solving
+                fewest = min(fewest, count)
             if not timed:
                 self.solver.node_limit = self.sample_nodes or 0
             elif samples:
@@ -357,6 +438,11 @@ class SearchBot:
                 break
             samples += 1
             _add(tallies, solution, team)
+            if self._model is not None:
+                surprises.append(count)
+                weights = [self.surprise ** (c - fewest) for c in surprises]
+                for tally in tallies.values():
+                    tally.weights = list(weights)
             ready = self.settle_after and samples >= self.settle_after
             if ready and _settled(tallies, _best(tallies, observation), self.settle_z):
                 break
@@ -371,6 +457,7 @@ def _add(tallies: dict[Action, _Tally], solution: Solution, team: int) -> None:
         tally = tallies.get(action)
         if tally is not None:
             tally.utilities.append(utility(value, team))
+            tally.weights.append(1.0)
 
 
 def _best(tallies: dict[Action, _Tally], observation: Observation) -> Action:
