@@ -67,10 +67,11 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
 
 def positions(rules_text: str, deals: int, seed: int, first: int, last: int, share: float) -> list[Match]:
     """Decisions with a choice in tricks ``first`` to ``last`` of hands played by four heuristic bots."""
+    rules = parse_rules(rules_text)
     found = []
     for deal in range(deals):
         rng = random.Random(f"{seed}:{deal}")
-        match = Match(parse_rules(rules_text), deal % 4)
+        match = Match(rules, deal % rules.players)
         match.apply(match.random_deal(rng))
         players = [HeuristicBot(seat) for seat in range(match.players)]
         while not match.results:
@@ -162,6 +163,10 @@ def main() -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     matches = positions(args.rules, args.deals, args.seed, args.from_trick, args.to_trick, args.share)
+    if not matches:
+        print(f"error: no decision with a choice in tricks {args.from_trick} to {args.to_trick} of {args.deals} "
+              "hands; widen the tricks or play more deals", file=sys.stderr)
+        return 2
     print(f"{len(matches)} positions; solving them with every card known", file=sys.stderr, flush=True)
     truth = true_values(matches, args.truth_nodes)
     results = []

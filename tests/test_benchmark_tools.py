@@ -84,3 +84,11 @@ def test_decision_benchmark_scores_choices_against_the_true_deal() -> None:
     assert result["positions"] == len(matches)
     assert all(loss is not None and loss >= 0.0 for loss in result["losses"])
     assert result["suboptimal"] == sum(loss > 1e-9 for loss in result["losses"])
+
+
+def test_decision_benchmark_without_positions_says_so(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = _load("bench_decisions")
+    monkeypatch.setattr("sys.argv", ["bench_decisions.py", "--deals", "1", "--from-trick", "9", "--to-trick", "3"])
+    assert bench.main() == 2
+    assert "no decision with a choice in tricks 9 to 3" in capsys.readouterr().err
