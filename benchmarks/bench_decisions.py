@@ -18,6 +18,7 @@ inference gains against other players.
 
     python benchmarks/bench_decisions.py --deals 120
     python benchmarks/bench_decisions.py --deals 120 --variant plain:surprise=0 --variant inf:surprise=0.05
+    python benchmarks/bench_decisions.py --deals 120 --variant results --variant tens:exact_tens=1
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from dehla import Match
@@ -37,13 +39,25 @@ from dehla.engine.actions import Action
 from dehla.errors import DehlaError
 from dehla.rules import parse_rules
 
-#: SearchBot settings a variant may change, and their types.
-SETTINGS: dict[str, type] = {
+
+def boolean(text: str) -> bool:
+    """``1``/``true``/``yes`` or ``0``/``false``/``no``."""
+    lowered = text.lower()
+    if lowered in ("1", "true", "yes"):
+        return True
+    if lowered in ("0", "false", "no"):
+        return False
+    raise ValueError(text)
+
+
+#: SearchBot settings a variant may change, and how to read them.
+SETTINGS: dict[str, Callable[[str], Any]] = {
     "surprise": float,
     "surprise_cutoff": int,
     "candidates": int,
     "max_samples": int,
     "sample_nodes": int,
+    "exact_tens": boolean,
 }
 DEFAULT_VARIANTS = ("plain:surprise=0", "inference:surprise=0.05,surprise_cutoff=2")
 

@@ -71,6 +71,10 @@ def test_decision_benchmark_variants_parse_and_bad_ones_are_named() -> None:
         bench.parse_variant("x:budget=1")
     with pytest.raises(DehlaError, match="surprise_cutoff needs a int"):
         bench.parse_variant("x:surprise_cutoff=two")
+    assert bench.parse_variant("tens:exact_tens=1") == ("tens", {"exact_tens": True})
+    assert bench.parse_variant("results:exact_tens=no") == ("results", {"exact_tens": False})
+    with pytest.raises(DehlaError, match="exact_tens needs a boolean"):
+        bench.parse_variant("x:exact_tens=maybe")
 
 
 def test_decision_benchmark_scores_choices_against_the_true_deal() -> None:

@@ -136,7 +136,17 @@ def test_cheat_needs_the_truth_and_plays_double_dummy_best() -> None:
     cheat.bind(match)
     action = cheat.act(match.observe(seat))
     solution = Solver(table_bits=16).solve(match)
-    assert solution.actions[action].level == solution.value.level
+    assert solution.actions[action].net == solution.value.net  # keeps the hand's result under best play
+    for trial in range(10):
+        other = _random_position("pagat", random.Random(trial), 0.0)
+        while len(other._tricks) < 8:
+            other.apply(rng.choice(other.legal_actions()))
+        bound = CheatBot(trial)
+        bound.bind(other)
+        seat = other.to_act
+        assert seat is not None
+        solution = Solver(table_bits=16).solve(other)
+        assert solution.actions[bound.act(other.observe(seat))].net == solution.value.net
 
 
 def test_registry_levels_and_labels() -> None:
@@ -187,6 +197,18 @@ def test_settled_needs_the_best_action_never_worse_or_clearly_better() -> None:
     heavy = {low: _Tally([1.0] * 30 + [0.0], [1.0] * 31), high: _Tally([0.0] * 30 + [1.0], [1.0] * 31)}
     heavy[low].weights[-1] = heavy[high].weights[-1] = 30.0  # the one sample that disagrees weighs as much as the rest
     assert not _settled(heavy, low, 3.0)
+
+
+def test_settled_waits_longer_when_the_best_action_only_ties() -> None:
+    """With results only, two actions that tied in every deal so far may still part: a tie settles only after
+    ``ties_after`` samples, while an action never worse and sometimes better settles as before."""
+    low, high = Play(Card.parse("2H")), Play(Card.parse("AH"))
+    tied = {low: _Tally([1.0] * 8), high: _Tally([1.0] * 8)}
+    assert _settled(tied, low, 3.0)
+    assert not _settled(tied, low, 3.0, ties_after=16)
+    assert _settled({low: _Tally([1.0] * 16), high: _Tally([1.0] * 16)}, low, 3.0, ties_after=16)
+    ahead = {low: _Tally([1.0] * 8), high: _Tally([1.0] * 7 + [-1.0])}
+    assert _settled(ahead, low, 3.0, ties_after=16)
 
 
 def test_tally_mean_is_weighted() -> None:
@@ -313,10 +335,10 @@ def test_hard_bot_weighs_deals_by_how_likely_the_others_plays_make_them(monkeypa
     seen_weights: list[list[float]] = []
     real_settled = search._settled
 
-    def spy(tallies: dict[Play, _Tally], best: Play, z: float) -> bool:
+    def spy(tallies: dict[Play, _Tally], best: Play, z: float, ties_after: int = 0) -> bool:
         seen_weights.append(list(next(iter(tallies.values())).weights))
         assert all(tally.weights == seen_weights[-1] for tally in tallies.values())
-        return real_settled(tallies, best, z)
+        return real_settled(tallies, best, z, ties_after)
 
     monkeypatch.setattr(search, "_settled", spy)
     bot = SearchBot(2, max_samples=12, sample_nodes=200_000, candidates=60, surprise=0.2, surprise_cutoff=2,

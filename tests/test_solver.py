@@ -139,6 +139,43 @@ def test_three_card_pagat_positions_match_minimax(preset: str) -> None:
         assert solution.value.level == expected
         assert {action: value.level for action, value in solution.actions.items()} == actions
 
+@pytest.mark.parametrize("preset", [*PRESETS, "taash+trick_minimum"])
+def test_results_are_the_hands_result_of_every_action(preset: str) -> None:
+    # ``results`` tells apart only the results (who wins, by how many points): against minimax on small positions
+    # (trump still to cut, or hidden, where the preset has it), and against a full solve on larger ones.
+    rules = parse_rules({"preset": "taash", "trick_minimum": True}) if preset == "taash+trick_minimum" else preset
+    rng = random.Random(f"results-{preset}")
+    solver = Solver(table_bits=16)
+    for match, limit in itertools.islice(small_positions(rules, rng, (2, 1)), 40):
+        if limit is not None:
+            continue
+        objective = objective_for(match.rules, match.dealer)
+        level, actions = reference_values(match)
+        results = solver.results(match)
+        assert results.margin == objective.values[level].net
+        assert results.actions == {action: objective.values[found].net for action, found in actions.items()}
+    for _ in range(2):
+        for match in natural_positions(rules, rng, (6, 4)):
+            solution = Solver(table_bits=14).solve(match)
+            results = solver.results(match)
+            assert results.margin == solution.value.net
+            assert results.actions == {action: value.net for action, value in solution.actions.items()}
+            team = results.team
+            for action, value in solution.actions.items():
+                assert results.for_team(action, team) == value.for_team(team)[0]
+
+
+def test_results_cost_fewer_nodes_than_a_full_solve() -> None:
+    # Pagat's result has two values (a win or a loss) where the full value has five (the tens): fewer questions.
+    rng = random.Random(21)
+    full = cheap = 0
+    for _ in range(6):
+        for match in natural_positions("pagat", rng, (7,)):
+            full += Solver(table_bits=18).solve(match).nodes
+            cheap += Solver(table_bits=18).results(match).nodes
+    assert cheap < full
+
+
 def test_solver_refuses_positions_without_a_hand() -> None:
     match = Match("pagat", 0)
     with pytest.raises(DehlaError, match="no hand in play"):

@@ -39,7 +39,7 @@ from dehla.errors import DehlaError
 from dehla.rules import Rules
 
 if TYPE_CHECKING:  # the solver (and numba) load on first use, not with every command that lists bots
-    from dehla.solver.fast import Solution, Solver
+    from dehla.solver.fast import Results, Solver
     from dehla.solver.objective import Value
 
 __all__ = ["SearchBot", "CheatBot", "determinize", "utility", "DEFAULT_BUDGETS"]
@@ -234,7 +234,7 @@ class _Tally:
         return sum(w * u for w, u in zip(self.weights, self.utilities)) / total
 
 
-def _settled(tallies: dict[Action, _Tally], best: Action, z: float) -> bool:
+def _settled(tallies: dict[Action, _Tally], best: Action, z: float, ties_after: int = 0) -> bool:
     """Would more samples hardly change the choice of ``best``?
 
     Every sample values every action, so ``best`` is compared with each other
@@ -242,6 +242,9 @@ def _settled(tallies: dict[Action, _Tally], best: Action, z: float) -> bool:
     the choice is settled when, against every other action, ``best`` was never
     worse in any sample, or its mean advantage is more than ``z`` standard
     errors above nothing (with the effective number of samples of the weights).
+    An action that did exactly as well in every sample settles nothing before
+    ``ties_after`` samples: when only results count, two actions often tie in
+    the first few deals and part in one deal of five.
     """
     mine = tallies[best].utilities
     weights = tallies[best].weights
@@ -255,7 +258,9 @@ def _settled(tallies: dict[Action, _Tally], best: Action, z: float) -> bool:
             continue
         differences = [a - b for a, b in zip(mine, tally.utilities)]
         if min(differences) >= 0.0:
-            continue
+            if max(differences) > 0.0 or n >= ties_after:
+                continue
+            return False
         mean = sum(w * d for w, d in zip(weights, differences)) / total
         spread = sum(w * (d - mean) ** 2 for w, d in zip(weights, differences)) / total
         variance = spread * effective / (effective - 1)
@@ -323,6 +328,13 @@ class SearchBot:
     surprises beyond the fewest found in any deal of the move, and a deal more
     than ``surprise_cutoff`` beyond them is not solved.  At most ``candidates``
     deals are drawn a move.
+
+    By default each sample is solved only as far as the hand's result
+    (``Solver.results``: who wins, by how many points), which costs a fraction of
+    a full solve early in a hand, so the bot starts searching a trick or two
+    sooner; among actions with the same average result it plays what
+    ``heuristic`` would, when that is one of them.  ``exact_tens=True`` solves
+    the tens too and breaks ties by them (``utility``), as the bot did before.
     """
 
     def __init__(
@@ -338,6 +350,7 @@ class SearchBot:
         surprise: float = DEFAULT_SURPRISE,
         candidates: int | None = None,
         surprise_cutoff: int = 2,
+        exact_tens: bool = False,
     ) -> None:
         if budget <= 0:
             raise DehlaError(f"the time budget must be positive, not {budget}")
@@ -358,6 +371,7 @@ class SearchBot:
         self.surprise = surprise
         self.candidates = candidates if candidates is not None else 4 * max_samples
         self.surprise_cutoff = surprise_cutoff
+        self.exact_tens = exact_tens
         self._model = _PlayModel(seed) if surprise else None
         self.last_samples = 0
 
@@ -429,50 +443,80 @@ class SearchBot:
             else:
                 self.solver.node_limit = first_limit
             try:
-                solution: Solution | None = self.solver.solve(match)
+                values = self._sample_values(match, team)
             except SolveLimitReached:
-                solution = None
+                values = None
             if timed and not samples:
-                _SOLVE_ODDS.record(first_key, solution is not None)
-            if solution is None:
+                _SOLVE_ODDS.record(first_key, values is not None)
+            if values is None:
                 break
             samples += 1
-            _add(tallies, solution, team)
+            _add(tallies, values)
             if self._model is not None:
                 surprises.append(count)
                 weights = [self.surprise ** (c - fewest) for c in surprises]
                 for tally in tallies.values():
                     tally.weights = list(weights)
             ready = self.settle_after and samples >= self.settle_after
-            if ready and _settled(tallies, _best(tallies, observation), self.settle_z):
+            ties_after = 0 if self.exact_tens else 2 * self.settle_after
+            if ready and _settled(tallies, _best(tallies, observation), self.settle_z, ties_after):
                 break
         self.last_samples = samples
         if samples == 0:
             return None
-        return _best(tallies, observation)
+        if self.exact_tens:
+            return _best(tallies, observation)
+        return _best(tallies, observation, lambda: self.fallback.act(observation))
+
+    def _sample_values(self, match: Match, team: int) -> dict[Action, float]:
+        """What each legal action is worth to ``team`` in one sampled deal, solved double-dummy."""
+        if self.exact_tens:
+            solution = self.solver.solve(match)
+            return {action: utility(value, team) for action, value in solution.actions.items()}
+        results = self.solver.results(match)
+        return {action: float(results.for_team(action, team)) for action in results.actions}
 
 
-def _add(tallies: dict[Action, _Tally], solution: Solution, team: int) -> None:
-    for action, value in solution.actions.items():
+def _add(tallies: dict[Action, _Tally], values: dict[Action, float]) -> None:
+    for action, value in values.items():
         tally = tallies.get(action)
         if tally is not None:
-            tally.utilities.append(utility(value, team))
+            tally.utilities.append(value)
             tally.weights.append(1.0)
 
 
-def _best(tallies: dict[Action, _Tally], observation: Observation) -> Action:
-    """The action with the best average; ties go to the lowest card (keep the high ones)."""
+def _best(
+    tallies: dict[Action, _Tally], observation: Observation, prefer: Callable[[], Action] | None = None
+) -> Action:
+    """The action with the best average.
+
+    Ties go to ``prefer()`` when it names one of the tied actions (asked only when
+    there is a tie), else to the lowest card (keep the high ones).
+    """
+
+    def average(action: Action) -> float:
+        return round(tallies[action].mean, 9)
 
     def key(action: Action) -> tuple[float, int]:
-        average = tallies[action].mean
         low = -int(action.card % 13) if isinstance(action, Play) else 0
-        return (round(average, 9), low)
+        return (average(action), low)
 
-    return max(observation.legal_actions, key=key)
+    best = max(observation.legal_actions, key=key)
+    if prefer is not None:
+        tied = [action for action in observation.legal_actions if average(action) == average(best)]
+        if len(tied) > 1:
+            preferred = prefer()
+            if preferred in tied:
+                return preferred
+    return best
 
 
 class CheatBot:
-    """Plays the double-dummy best action of the true position.  FOR MEASUREMENT ONLY: it sees every card.
+    """Plays a double-dummy best action of the true position.  FOR MEASUREMENT ONLY: it sees every card.
+
+    Best means best for the hand's result (``Solver.results``, which reaches the
+    early tricks a full solve cannot); among the actions that keep it, what
+    ``heuristic`` would play, else the lowest card.
 
     The match runner must call ``bind(match)`` before the bot's first move.
     ``node_limit`` caps each solve (the heuristic plays a move whose solve
@@ -515,16 +559,20 @@ class CheatBot:
         if self.node_limit and not _SOLVE_ODDS.worth_trying(key, self.rng):
             return self.fallback.act(observation)
         try:
-            solution: Solution | None = self._solver.solve(match)
+            results: Results | None = self._solver.results(match)
         except SolveLimitReached:
-            solution = None
+            results = None
         if self.node_limit:
-            _SOLVE_ODDS.record(key, solution is not None)
-        if solution is None:
+            _SOLVE_ODDS.record(key, results is not None)
+        if results is None:
             return self.fallback.act(observation)
         team = observation.seat % 2
-        best = max(utility(value, team) for value in solution.actions.values())
-        choices = [action for action in legal if utility(solution.actions[action], team) == best]
+        best = max(results.for_team(action, team) for action in legal)
+        choices = [action for action in legal if results.for_team(action, team) == best]
+        if len(choices) > 1:
+            preferred = self.fallback.act(observation)
+            if preferred in choices:
+                return preferred
         return min(choices, key=lambda action: action.card % 13 if isinstance(action, Play) else -1)
 
 

@@ -31,7 +31,7 @@ from dehla.errors import DehlaError
 from dehla.solver import kernel
 from dehla.solver.objective import Objective, Value, objective_for
 
-__all__ = ["Solver", "Solution", "SolveLimitReached", "default_solver", "solve", "kernel_load_seconds"]
+__all__ = ["Solver", "Solution", "Results", "SolveLimitReached", "default_solver", "solve", "kernel_load_seconds"]
 
 Array = npt.NDArray[np.int64]
 _IN_HAND = (Phase.CALL, Phase.HIDE, Phase.PLAY)
@@ -61,6 +61,30 @@ class Solution:
         """How many levels ``action`` gives away compared with the best action (0 for a best action)."""
         level = self.actions[action].level
         return self.value.level - level if self.team == 0 else level - self.value.level
+
+
+@dataclass(frozen=True)
+class Results:
+    """A position solved only as far as the hand's result: who wins and by how many points, not the tens.
+
+    ``margin`` and ``actions`` hold team 0's points margin (points minus the other
+    team's) under best play, for the position and after each legal action.  Much
+    cheaper than a full ``Solution`` early in a hand (on Pagat and Mendikot one
+    bound query an action), and all a player needs where the tens only decide the result.
+    """
+
+    margin: int
+    actions: dict[Action, int]
+    seat: int
+    nodes: int = 0
+
+    @property
+    def team(self) -> int:
+        return self.seat % 2
+
+    def for_team(self, action: Action, team: int) -> int:
+        """The points margin after ``action`` from ``team``'s side."""
+        return self.actions[action] if team == 0 else -self.actions[action]
 
 
 @dataclass
@@ -93,6 +117,24 @@ def _thresholds_for(objective: Objective) -> Array:
             values = list(range(objective.levels))
         values[0] = -(1 << 20)
         found = _THRESHOLDS[id(objective)] = np.array(values, dtype=np.int64)
+    return found
+
+
+_RESULT_GROUPS: dict[int, tuple[Array, tuple[int, ...]]] = {}
+
+
+def _result_groups(objective: Objective) -> tuple[Array, tuple[int, ...]]:
+    """The thresholds of the query "result at least this group's", and each group's points margin.
+
+    Levels are sorted by result first, so the levels of one result are consecutive;
+    a search over the groups' first levels alone settles the result and nothing finer.
+    """
+    found = _RESULT_GROUPS.get(id(objective))
+    if found is None:
+        values = objective.values
+        starts = [0] + [level for level in range(1, len(values)) if values[level].net != values[level - 1].net]
+        thresholds = _thresholds_for(objective)[starts].copy()
+        found = _RESULT_GROUPS[id(objective)] = (thresholds, tuple(values[start].net for start in starts))
     return found
 
 
@@ -303,6 +345,42 @@ class Solver:
             root = max(levels.values()) if seat % 2 == 0 else min(levels.values())
         values = {action: objective.values[level] for action, level in levels.items()}
         return Solution(objective.values[root], values, seat, objective, self.nodes - start)
+
+    def results(self, match: Match) -> Results:
+        """The hand's result (team 0's points margin) for the position and after every legal action.
+
+        The same search as ``solve`` with only the result's levels to tell apart, so
+        it stops as soon as an action's result is known, not its tens.
+        """
+        _check(match)
+        self._call_start = self.nodes
+        start = self.nodes
+        objective = objective_for(match.rules, match.dealer)
+        seat = match.to_act
+        assert seat is not None
+        margins: dict[Action, int] = {}
+        if match.phase is Phase.PLAY:
+            position = self._encode(match)
+            thresholds, nets = _result_groups(objective)
+            position.thresholds = thresholds
+            self._use(position)
+            out = self._out
+            kernel.solve_position(*self._level_args(position), -1, out)
+            self._check_limit()
+            root = nets[int(out[0])]
+            for action in match.legal_actions():
+                move = action.card if isinstance(action, Play) else kernel.REVEAL_MOVE
+                group = int(out[1 + move])
+                if group < 0:  # pragma: no cover - the kernel and the engine disagree on legality
+                    raise DehlaError(f"internal error: the solver found no result for {action}")
+                margins[action] = nets[group]
+        else:
+            for action in match.legal_actions():
+                child = match.clone()
+                child.apply(action)
+                margins[action] = objective.values[self._solve_level(child)].net
+            root = max(margins.values()) if seat % 2 == 0 else min(margins.values())
+        return Results(root, margins, seat, self.nodes - start)
 
     def reaches(self, match: Match, team: int, tens: int) -> bool:
         """Can ``team`` make sure of ending the hand with at least ``tens`` tens?  (One bound query.)"""
