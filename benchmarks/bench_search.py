@@ -19,6 +19,7 @@ Usage::
 
     python benchmarks/bench_search.py [--rules pagat] [--deals 200] [--budget 0.5] [--seed 1]
                                       [--cheat] [--workers 2] [--json]
+    python benchmarks/bench_search.py --bot cheat --cheat-nodes 2000000 [...]    # cheat alone
 """
 
 from __future__ import annotations
@@ -162,7 +163,12 @@ def main() -> int:
     parser.add_argument("--rules", default="pagat")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--budget", type=float, default=0.5, help="seconds a move for the search bot")
-    parser.add_argument("--bot", default="hard", choices=["hard", "expert"], help="the search bot measured")
+    parser.add_argument(
+        "--bot",
+        default="hard",
+        choices=["hard", "expert", "cheat"],
+        help="the bot measured (cheat alone, to compare later with a search bot's --json run of the same deals)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cheat", action="store_true", help="also measure cheat against heuristic on the same deals")
     parser.add_argument(
@@ -176,6 +182,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.deals < 1 or args.workers < 1 or args.budget <= 0:
         parser.error("--deals and --workers must be at least 1 and --budget positive")
+    if args.bot == "cheat" and args.cheat:
+        parser.error("--cheat measures cheat beside a search bot; with --bot cheat leave it out")
     parse_rules(args.rules)  # a clear error before any worker starts
     results = [measure(args.rules, args.deals, args.seed, args.bot, args.budget, args.cheat_nodes, args.workers)]
     if args.cheat:

@@ -12,6 +12,10 @@ reports how long the compiled kernel takes to load from its on-disk cache in
 a fresh process, and to compile from nothing.  Usage::
 
     python benchmarks/bench_solver.py [--deals 30] [--seed 1] [--node-limit 20000000] [--tricks-done 0] [--json]
+                                      [--results] [--no-dds] [--no-kernel-times]
+
+``--results`` asks only each lead's hand result (``Solver.results``, what the
+search bots ask of their samples) instead of every lead's full value.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[index]
 
 
-def ours(deals: int, seed: int, node_limit: int, tricks_done: int) -> dict[str, Any]:
+def ours(deals: int, seed: int, node_limit: int, tricks_done: int, results: bool = False) -> dict[str, Any]:
     rng = random.Random(seed)
     solver = Solver(table_bits=21, node_limit=node_limit)
     times: list[float] = []
@@ -53,7 +57,10 @@ def ours(deals: int, seed: int, node_limit: int, tricks_done: int) -> dict[str, 
         start = time.perf_counter()
         before = solver.nodes
         try:
-            solver.solve(match)
+            if results:
+                solver.results(match)
+            else:
+                solver.solve(match)
         except SolveLimitReached:
             stopped += 1
         times.append(time.perf_counter() - start)
@@ -119,14 +126,17 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--node-limit", type=int, default=20_000_000)
     parser.add_argument("--tricks-done", type=int, default=0, help="solve after this many random tricks (0: trick 1)")
+    parser.add_argument("--results", action="store_true",
+                        help="ours solves only each lead's hand result (Solver.results), as the search bots do")
+    parser.add_argument("--no-dds", action="store_true", help="skip DDS")
     parser.add_argument("--no-kernel-times", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     report: dict[str, Any] = {"load_average_before": os.getloadavg()}
     if not args.no_kernel_times:
         report["kernel"] = kernel_times()
-    report["dds"] = dds(args.deals, args.seed)
-    report["ours"] = ours(args.deals, args.seed, args.node_limit, args.tricks_done)
+    report["dds"] = None if args.no_dds else dds(args.deals, args.seed)
+    report["ours"] = ours(args.deals, args.seed, args.node_limit, args.tricks_done, args.results)
     report["load_average_after"] = os.getloadavg()
     if args.json:
         print(json.dumps(report))
@@ -134,14 +144,17 @@ def main() -> int:
     if "kernel" in report:
         kernel = report["kernel"]
         print(f"kernel: compile {kernel['compile_seconds']:.1f} s, cached load {kernel['cached_load_seconds']:.2f} s")
-    if report["dds"] is None:
+    if args.no_dds:
+        pass
+    elif report["dds"] is None:
         print("DDS: endplay is not installed (pip install endplay); ours alone below")
     else:
         d = report["dds"]
         print(f"DDS solve_board, {d['deals']} bridge deals: median {d['median_ms']:.1f} ms, p99 {d['p99_ms']:.1f} ms")
     o = report["ours"]
     print(
-        f"ours, {o['deals']} pagat deals after {args.tricks_done} tricks, every lead: median {o['median_ms']:.1f} ms, "
+        f"ours, {o['deals']} pagat deals after {args.tricks_done} tricks, "
+        f"{'the result of ' if args.results else ''}every lead: median {o['median_ms']:.1f} ms, "
         f"p99 {o['p99_ms']:.1f} ms, max {o['max_ms']:.1f} ms; {o['stopped_at_node_limit']} stopped at "
         f"{args.node_limit:,} nodes; median {o['median_nodes']:,.0f} nodes, p90 {o['p90_nodes']:,.0f} nodes, "
         f"{o['nodes_per_second'] / 1e6:.1f} M nodes/s"

@@ -96,3 +96,20 @@ def test_decision_benchmark_without_positions_says_so(capsys: pytest.CaptureFixt
     monkeypatch.setattr("sys.argv", ["bench_decisions.py", "--deals", "1", "--from-trick", "9", "--to-trick", "3"])
     assert bench.main() == 2
     assert "no decision with a choice in tricks 9 to 3" in capsys.readouterr().err
+
+
+def test_search_benchmark_measures_cheat_alone_and_refuses_it_twice(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_search")
+    monkeypatch.setattr("sys.argv", ["bench_search.py", "--bot", "cheat", "--cheat"])
+    with pytest.raises(SystemExit) as stopped:
+        bench.main()
+    assert stopped.value.code == 2
+    assert "with --bot cheat leave it out" in capsys.readouterr().err
+    monkeypatch.setattr("sys.argv", ["bench_search.py", "--bot", "cheat", "--deals", "1", "--rules", "mendikot-8",
+                                     "--cheat-nodes", "20000", "--json"])
+    assert bench.main() == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["results"][0]["bot"] == "cheat (at most 20,000 nodes a solve)"
+    assert len(report["results"][0]["deal_scores"]) == 1

@@ -201,6 +201,9 @@ def test_call_position_is_the_best_of_the_calls() -> None:
         assert solution.actions[action].level == levels[-1]
     caller_team = match.to_act % 2  # type: ignore[operator]
     assert solution.value.level == (max(levels) if caller_team == 0 else min(levels))
+    results = solver.results(match)
+    assert results.margin == solution.value.net
+    assert results.actions == {action: value.net for action, value in solution.actions.items()}
 
 
 def test_kernel_loads() -> None:

@@ -6,13 +6,14 @@ unseen cards at random, consistently with everything the seat has seen
 (``CardTracker``: voids shown, cards played, trump called, cut or revealed,
 the band-hukum card only if this seat chose it, the cards a staged deal has
 still to hand out), rebuild each sample as a full engine ``Match`` by
-replaying the hand's public actions, solve it double-dummy, and play the
-action with the best average value over the samples.  Each move has a time
+replaying the hand's public actions, solve it double-dummy as far as the
+hand's result (``Solver.results``: who wins, not the tens), and play the
+action with the best average result over the samples.  Each move has a time
 budget; ``expert`` has a larger one.  While the hand is still too big to solve
 samples within the budget (the first tricks), and for the trump call and the
 band-hukum choice, they play as the ``heuristic`` bot does.
 
-``cheat`` is for measurement only: it plays the double-dummy best action of
+``cheat`` is for measurement only: it plays a double-dummy best action of
 the *true* position, the ceiling a sampling player can approach.  Bots only
 ever receive observations, so it must be shown the truth explicitly: whoever
 runs the match calls ``bind(match)`` once (``play_match`` and the arena do when

@@ -120,21 +120,32 @@ def _thresholds_for(objective: Objective) -> Array:
     return found
 
 
-_RESULT_GROUPS: dict[int, tuple[Array, tuple[int, ...]]] = {}
+@dataclass(frozen=True)
+class _ResultGroups:
+    """The levels of one objective grouped by the hand's result (levels are sorted by result first).
 
-
-def _result_groups(objective: Objective) -> tuple[Array, tuple[int, ...]]:
-    """The thresholds of the query "result at least this group's", and each group's points margin.
-
-    Levels are sorted by result first, so the levels of one result are consecutive;
-    a search over the groups' first levels alone settles the result and nothing finer.
+    ``thresholds[g]``: the kernel target of "result at least group g's"; ``nets[g]``: that result as
+    team 0's points margin; ``group_of_level[level]``: the group of a level.  A search over these
+    thresholds alone settles the result and nothing finer.
     """
+
+    thresholds: Array
+    nets: tuple[int, ...]
+    group_of_level: tuple[int, ...]
+
+
+_RESULT_GROUPS: dict[int, _ResultGroups] = {}
+
+
+def _result_groups(objective: Objective) -> _ResultGroups:
     found = _RESULT_GROUPS.get(id(objective))
     if found is None:
         values = objective.values
         starts = [0] + [level for level in range(1, len(values)) if values[level].net != values[level - 1].net]
-        thresholds = _thresholds_for(objective)[starts].copy()
-        found = _RESULT_GROUPS[id(objective)] = (thresholds, tuple(values[start].net for start in starts))
+        group_of_level = tuple(sum(1 for first in starts if first <= level) - 1 for level in range(len(values)))
+        found = _RESULT_GROUPS[id(objective)] = _ResultGroups(
+            _thresholds_for(objective)[starts].copy(), tuple(values[first].net for first in starts), group_of_level
+        )
     return found
 
 
@@ -317,15 +328,36 @@ class Solver:
 
     def solve(self, match: Match) -> Solution:
         """The value of the position and of every legal action."""
-        _check(match)
-        self._call_start = self.nodes
         start = self.nodes
         objective = objective_for(match.rules, match.dealer)
+        seat, root, levels = self._solve_actions(match, None)
+        values = {action: objective.values[level] for action, level in levels.items()}
+        return Solution(objective.values[root], values, seat, objective, self.nodes - start)
+
+    def results(self, match: Match) -> Results:
+        """The hand's result (team 0's points margin) for the position and after every legal action.
+
+        The same search as ``solve`` with only the results' levels to tell apart, so
+        it stops as soon as an action's result is known, not its tens.
+        """
+        start = self.nodes
+        groups = _result_groups(objective_for(match.rules, match.dealer))
+        seat, root, found = self._solve_actions(match, groups)
+        margins = {action: groups.nets[group] for action, group in found.items()}
+        return Results(groups.nets[root], margins, seat, self.nodes - start)
+
+    def _solve_actions(self, match: Match, groups: _ResultGroups | None) -> tuple[int, int, dict[Action, int]]:
+        """The seat to act, and the level of the position and after each legal action (with ``groups``: the
+        result group instead)."""
+        _check(match)
+        self._call_start = self.nodes
         seat = match.to_act
         assert seat is not None
         levels: dict[Action, int] = {}
         if match.phase is Phase.PLAY:
             position = self._encode(match)
+            if groups is not None:
+                position.thresholds = groups.thresholds
             self._use(position)
             out = self._out
             kernel.solve_position(*self._level_args(position), -1, out)
@@ -337,50 +369,15 @@ class Solver:
                 if level < 0:  # pragma: no cover - the kernel and the engine disagree on legality
                     raise DehlaError(f"internal error: the solver found no value for {action}")
                 levels[action] = level
-        else:
-            for action in match.legal_actions():
-                child = match.clone()
-                child.apply(action)
-                levels[action] = self._solve_level(child)
-            root = max(levels.values()) if seat % 2 == 0 else min(levels.values())
-        values = {action: objective.values[level] for action, level in levels.items()}
-        return Solution(objective.values[root], values, seat, objective, self.nodes - start)
-
-    def results(self, match: Match) -> Results:
-        """The hand's result (team 0's points margin) for the position and after every legal action.
-
-        The same search as ``solve`` with only the result's levels to tell apart, so
-        it stops as soon as an action's result is known, not its tens.
-        """
-        _check(match)
-        self._call_start = self.nodes
-        start = self.nodes
-        objective = objective_for(match.rules, match.dealer)
-        seat = match.to_act
-        assert seat is not None
-        margins: dict[Action, int] = {}
-        if match.phase is Phase.PLAY:
-            position = self._encode(match)
-            thresholds, nets = _result_groups(objective)
-            position.thresholds = thresholds
-            self._use(position)
-            out = self._out
-            kernel.solve_position(*self._level_args(position), -1, out)
-            self._check_limit()
-            root = nets[int(out[0])]
-            for action in match.legal_actions():
-                move = action.card if isinstance(action, Play) else kernel.REVEAL_MOVE
-                group = int(out[1 + move])
-                if group < 0:  # pragma: no cover - the kernel and the engine disagree on legality
-                    raise DehlaError(f"internal error: the solver found no result for {action}")
-                margins[action] = nets[group]
-        else:
-            for action in match.legal_actions():
-                child = match.clone()
-                child.apply(action)
-                margins[action] = objective.values[self._solve_level(child)].net
-            root = max(margins.values()) if seat % 2 == 0 else min(margins.values())
-        return Results(root, margins, seat, self.nodes - start)
+            return seat, root, levels
+        # Call or hide: the best of the positions after each choice.
+        for action in match.legal_actions():
+            child = match.clone()
+            child.apply(action)
+            level = self._solve_level(child)
+            levels[action] = level if groups is None else groups.group_of_level[level]
+        root = max(levels.values()) if seat % 2 == 0 else min(levels.values())
+        return seat, root, levels
 
     def reaches(self, match: Match, team: int, tens: int) -> bool:
         """Can ``team`` make sure of ending the hand with at least ``tens`` tens?  (One bound query.)"""
