@@ -144,13 +144,11 @@ def main() -> int:
     if "kernel" in report:
         kernel = report["kernel"]
         print(f"kernel: compile {kernel['compile_seconds']:.1f} s, cached load {kernel['cached_load_seconds']:.2f} s")
-    if args.no_dds:
-        pass
-    elif report["dds"] is None:
-        print("DDS: endplay is not installed (pip install endplay); ours alone below")
-    else:
+    if report["dds"] is not None:
         d = report["dds"]
         print(f"DDS solve_board, {d['deals']} bridge deals: median {d['median_ms']:.1f} ms, p99 {d['p99_ms']:.1f} ms")
+    elif not args.no_dds:
+        print("DDS: endplay is not installed (pip install endplay); ours alone below")
     o = report["ours"]
     print(
         f"ours, {o['deals']} pagat deals after {args.tricks_done} tricks, "

@@ -419,6 +419,7 @@ class SearchBot:
         tallies: dict[Action, _Tally] = {action: _Tally() for action in observation.legal_actions}
         surprises: list[int] = []  # per sample solved, with inference
         fewest = 10**9
+        ties_after = 0 if self.exact_tens else 2 * self.settle_after
         samples = 0
         rejected = 0
         drawn = 0
@@ -459,7 +460,6 @@ class SearchBot:
                 for tally in tallies.values():
                     tally.weights = list(weights)
             ready = self.settle_after and samples >= self.settle_after
-            ties_after = 0 if self.exact_tens else 2 * self.settle_after
             if ready and _settled(tallies, _best(tallies, observation), self.settle_z, ties_after):
                 break
         self.last_samples = samples
@@ -503,13 +503,19 @@ def _best(
         return (average(action), low)
 
     best = max(observation.legal_actions, key=key)
-    if prefer is not None:
-        tied = [action for action in observation.legal_actions if average(action) == average(best)]
-        if len(tied) > 1:
-            preferred = prefer()
-            if preferred in tied:
-                return preferred
-    return best
+    if prefer is None:
+        return best
+    tied = [action for action in observation.legal_actions if average(action) == average(best)]
+    preferred = _preferred(tied, prefer)
+    return best if preferred is None else preferred
+
+
+def _preferred(tied: list[Action], prefer: Callable[[], Action]) -> Action | None:
+    """``prefer()`` if it is one of the ``tied`` actions (asked only when there is more than one), else ``None``."""
+    if len(tied) < 2:
+        return None
+    preferred = prefer()
+    return preferred if preferred in tied else None
 
 
 class CheatBot:
@@ -570,10 +576,9 @@ class CheatBot:
         team = observation.seat % 2
         best = max(results.for_team(action, team) for action in legal)
         choices = [action for action in legal if results.for_team(action, team) == best]
-        if len(choices) > 1:
-            preferred = self.fallback.act(observation)
-            if preferred in choices:
-                return preferred
+        preferred = _preferred(choices, lambda: self.fallback.act(observation))
+        if preferred is not None:
+            return preferred
         return min(choices, key=lambda action: action.card % 13 if isinstance(action, Play) else -1)
 
 
