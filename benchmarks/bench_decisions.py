@@ -8,9 +8,12 @@ each of those positions with every card known, and asks each variant of the
 search bot (reproducible mode: ``--nodes`` search nodes a sample, all
 ``--samples`` samples, no early stop) for its card from the seat's observation.
 A choice is *suboptimal* when its double-dummy value in the true deal is below
-the best card's; the *loss* is the difference in ``utility`` (the hand's points
-margin plus 0.05 a ten), whatever the variant's own settings.  Every variant
-sees the same positions, so the counts are paired.
+the best card's; the *loss* is the difference in value, whatever the variant's
+own settings.  The value is the hand's points margin (``--score result``, the
+default: what the search bots maximise), or ``utility``, which adds 0.05 a ten
+(``--score utility``: the tens decide among equal results, so a result-only
+variant is charged for tens that do not change the score).  Every variant sees
+the same positions, so the counts are paired.
 
 The others play as ``heuristic`` here, so a variant that infers hands from the
 play (``surprise``) has an exact model of them: an upper bound on what that
@@ -18,7 +21,7 @@ inference gains against other players.
 
     python benchmarks/bench_decisions.py --deals 120
     python benchmarks/bench_decisions.py --deals 120 --variant plain:surprise=0 --variant inf:surprise=0.05
-    python benchmarks/bench_decisions.py --deals 120 --variant results --variant tens:exact_tens=1
+    python benchmarks/bench_decisions.py --deals 120 --variant results --variant tens:exact_tens=1 --score utility
 """
 
 from __future__ import annotations
@@ -99,8 +102,12 @@ def positions(rules_text: str, deals: int, seed: int, first: int, last: int, sha
     return found
 
 
-def true_values(matches: list[Match], node_limit: int) -> list[dict[Action, float] | None]:
-    """Each position's utility for the seat to act after every legal action, all cards known."""
+#: How a true deal values an action for the seat to act: its points margin, or ``utility`` (with the tens).
+SCORES = ("result", "utility")
+
+
+def true_values(matches: list[Match], node_limit: int, score: str = "result") -> list[dict[Action, float] | None]:
+    """Each position's value (``score``) for the seat to act after every legal action, all cards known."""
     from dehla.solver.fast import SolveLimitReached, Solver
 
     solver = Solver(table_bits=20)
@@ -109,12 +116,16 @@ def true_values(matches: list[Match], node_limit: int) -> list[dict[Action, floa
     for match in matches:
         seat = match.to_act
         assert seat is not None
+        team = seat % 2
         try:
-            solution = solver.solve(match)
+            if score == "result":
+                results = solver.results(match)
+                values.append({action: float(results.for_team(action, team)) for action in results.actions})
+            else:
+                solution = solver.solve(match)
+                values.append({action: utility(value, team) for action, value in solution.actions.items()})
         except SolveLimitReached:
             values.append(None)
-            continue
-        values.append({action: utility(value, seat % 2) for action, value in solution.actions.items()})
     return values
 
 
@@ -166,6 +177,9 @@ def main() -> int:
     parser.add_argument("--truth-nodes", type=int, default=3_000_000, help="node limit of the true solve")
     parser.add_argument("--variant", action="append", help="NAME:key=value,... (repeatable); default: "
                         + " and ".join(DEFAULT_VARIANTS))
+    parser.add_argument("--score", choices=SCORES, default="result",
+                        help="value of a card in the true deal: the hand's points margin (default) or utility, "
+                        "which adds 0.05 a ten")
     parser.add_argument("--json", action="store_true", help="print the report as JSON, with every loss")
     args = parser.parse_args()
     try:
@@ -182,7 +196,7 @@ def main() -> int:
               "hands; widen the tricks or play more deals", file=sys.stderr)
         return 2
     print(f"{len(matches)} positions; solving them with every card known", file=sys.stderr, flush=True)
-    truth = true_values(matches, args.truth_nodes)
+    truth = true_values(matches, args.truth_nodes, args.score)
     results = []
     for name, settings in variants:
         settings = {"max_samples": args.samples, "sample_nodes": args.nodes, **settings}
@@ -193,10 +207,12 @@ def main() -> int:
         result["better_than_first"] = sum(b < a - 1e-9 for a, b in pairs)
         result["worse_than_first"] = sum(b > a + 1e-9 for a, b in pairs)
     if args.json:
-        print(json.dumps({"rules": args.rules, "deals": args.deals, "seed": args.seed, "results": results}))
+        print(json.dumps({"rules": args.rules, "deals": args.deals, "seed": args.seed, "score": args.score,
+                          "results": results}))
         return 0
     print(f"{args.rules}: {len(matches)} positions from {args.deals} hands (seed {args.seed}), "
-          f"tricks {args.from_trick}-{args.to_trick}, {args.samples} samples of {args.nodes} nodes")
+          f"tricks {args.from_trick}-{args.to_trick}, {args.samples} samples of {args.nodes} nodes, "
+          f"scored by {args.score}")
     print(f"{'variant':<14} {'suboptimal':>22} {'mean loss':>10} {'vs first +/-':>13} {'ms/decision':>12}")
     for result in results:
         share = f"{result['suboptimal']} ({100 * result['suboptimal_rate']:.1f}%, " \

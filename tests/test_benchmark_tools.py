@@ -82,8 +82,14 @@ def test_decision_benchmark_scores_choices_against_the_true_deal() -> None:
     matches = bench.positions("pagat", 2, 1, 9, 12, 1.0)
     assert matches and all(len(match.legal_actions()) > 1 for match in matches)
     truth = bench.true_values(matches, 3_000_000)
-    for values, match in zip(truth, matches):
+    with_tens = bench.true_values(matches, 3_000_000, "utility")
+    for values, tens_too, match in zip(truth, with_tens, matches):
         assert values is not None and len(values) == len(match.legal_actions())
+        assert tens_too is not None and values.keys() == tens_too.keys()
+        for action, margin in values.items():  # utility is the margin plus 0.05 a ten more (at most 4 either way)
+            assert abs(tens_too[action] - margin) <= 0.2 + 1e-9
+        best = max(tens_too, key=lambda action: tens_too[action])
+        assert values[best] == max(values.values())  # the tens only break ties between equal results
     result = bench.measure(matches, truth, {"max_samples": 3, "sample_nodes": 100_000, "surprise": 0.0}, "plain")
     assert result["positions"] == len(matches)
     assert all(loss is not None and loss >= 0.0 for loss in result["losses"])

@@ -14,9 +14,9 @@ from dehla.bots.search import (
     SearchBot,
     _PlayModel,
     _Rejected,
+    _Samples,
     _settled,
     _SolveOdds,
-    _Tally,
     determinize,
     utility,
 )
@@ -184,18 +184,18 @@ def test_hint_in_terminal_play() -> None:
 
 def test_settled_needs_the_best_action_never_worse_or_clearly_better() -> None:
     low, high = Play(Card.parse("2H")), Play(Card.parse("AH"))
-    tallies = {low: _Tally([1.0, 0.0, 1.0, 1.0]), high: _Tally([0.0, 0.0, 1.0, 0.0])}
-    assert _settled(tallies, low, 3.0)  # never worse in any sample
-    tallies[high].utilities[1] = 1.0  # worse once: the advantage is 2/4 with a large error, not settled
-    assert not _settled(tallies, low, 3.0)
-    many = {low: _Tally([1.0] * 30 + [0.0]), high: _Tally([0.0] * 30 + [1.0])}
+    samples = _Samples({low: [1.0, 0.0, 1.0, 1.0], high: [0.0, 0.0, 1.0, 0.0]})
+    assert _settled(samples, low, 3.0)  # never worse in any sample
+    samples.values[high][1] = 1.0  # worse once: the advantage is 2/4 with a large error, not settled
+    assert not _settled(samples, low, 3.0)
+    many = _Samples({low: [1.0] * 30 + [0.0], high: [0.0] * 30 + [1.0]})
     assert _settled(many, low, 3.0)  # worse once in 31, far ahead on average
-    assert not _settled({low: _Tally([1.0]), high: _Tally([0.0])}, low, 3.0)  # one sample is never enough
+    assert not _settled(_Samples({low: [1.0], high: [0.0]}), low, 3.0)  # one sample is never enough
     # Weighted samples: a sample that hardly counts does not make a choice settled.
-    light = {low: _Tally([1.0, 1.0], [1.0, 1e-6]), high: _Tally([0.0, 0.0], [1.0, 1e-6])}
+    light = _Samples({low: [1.0, 1.0], high: [0.0, 0.0]}, [1.0, 1e-6])
     assert not _settled(light, low, 3.0)
-    heavy = {low: _Tally([1.0] * 30 + [0.0], [1.0] * 31), high: _Tally([0.0] * 30 + [1.0], [1.0] * 31)}
-    heavy[low].weights[-1] = heavy[high].weights[-1] = 30.0  # the one sample that disagrees weighs as much as the rest
+    heavy = _Samples({low: [1.0] * 30 + [0.0], high: [0.0] * 30 + [1.0]})
+    heavy.reweight([1.0] * 30 + [30.0])  # the one sample that disagrees weighs as much as the rest
     assert not _settled(heavy, low, 3.0)
 
 
@@ -203,19 +203,25 @@ def test_settled_waits_longer_when_the_best_action_only_ties() -> None:
     """With results only, two actions that tied in every deal so far may still part: a tie settles only after
     ``ties_after`` samples, while an action never worse and sometimes better settles as before."""
     low, high = Play(Card.parse("2H")), Play(Card.parse("AH"))
-    tied = {low: _Tally([1.0] * 8), high: _Tally([1.0] * 8)}
+    tied = _Samples({low: [1.0] * 8, high: [1.0] * 8})
     assert _settled(tied, low, 3.0)
     assert not _settled(tied, low, 3.0, ties_after=16)
-    assert _settled({low: _Tally([1.0] * 16), high: _Tally([1.0] * 16)}, low, 3.0, ties_after=16)
-    ahead = {low: _Tally([1.0] * 8), high: _Tally([1.0] * 7 + [-1.0])}
+    assert _settled(_Samples({low: [1.0] * 16, high: [1.0] * 16}), low, 3.0, ties_after=16)
+    ahead = _Samples({low: [1.0] * 8, high: [1.0] * 7 + [-1.0]})
     assert _settled(ahead, low, 3.0, ties_after=16)
 
 
-def test_tally_mean_is_weighted() -> None:
-    tally = _Tally([1.0, 0.0], [3.0, 1.0])
-    assert tally.mean == 0.75
-    assert _Tally([1.0, 0.0]).mean == 0.5
-    assert _Tally().mean == float("-inf")
+def test_samples_mean_is_weighted_and_shared_by_every_action() -> None:
+    low, high = Play(Card.parse("2H")), Play(Card.parse("AH"))
+    samples = _Samples.empty([low, high])
+    assert samples.mean(low) == float("-inf")  # no sample yet
+    samples.add({low: 1.0, high: 0.0})
+    samples.add({low: 0.0, high: 1.0})
+    assert len(samples) == 2
+    assert samples.mean(low) == samples.mean(high) == 0.5
+    samples.reweight([3.0, 1.0])
+    assert samples.mean(low) == 0.75
+    assert samples.mean(high) == 0.25
 
 
 def test_hard_bot_stops_early_on_clear_moves_with_the_same_choice() -> None:
@@ -335,10 +341,10 @@ def test_hard_bot_weighs_deals_by_how_likely_the_others_plays_make_them(monkeypa
     seen_weights: list[list[float]] = []
     real_settled = search._settled
 
-    def spy(tallies: dict[Play, _Tally], best: Play, z: float, ties_after: int = 0) -> bool:
-        seen_weights.append(list(next(iter(tallies.values())).weights))
-        assert all(tally.weights == seen_weights[-1] for tally in tallies.values())
-        return real_settled(tallies, best, z, ties_after)
+    def spy(samples: _Samples, best: Play, z: float, ties_after: int = 0) -> bool:
+        seen_weights.append(list(samples.weights))
+        assert all(len(values) == len(samples.weights) for values in samples.values.values())
+        return real_settled(samples, best, z, ties_after)
 
     monkeypatch.setattr(search, "_settled", spy)
     bot = SearchBot(2, max_samples=12, sample_nodes=200_000, candidates=60, surprise=0.2, surprise_cutoff=2,

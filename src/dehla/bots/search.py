@@ -25,8 +25,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from dehla.bots.base import Bot, register
@@ -216,26 +215,43 @@ def _opening_packet(
     return packet, rest
 
 
-@dataclass
-class _Tally:
-    """One action's utilities, one per sample solved (in the order of the samples), and the samples' weights."""
+class _Samples:
+    """The solved samples of one move: each action's value in every sample, and the samples' weights.
 
-    utilities: list[float] = field(default_factory=list)
-    weights: list[float] = field(default_factory=list)
+    Every sample values every legal action, so one list of weights (1 each
+    without inference) serves all the actions.
+    """
 
-    def __post_init__(self) -> None:
-        if not self.weights:  # unweighted samples
-            self.weights = [1.0] * len(self.utilities)
+    def __init__(self, values: dict[Action, list[float]], weights: list[float] | None = None) -> None:
+        self.values = values
+        self.weights = weights if weights is not None else [1.0] * max(map(len, values.values()), default=0)
 
-    @property
-    def mean(self) -> float:
+    @classmethod
+    def empty(cls, actions: Iterable[Action]) -> _Samples:
+        return cls({action: [] for action in actions})
+
+    def __len__(self) -> int:
+        return len(self.weights)
+
+    def add(self, sample: dict[Action, float]) -> None:
+        """One more sample, weighing 1 until ``reweight``."""
+        for action, values in self.values.items():
+            values.append(sample[action])
+        self.weights.append(1.0)
+
+    def reweight(self, weights: list[float]) -> None:
+        assert len(weights) == len(self.weights)
+        self.weights = weights
+
+    def mean(self, action: Action) -> float:
+        """The action's weighted average value (minus infinity before any sample)."""
         total = sum(self.weights)
         if not total:
             return float("-inf")
-        return sum(w * u for w, u in zip(self.weights, self.utilities)) / total
+        return sum(w * u for w, u in zip(self.weights, self.values[action])) / total
 
 
-def _settled(tallies: dict[Action, _Tally], best: Action, z: float, ties_after: int = 0) -> bool:
+def _settled(samples: _Samples, best: Action, z: float, ties_after: int = 0) -> bool:
     """Would more samples hardly change the choice of ``best``?
 
     Every sample values every action, so ``best`` is compared with each other
@@ -247,17 +263,17 @@ def _settled(tallies: dict[Action, _Tally], best: Action, z: float, ties_after: 
     ``ties_after`` samples: when only results count, two actions often tie in
     the first few deals and part in one deal of five.
     """
-    mine = tallies[best].utilities
-    weights = tallies[best].weights
-    n = len(mine)
+    mine = samples.values[best]
+    weights = samples.weights
+    n = len(samples)
     total = sum(weights)
     effective = total * total / sum(w * w for w in weights) if total else 0.0
     if n < 2 or effective < 2.0:
         return False
-    for action, tally in tallies.items():
-        if action == best or len(tally.utilities) != n:
+    for action, values in samples.values.items():
+        if action == best:
             continue
-        differences = [a - b for a, b in zip(mine, tally.utilities)]
+        differences = [a - b for a, b in zip(mine, values)]
         if min(differences) >= 0.0:
             if max(differences) > 0.0 or n >= ties_after:
                 continue
@@ -416,7 +432,7 @@ class SearchBot:
             return None
         tracker = CardTracker(observation)
         team = observation.seat % 2
-        tallies: dict[Action, _Tally] = {action: _Tally() for action in observation.legal_actions}
+        solved = _Samples.empty(observation.legal_actions)
         surprises: list[int] = []  # per sample solved, with inference
         fewest = 10**9
         ties_after = 0 if self.exact_tens else 2 * self.settle_after
@@ -453,21 +469,19 @@ class SearchBot:
             if values is None:
                 break
             samples += 1
-            _add(tallies, values)
+            solved.add(values)
             if self._model is not None:
                 surprises.append(count)
-                weights = [self.surprise ** (c - fewest) for c in surprises]
-                for tally in tallies.values():
-                    tally.weights = list(weights)
+                solved.reweight([self.surprise ** (c - fewest) for c in surprises])
             ready = self.settle_after and samples >= self.settle_after
-            if ready and _settled(tallies, _best(tallies, observation), self.settle_z, ties_after):
+            if ready and _settled(solved, _best(solved, observation), self.settle_z, ties_after):
                 break
         self.last_samples = samples
         if samples == 0:
             return None
         if self.exact_tens:
-            return _best(tallies, observation)
-        return _best(tallies, observation, lambda: self.fallback.act(observation))
+            return _best(solved, observation)
+        return _best(solved, observation, lambda: self.fallback.act(observation))
 
     def _sample_values(self, match: Match, team: int) -> dict[Action, float]:
         """What each legal action is worth to ``team`` in one sampled deal, solved double-dummy."""
@@ -478,17 +492,7 @@ class SearchBot:
         return {action: float(results.for_team(action, team)) for action in results.actions}
 
 
-def _add(tallies: dict[Action, _Tally], values: dict[Action, float]) -> None:
-    for action, value in values.items():
-        tally = tallies.get(action)
-        if tally is not None:
-            tally.utilities.append(value)
-            tally.weights.append(1.0)
-
-
-def _best(
-    tallies: dict[Action, _Tally], observation: Observation, prefer: Callable[[], Action] | None = None
-) -> Action:
+def _best(samples: _Samples, observation: Observation, prefer: Callable[[], Action] | None = None) -> Action:
     """The action with the best average.
 
     Ties go to ``prefer()`` when it names one of the tied actions (asked only when
@@ -496,7 +500,7 @@ def _best(
     """
 
     def average(action: Action) -> float:
-        return round(tallies[action].mean, 9)
+        return round(samples.mean(action), 9)
 
     def key(action: Action) -> tuple[float, int]:
         low = -int(action.card % 13) if isinstance(action, Play) else 0
