@@ -11,6 +11,11 @@ each deal's score (0 to 2, both legs), so that two versions of a bot measured on
 the same deals can be compared deal by deal, which needs far fewer deals to see
 a difference than comparing the two rates.
 
+A long run can be split: ``--first-deal K`` plays deals ``K`` to ``K + deals - 1``
+of the seed's sequence, so two runs of 1,000 deals (``--first-deal 0`` and
+``--first-deal 1000``) cover exactly the deals of one 2,000-deal run, and
+``benchmarks/pool_runs.py`` joins their ``--json`` reports into one rate.
+
 Move times are given twice: wall clock, and the CPU time of the thread that
 thought (``time.thread_time``), which is what one core gives the bot whatever
 else the machine is doing.  ``--workers`` plays deals in that many processes
@@ -20,6 +25,7 @@ Usage::
     python benchmarks/bench_search.py [--rules pagat] [--deals 200] [--budget 0.5] [--seed 1]
                                       [--cheat] [--workers 2] [--json]
     python benchmarks/bench_search.py --bot cheat --cheat-nodes 2000000 [...]    # cheat alone
+    python benchmarks/bench_search.py --deals 1000 --first-deal 1000 --json [...]  # the second half of 2,000
 """
 
 from __future__ import annotations
@@ -29,8 +35,10 @@ import json
 import multiprocessing
 import os
 import random
+import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from dehla import Match
@@ -102,13 +110,29 @@ def play_deals(
     return indexes, scores, walls, cpus
 
 
+def commit() -> str | None:
+    """The git commit of the code measured (``-dirty`` when changed), so split runs can be checked to be one bot."""
+    try:
+        done = subprocess.run(
+            ["git", "describe", "--always", "--dirty", "--abbrev=40"],
+            cwd=Path(__file__).parent, capture_output=True, text=True, timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return done.stdout.strip() or None
+
+
 def measure(
-    rules_text: str, deals: int, seed: int, kind: str, budget: float, cheat_nodes: int, workers: int
+    rules_text: str, deals: int, seed: int, kind: str, budget: float, cheat_nodes: int, workers: int,
+    first_deal: int = 0,
 ) -> dict[str, Any]:
     chunk = max(1, min(10, deals // (4 * workers) or 1))
+    end = first_deal + deals
     jobs = [
-        (rules_text, kind, budget, cheat_nodes, seed, list(range(start, min(deals, start + chunk))))
-        for start in range(0, deals, chunk)
+        (rules_text, kind, budget, cheat_nodes, seed, list(range(start, min(end, start + chunk))))
+        for start in range(first_deal, end, chunk)
     ]
     scores: list[float] = []
     by_deal: dict[int, float] = {}
@@ -154,7 +178,7 @@ def measure(
         "cpu_p99_s": percentile(cpus, 0.99),
         "moves": len(walls),
         "seconds": round(time.perf_counter() - started, 1),
-        "deal_scores": [by_deal[index] for index in range(deals)],
+        "deal_scores": [by_deal[index] for index in range(first_deal, end)],
     }
 
 
@@ -170,6 +194,8 @@ def main() -> int:
         help="the bot measured (cheat alone, to compare later with a search bot's --json run of the same deals)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first-deal", type=int, default=0,
+                        help="play the seed's deals from this index on (to split a long run; default 0)")
     parser.add_argument("--cheat", action="store_true", help="also measure cheat against heuristic on the same deals")
     parser.add_argument(
         "--cheat-nodes",
@@ -180,16 +206,25 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals (default 1)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON, with every deal's score")
     args = parser.parse_args()
-    if args.deals < 1 or args.workers < 1 or args.budget <= 0:
-        parser.error("--deals and --workers must be at least 1 and --budget positive")
+    if args.deals < 1 or args.workers < 1 or args.budget <= 0 or args.first_deal < 0:
+        parser.error("--deals and --workers must be at least 1, --budget positive and --first-deal at least 0")
     if args.bot == "cheat" and args.cheat:
         parser.error("--cheat measures cheat beside a search bot; with --bot cheat leave it out")
     parse_rules(args.rules)  # a clear error before any worker starts
-    results = [measure(args.rules, args.deals, args.seed, args.bot, args.budget, args.cheat_nodes, args.workers)]
-    if args.cheat:
-        results.append(measure(args.rules, args.deals, args.seed, "cheat", args.budget, args.cheat_nodes, args.workers))
+    results = [
+        measure(args.rules, args.deals, args.seed, kind, args.budget, args.cheat_nodes, args.workers, args.first_deal)
+        for kind in ([args.bot, "cheat"] if args.cheat else [args.bot])
+    ]
     load = os.getloadavg()[0]
-    report: dict[str, Any] = {"rules": args.rules, "deals": args.deals, "results": results, "load_average": load}
+    report: dict[str, Any] = {
+        "rules": args.rules,
+        "deals": args.deals,
+        "seed": args.seed,
+        "first_deal": args.first_deal,
+        "commit": commit(),
+        "results": results,
+        "load_average": load,
+    }
     if args.cheat:
         hard_rate, cheat_rate = results[0]["win_rate"], results[1]["win_rate"]
         report["gap_closed"] = (hard_rate - 0.5) / (cheat_rate - 0.5) if cheat_rate != 0.5 else None

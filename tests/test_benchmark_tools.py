@@ -119,3 +119,69 @@ def test_search_benchmark_measures_cheat_alone_and_refuses_it_twice(
     report = json.loads(capsys.readouterr().out)
     assert report["results"][0]["bot"] == "cheat (at most 20,000 nodes a solve)"
     assert len(report["results"][0]["deal_scores"]) == 1
+    assert (report["seed"], report["first_deal"]) == (1, 0) and "commit" in report  # what pool_runs.py checks
+
+
+def _part(path: Path, first_deal: int, scores: list[float], **changes: object) -> str:
+    result = {"bot": "hard (0.5 s)", "win_rate": sum(scores) / (2 * len(scores)), "deal_scores": scores,
+              "cpu_p95_s": 0.49}
+    report = {"rules": "taash", "seed": 1, "first_deal": first_deal, "commit": "abc", "results": [result], **changes}
+    path.write_text(json.dumps(report), encoding="utf-8")
+    return str(path)
+
+
+def test_pool_joins_consecutive_parts_of_one_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two halves of a split run pool to exactly the counts of the whole, in whatever order they are given."""
+    pool_runs = _load("pool_runs")
+    second = _part(tmp_path / "b.json", 3, [0.0, 1.0])
+    first = _part(tmp_path / "a.json", 0, [2.0, 1.0, 2.0])
+    assert pool_runs.main([second, first, "--json"]) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    assert (pooled["deals"], pooled["hands"], pooled["won"], pooled["first_deal"]) == (5, 10, 6.0, 0)
+    assert pooled["win_rate"] == pytest.approx(0.6)
+    assert pooled["low"] < 0.6 < pooled["high"]
+    assert pool_runs.main([first, second]) == 0
+    assert "deals 0 to 4" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("first_deal", "changes", "message"),
+    [
+        (4, {}, "gap"),
+        (2, {}, "overlap"),
+        (3, {"seed": 2}, "differ in seed"),
+        (3, {"rules": "pagat"}, "differ in rules"),
+        (3, {"commit": "def"}, "one committed version"),
+        (3, {"commit": "abc-dirty"}, "one committed version"),
+    ],
+)
+def test_pool_refuses_parts_that_are_not_one_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], first_deal: int, changes: dict[str, object], message: str
+) -> None:
+    pool_runs = _load("pool_runs")
+    first = _part(tmp_path / "a.json", 0, [2.0, 1.0, 2.0])
+    second = _part(tmp_path / "b.json", first_deal, [0.0, 1.0], **changes)
+    with pytest.raises(SystemExit) as stopped:
+        pool_runs.main([first, second])
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_search_benchmark_plays_a_later_range_of_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--first-deal`` plays the seed's later deals: the same deals a longer run plays at those indexes."""
+    bench = _load("bench_search")
+    played: list[int] = []
+
+    def fake_deals(job: tuple[str, str, float, int, int, list[int]]) -> tuple[list[int], list[float], list[float],
+                                                                          list[float]]:
+        indexes = job[-1]
+        played.extend(indexes)
+        return indexes, [float(index % 3) for index in indexes], [0.01] * len(indexes), [0.01] * len(indexes)
+
+    monkeypatch.setattr(bench, "play_deals", fake_deals)
+    whole = bench.measure("pagat", 5, 1, "hard", 0.5, 0, 1)
+    assert played == [0, 1, 2, 3, 4]
+    played.clear()
+    later = bench.measure("pagat", 2, 1, "hard", 0.5, 0, 1, first_deal=3)
+    assert played == [3, 4]
+    assert later["deal_scores"] == whole["deal_scores"][3:]

@@ -1,0 +1,100 @@
+"""Join ``bench_search.py --json`` reports of consecutive deal ranges into one result.
+
+A 2,000-deal run of the search bot takes hours; it can be split with
+``--first-deal`` into runs of the same seed that cover consecutive ranges of
+its deals (0 to 999, then 1,000 to 1,999), even in different sessions.  This
+checks that the reports are of the same rules, seed, bot and code, and that
+their deals follow each other without a gap or an overlap, then prints the
+pooled hand-win rate with its Wilson 95% interval, as one run would have.
+Usage::
+
+    python benchmarks/bench_search.py --rules taash --deals 1000 --first-deal 0 --json > a.json
+    python benchmarks/bench_search.py --rules taash --deals 1000 --first-deal 1000 --json > b.json
+    python benchmarks/pool_runs.py a.json b.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from dehla.arena.stats import wilson
+
+
+class PoolError(ValueError):
+    """Reports that cannot be pooled, with the reason."""
+
+
+def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """The pooled result of ``reports`` (first measured bot of each), checked to be one run split in parts."""
+    if not reports:
+        raise PoolError("no report given")
+    parts = sorted(reports, key=lambda report: report.get("first_deal", 0))
+    first = parts[0]
+    for report in parts[1:]:
+        for key in ("rules", "seed"):
+            if report.get(key) != first.get(key):
+                raise PoolError(f"the reports differ in {key}: {first.get(key)!r} and {report.get(key)!r}")
+        if report["results"][0]["bot"] != first["results"][0]["bot"]:
+            raise PoolError(f"the reports measure different bots: {first['results'][0]['bot']!r} and "
+                            f"{report['results'][0]['bot']!r}")
+    if any(report.get("seed") is None for report in parts):
+        raise PoolError("a report does not say its seed (made before bench_search.py had --first-deal)")
+    commits = {report.get("commit") for report in parts}
+    if len(commits) > 1 or None in commits or any(str(c).endswith("-dirty") for c in commits):
+        raise PoolError(f"the reports are not all of one committed version of the code: {sorted(map(str, commits))}")
+    expected = first.get("first_deal", 0)
+    for report in parts:
+        start = report.get("first_deal", 0)
+        if start != expected:
+            gap = "overlap" if start < expected else "gap"
+            raise PoolError(f"the deals have a {gap}: a report starts at deal {start}, the one before ends at "
+                            f"deal {expected - 1}")
+        expected = start + len(report["results"][0]["deal_scores"])
+    scores = [score for report in parts for score in report["results"][0]["deal_scores"]]
+    rate = wilson(sum(scores), 2 * len(scores))
+    return {
+        "rules": first["rules"],
+        "seed": first["seed"],
+        "bot": first["results"][0]["bot"],
+        "commit": first.get("commit"),
+        "first_deal": first.get("first_deal", 0),
+        "deals": len(scores),
+        "hands": 2 * len(scores),
+        "won": sum(scores),
+        "win_rate": rate["value"],
+        "low": rate["low"],
+        "high": rate["high"],
+        "cpu_p95_s_per_part": [report["results"][0]["cpu_p95_s"] for report in parts],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("reports", nargs="+", help="bench_search.py --json reports of consecutive deals")
+    parser.add_argument("--json", action="store_true", help="print the pooled result as JSON")
+    args = parser.parse_args(argv)
+    try:
+        reports = [json.loads(Path(path).read_text(encoding="utf-8")) for path in args.reports]
+    except (OSError, ValueError) as error:
+        parser.error(f"cannot read the reports: {error}")
+    try:
+        pooled = pool(reports)
+    except (PoolError, KeyError, IndexError, TypeError) as error:
+        parser.error(f"cannot pool these reports: {error}")
+    if args.json:
+        print(json.dumps(pooled))
+        return 0
+    last = pooled["first_deal"] + pooled["deals"] - 1
+    print(f"{pooled['rules']}, seed {pooled['seed']}, deals {pooled['first_deal']} to {last}: {pooled['bot']} vs "
+          f"heuristic, {pooled['hands']} hands: wins {pooled['win_rate']:.2%} [{pooled['low']:.2%}, "
+          f"{pooled['high']:.2%}]; CPU p95 a move per part: "
+          + ", ".join(f"{value:.3f} s" for value in pooled["cpu_p95_s_per_part"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
