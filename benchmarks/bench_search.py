@@ -110,18 +110,25 @@ def play_deals(
     return indexes, scores, walls, cpus
 
 
-def commit() -> str | None:
-    """The git commit of the code measured (``-dirty`` when changed), so split runs can be checked to be one bot."""
-    try:
-        done = subprocess.run(
-            ["git", "describe", "--always", "--dirty", "--abbrev=40"],
-            cwd=Path(__file__).parent, capture_output=True, text=True, timeout=10,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
-        return None
-    return done.stdout.strip() or None
+def code_version() -> dict[str, str | None]:
+    """The git commit measured, and the tree of ``src/`` (the engine and bots: what split runs must share).
+
+    ``-dirty`` is appended to the tree when ``src/`` has uncommitted changes; both are ``None`` outside git.
+    """
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", *args], cwd=Path(__file__).resolve().parent, capture_output=True, text=True, timeout=10
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    tree = git("rev-parse", "HEAD:src")
+    if tree and git("status", "--porcelain", "--", "../src"):
+        tree += "-dirty"
+    return {"commit": git("rev-parse", "HEAD"), "src_tree": tree}
 
 
 def measure(
@@ -221,7 +228,7 @@ def main() -> int:
         "deals": args.deals,
         "seed": args.seed,
         "first_deal": args.first_deal,
-        "commit": commit(),
+        **code_version(),
         "results": results,
         "load_average": load,
     }

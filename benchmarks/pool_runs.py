@@ -3,7 +3,9 @@
 A 2,000-deal run of the search bot takes hours; it can be split with
 ``--first-deal`` into runs of the same seed that cover consecutive ranges of
 its deals (0 to 999, then 1,000 to 1,999), even in different sessions.  This
-checks that the reports are of the same rules, seed, bot and code, and that
+checks that the reports are of the same rules, seed, bot and code (the git
+tree of ``src/``, so later commits that leave the engine and bots alone still
+pool), and that
 their deals follow each other without a gap or an overlap, then prints the
 pooled hand-win rate with its Wilson 95% interval, as one run would have.
 Usage::
@@ -43,9 +45,9 @@ def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
                             f"{report['results'][0]['bot']!r}")
     if any(report.get("seed") is None for report in parts):
         raise PoolError("a report does not say its seed (made before bench_search.py had --first-deal)")
-    commits = {report.get("commit") for report in parts}
-    if len(commits) > 1 or None in commits or any(str(c).endswith("-dirty") for c in commits):
-        raise PoolError(f"the reports are not all of one committed version of the code: {sorted(map(str, commits))}")
+    trees = {report.get("src_tree") for report in parts}
+    if len(trees) > 1 or None in trees or any(str(tree).endswith("-dirty") for tree in trees):
+        raise PoolError(f"the reports are not all of one committed version of src/: {sorted(map(str, trees))}")
     expected = first.get("first_deal", 0)
     for report in parts:
         start = report.get("first_deal", 0)
@@ -60,7 +62,8 @@ def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "rules": first["rules"],
         "seed": first["seed"],
         "bot": first["results"][0]["bot"],
-        "commit": first.get("commit"),
+        "src_tree": first.get("src_tree"),
+        "commits": sorted({str(report.get("commit")) for report in parts}),
         "first_deal": first.get("first_deal", 0),
         "deals": len(scores),
         "hands": 2 * len(scores),

@@ -119,13 +119,14 @@ def test_search_benchmark_measures_cheat_alone_and_refuses_it_twice(
     report = json.loads(capsys.readouterr().out)
     assert report["results"][0]["bot"] == "cheat (at most 20,000 nodes a solve)"
     assert len(report["results"][0]["deal_scores"]) == 1
-    assert (report["seed"], report["first_deal"]) == (1, 0) and "commit" in report  # what pool_runs.py checks
+    assert (report["seed"], report["first_deal"]) == (1, 0) and "src_tree" in report  # what pool_runs.py checks
 
 
 def _part(path: Path, first_deal: int, scores: list[float], **changes: object) -> str:
     result = {"bot": "hard (0.5 s)", "win_rate": sum(scores) / (2 * len(scores)), "deal_scores": scores,
               "cpu_p95_s": 0.49}
-    report = {"rules": "taash", "seed": 1, "first_deal": first_deal, "commit": "abc", "results": [result], **changes}
+    report = {"rules": "taash", "seed": 1, "first_deal": first_deal, "commit": "c1", "src_tree": "abc",
+              "results": [result], **changes}
     path.write_text(json.dumps(report), encoding="utf-8")
     return str(path)
 
@@ -138,6 +139,7 @@ def test_pool_joins_consecutive_parts_of_one_run(tmp_path: Path, capsys: pytest.
     assert pool_runs.main([second, first, "--json"]) == 0
     pooled = json.loads(capsys.readouterr().out)
     assert (pooled["deals"], pooled["hands"], pooled["won"], pooled["first_deal"]) == (5, 10, 6.0, 0)
+    assert pooled["src_tree"] == "abc"
     assert pooled["win_rate"] == pytest.approx(0.6)
     assert pooled["low"] < 0.6 < pooled["high"]
     assert pool_runs.main([first, second]) == 0
@@ -151,8 +153,9 @@ def test_pool_joins_consecutive_parts_of_one_run(tmp_path: Path, capsys: pytest.
         (2, {}, "overlap"),
         (3, {"seed": 2}, "differ in seed"),
         (3, {"rules": "pagat"}, "differ in rules"),
-        (3, {"commit": "def"}, "one committed version"),
-        (3, {"commit": "abc-dirty"}, "one committed version"),
+        (3, {"src_tree": "def"}, "one committed version"),
+        (3, {"src_tree": "abc-dirty"}, "one committed version"),
+        (3, {"src_tree": None}, "one committed version"),
     ],
 )
 def test_pool_refuses_parts_that_are_not_one_run(
