@@ -61,6 +61,8 @@ SETTINGS: dict[str, Callable[[str], Any]] = {
     "max_samples": int,
     "sample_nodes": int,
     "exact_tens": boolean,
+    "focus": int,
+    "focus_tricks": int,
 }
 DEFAULT_VARIANTS = ("plain:surprise=0", "inference:surprise=0.05,surprise_cutoff=2")
 

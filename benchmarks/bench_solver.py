@@ -12,10 +12,12 @@ reports how long the compiled kernel takes to load from its on-disk cache in
 a fresh process, and to compile from nothing.  Usage::
 
     python benchmarks/bench_solver.py [--deals 30] [--seed 1] [--node-limit 20000000] [--tricks-done 0] [--json]
-                                      [--results] [--no-dds] [--no-kernel-times]
+                                      [--results [--focus K]] [--no-dds] [--no-kernel-times]
 
 ``--results`` asks only each lead's hand result (``Solver.results``, what the
-search bots ask of their samples) instead of every lead's full value.
+search bots ask of their samples) instead of every lead's full value;
+``--focus K`` with it, only the results of the ``heuristic`` bot's K best
+actions (what ``SearchBot(focus=K)`` asks in the first tricks).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import time
 from typing import Any
 
 from dehla import Match
+from dehla.bots.heuristic import HeuristicBot
 from dehla.engine.actions import CALLS
 from dehla.solver.fast import SolveLimitReached, Solver
 
@@ -42,9 +45,12 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[index]
 
 
-def ours(deals: int, seed: int, node_limit: int, tricks_done: int, results: bool = False) -> dict[str, Any]:
+def ours(
+    deals: int, seed: int, node_limit: int, tricks_done: int, results: bool = False, focus: int = 0
+) -> dict[str, Any]:
     rng = random.Random(seed)
     solver = Solver(table_bits=21, node_limit=node_limit)
+    ranker = HeuristicBot(0)
     times: list[float] = []
     nodes: list[int] = []
     stopped = 0
@@ -57,7 +63,11 @@ def ours(deals: int, seed: int, node_limit: int, tricks_done: int, results: bool
         start = time.perf_counter()
         before = solver.nodes
         try:
-            if results:
+            if results and focus:
+                seat = match.to_act
+                assert seat is not None
+                solver.results(match, ranker.ranked(match.observe(seat))[:focus])
+            elif results:
                 solver.results(match)
             else:
                 solver.solve(match)
@@ -128,15 +138,19 @@ def main() -> int:
     parser.add_argument("--tricks-done", type=int, default=0, help="solve after this many random tricks (0: trick 1)")
     parser.add_argument("--results", action="store_true",
                         help="ours solves only each lead's hand result (Solver.results), as the search bots do")
+    parser.add_argument("--focus", type=int, default=0,
+                        help="with --results: only the results of the heuristic bot's best FOCUS actions")
     parser.add_argument("--no-dds", action="store_true", help="skip DDS")
     parser.add_argument("--no-kernel-times", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.focus < 0 or (args.focus and not args.results):
+        parser.error("--focus needs --results and a number of actions of at least 1")
     report: dict[str, Any] = {"load_average_before": os.getloadavg()}
     if not args.no_kernel_times:
         report["kernel"] = kernel_times()
     report["dds"] = None if args.no_dds else dds(args.deals, args.seed)
-    report["ours"] = ours(args.deals, args.seed, args.node_limit, args.tricks_done, args.results)
+    report["ours"] = ours(args.deals, args.seed, args.node_limit, args.tricks_done, args.results, args.focus)
     report["load_average_after"] = os.getloadavg()
     if args.json:
         print(json.dumps(report))
@@ -150,9 +164,12 @@ def main() -> int:
     elif not args.no_dds:
         print("DDS: endplay is not installed (pip install endplay); ours alone below")
     o = report["ours"]
+    asked = "every lead's value"
+    if args.results:
+        asked = f"the result of the heuristic's best {args.focus} leads" if args.focus else "the result of every lead"
     print(
         f"ours, {o['deals']} pagat deals after {args.tricks_done} tricks, "
-        f"{'the result of ' if args.results else ''}every lead: median {o['median_ms']:.1f} ms, "
+        f"{asked}: median {o['median_ms']:.1f} ms, "
         f"p99 {o['p99_ms']:.1f} ms, max {o['max_ms']:.1f} ms; {o['stopped_at_node_limit']} stopped at "
         f"{args.node_limit:,} nodes; median {o['median_nodes']:,.0f} nodes, p90 {o['p90_nodes']:,.0f} nodes, "
         f"{o['nodes_per_second'] / 1e6:.1f} M nodes/s"

@@ -188,3 +188,18 @@ def test_search_benchmark_plays_a_later_range_of_deals(monkeypatch: pytest.Monke
     later = bench.measure("pagat", 2, 1, "hard", 0.5, 0, 1, first_deal=3)
     assert played == [3, 4]
     assert later["deal_scores"] == whole["deal_scores"][3:]
+
+
+def test_solver_benchmark_focus_needs_results(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_solver")
+    monkeypatch.setattr("sys.argv", ["bench_solver.py", "--focus", "3", "--no-dds", "--no-kernel-times"])
+    with pytest.raises(SystemExit) as stopped:
+        bench.main()
+    assert stopped.value.code == 2
+    assert "--focus needs --results" in capsys.readouterr().err
+    monkeypatch.setattr("sys.argv", ["bench_solver.py", "--deals", "1", "--tricks-done", "8", "--results", "--focus",
+                                     "2", "--no-dds", "--no-kernel-times"])
+    assert bench.main() == 0
+    assert "the result of the heuristic's best 2 leads" in capsys.readouterr().out

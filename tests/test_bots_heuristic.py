@@ -430,3 +430,26 @@ def test_does_not_trump_a_trick_its_partner_is_winning() -> None:
     assert seat is not None
     without_the_rule = HeuristicBot(0, Weights(trump_partner=0.0)).act(match.observe(seat))
     assert str(without_the_rule) == "4C"  # the card the rule keeps it from playing
+
+
+@pytest.mark.parametrize("preset", ["pagat", "taash", "mendikot-band"])
+def test_ranked_puts_the_card_it_would_play_first(preset: str) -> None:
+    """``ranked`` orders every legal action by the same values ``act`` chooses by (before the exact endgame)."""
+    rng = random.Random(f"ranked-{preset}")
+    bot = HeuristicBot(1)
+    checked = 0
+    for _ in range(4):
+        match = Match.new(preset, rng)
+        match.apply(match.random_deal(rng))
+        while not match.is_chance and not match.is_over:
+            seat = match.to_act
+            assert seat is not None
+            seen = match.observe(seat)
+            action = bot.act(seen)
+            if match.phase.value == "play" and len(seen.hand) > bot.weights.endgame and len(seen.legal_actions) > 1:
+                ranked = bot.ranked(seen)
+                assert sorted(map(str, ranked)) == sorted(map(str, seen.legal_actions))
+                assert ranked[0] == action
+                checked += 1
+            match.apply(action)
+    assert checked > 20

@@ -263,7 +263,7 @@ def test_hard_bot_stops_trying_where_first_samples_keep_failing(monkeypatch: pyt
     assert seat is not None
     seen = match.observe(seat)
     bot = SearchBot(3, budget=0.02)
-    key = (seen.rules, max(20_000, int(0.02 / 4 * NODES_PER_SECOND)), 0)
+    key = (seen.rules, max(20_000, int(0.02 / 4 * NODES_PER_SECOND)), 0, False)  # (rules, limit, tricks, focused)
     odds = _SolveOdds()
     monkeypatch.setattr(search, "_SOLVE_ODDS", odds)
     for _ in range(4):  # the first tries all fail: a full deal is far beyond 20,000 nodes
@@ -363,3 +363,28 @@ def test_inference_settings_are_checked() -> None:
     with pytest.raises(DehlaError, match="surprise"):
         SearchBot(1, surprise=-0.1)
     assert SearchBot(1, surprise=0.0)._model is None
+
+
+def test_hard_bot_solves_only_the_heuristics_best_few_actions_early_in_a_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``focus`` the bot asks the solver for the results of the heuristic's ``focus`` best actions while fewer
+    than ``focus_tricks`` tricks are done, plays one of them, and asks for every action later."""
+    asked: list[object] = []
+    real_results = Solver.results
+
+    def spy(self: Solver, match: Match, actions: object = None) -> object:
+        asked.append(actions)
+        return real_results(self, match, actions)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Solver, "results", spy)
+    early = _heuristic_position("pagat", 4, 6)
+    seat = early.to_act
+    assert seat is not None
+    seen = early.observe(seat)
+    best_two = HeuristicBot(seat).ranked(seen)[:2]
+    bot = SearchBot(4, max_samples=6, sample_nodes=400_000, focus=2, focus_tricks=7)
+    assert bot.act(seen) in best_two
+    assert asked and all(actions == best_two for actions in asked)
+    asked.clear()
+    later = SearchBot(4, max_samples=6, sample_nodes=400_000, focus=2, focus_tricks=6)
+    assert later.act(seen) in seen.legal_actions
+    assert asked and all(actions is None for actions in asked)

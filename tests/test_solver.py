@@ -8,6 +8,7 @@ import random
 import pytest
 from tests.test_solver_positions import natural_positions, small_positions
 
+from dehla.engine.actions import Play
 from dehla.engine.scoring import Outcome
 from dehla.engine.state import Match, Phase
 from dehla.errors import DehlaError
@@ -163,6 +164,47 @@ def test_results_are_the_hands_result_of_every_action(preset: str) -> None:
             team = results.team
             for action, value in solution.actions.items():
                 assert results.for_team(action, team) == value.for_team(team)[0]
+
+
+@pytest.mark.parametrize("preset", ["pagat", "mendikot-band", "taash"])
+def test_results_of_chosen_actions_are_those_of_a_full_results_solve(preset: str) -> None:
+    # Asking for a few actions gives exactly their results (and the position's), for every subset asked,
+    # including a single card that stands for a group of equivalent cards, and the reveal where there is one.
+    rng = random.Random(f"chosen-{preset}")
+    checked = 0
+    for _ in range(3):
+        for match in natural_positions(preset, rng, (6, 4)):
+            everything = Solver(table_bits=16).results(match)
+            legal = list(match.legal_actions())
+            for size in (1, 2, 3):
+                chosen = rng.sample(legal, min(size, len(legal)))
+                part = Solver(table_bits=16).results(match, chosen)
+                assert part.margin == everything.margin
+                assert part.actions == {action: everything.actions[action] for action in chosen}
+                checked += 1
+    assert checked >= 18
+    match = next(iter(natural_positions("pagat", rng, (7,))))
+    seat = match.to_act
+    assert seat is not None
+    elsewhere = next(card for card in range(52) if card not in match.hand_of(seat))
+    with pytest.raises(DehlaError, match="not legal in this position"):
+        Solver(table_bits=14).results(match, [Play(elsewhere)])
+
+
+def test_results_of_the_heuristics_best_cards_cost_fewer_nodes() -> None:
+    # Early in a pagat hand most of the nodes go to the actions' results: three of them cost less than all.
+    from dehla.bots.heuristic import HeuristicBot
+
+    rng = random.Random(22)
+    ranker = HeuristicBot(0)
+    every = few = 0
+    for _ in range(4):
+        for match in natural_positions("pagat", rng, (8,)):
+            seat = match.to_act
+            assert seat is not None
+            every += Solver(table_bits=18).results(match).nodes
+            few += Solver(table_bits=18).results(match, ranker.ranked(match.observe(seat))[:3]).nodes
+    assert few < every
 
 
 def test_results_cost_fewer_nodes_than_a_full_solve() -> None:

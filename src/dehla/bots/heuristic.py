@@ -136,6 +136,18 @@ class HeuristicBot:
         return decision.choose()
 
 
+    def ranked(self, observation: Observation) -> list[Action]:
+        """The legal actions of a card decision, best first by the rule-based value (ties keep the legal order).
+
+        Search bots solve only the first few where solving all of them costs too much.
+        """
+        legal = observation.legal_actions
+        if len(legal) < 2 or not isinstance(legal[0], (Play, Reveal)):
+            return list(legal)
+        values = _Decision(observation, self.weights).values()
+        return sorted(legal, key=lambda action: -values[action])
+
+
 class _Decision:
     """One card decision: the position as the seat sees it, and the value of each legal action."""
 
@@ -202,19 +214,20 @@ class _Decision:
     # ------------------------------------------------------------------------------------------
     # Choosing
 
-    def choose(self) -> Action:
-        best_action: Action | None = None
-        best_value = float("-inf")
+    def values(self) -> dict[Action, float]:
+        """The value of every legal action (see the module's docstring)."""
+        values: dict[Action, float] = {}
         for action in self.obs.legal_actions:
             if isinstance(action, Reveal):
-                value = self._reveal_value()
+                values[action] = self._reveal_value()
             else:
                 assert isinstance(action, Play)
-                value = self._play_value(action.card)
-            if value > best_value:
-                best_action, best_value = action, value
-        assert best_action is not None
-        return best_action
+                values[action] = self._play_value(action.card)
+        return values
+
+    def choose(self) -> Action:
+        values = self.values()
+        return max(values, key=lambda action: values[action])  # the first of the best, in legal order
 
     def _play_value(self, card: int) -> float:
         outcome = self._after(card, self.trump, self.t.cut_open, self.t.hidden_open)

@@ -70,13 +70,13 @@ class _SolveOdds:
     EXPLORE = 0.1  # chance of trying anyway
 
     def __init__(self) -> None:
-        self.counts: dict[tuple[Rules, int, int], list[int]] = {}
+        self.counts: dict[tuple[Rules, int, int, bool], list[int]] = {}
 
-    def worth_trying(self, key: tuple[Rules, int, int], rng: random.Random) -> bool:
+    def worth_trying(self, key: tuple[Rules, int, int, bool], rng: random.Random) -> bool:
         tries, solved = self.counts.get(key, (0, 0))
         return tries < self.TRIES or solved >= self.SUCCESS * tries or rng.random() < self.EXPLORE
 
-    def record(self, key: tuple[Rules, int, int], solved: bool) -> None:
+    def record(self, key: tuple[Rules, int, int, bool], solved: bool) -> None:
         counts = self.counts.setdefault(key, [0, 0])
         counts[0] += 1
         counts[1] += solved
@@ -346,6 +346,12 @@ class SearchBot:
     than ``surprise_cutoff`` beyond them is not solved.  At most ``candidates``
     deals are drawn a move.
 
+    ``focus``: while fewer than ``focus_tricks`` tricks are done, solve only the
+    results of the ``heuristic`` bot's ``focus`` best actions (``HeuristicBot.ranked``)
+    and choose among those; 0 weighs every action.  Early in a hand most of
+    a solve goes to proving what each action keeps, so this buys more samples
+    where a full solve affords one or two.
+
     By default each sample is solved only as far as the hand's result
     (``Solver.results``: who wins, by how many points), which costs a fraction of
     a full solve early in a hand, so the bot starts searching a trick or two
@@ -368,6 +374,8 @@ class SearchBot:
         candidates: int | None = None,
         surprise_cutoff: int = 2,
         exact_tens: bool = False,
+        focus: int = 0,
+        focus_tricks: int = 3,
     ) -> None:
         if budget <= 0:
             raise DehlaError(f"the time budget must be positive, not {budget}")
@@ -389,6 +397,8 @@ class SearchBot:
         self.candidates = candidates if candidates is not None else 4 * max_samples
         self.surprise_cutoff = surprise_cutoff
         self.exact_tens = exact_tens
+        self.focus = focus
+        self.focus_tricks = focus_tricks
         self._model = _PlayModel(seed) if surprise else None
         self.last_samples = 0
 
@@ -426,13 +436,19 @@ class SearchBot:
         timed = self.sample_nodes is None
         # The first sample gets no more than a fair share of the budget.
         first_limit = max(20_000, int(self.budget / 4 * NODES_PER_SECOND))
-        first_key = (observation.rules, first_limit, len(observation.tricks))
+        # Early in a hand most of a solve goes to proving what each action keeps: weigh only the heuristic's best few.
+        focused = bool(self.focus) and not self.exact_tens and len(observation.tricks) < self.focus_tricks
+        first_key = (observation.rules, first_limit, len(observation.tricks), focused)
         if timed and not _SOLVE_ODDS.worth_trying(first_key, self.rng):
             self.last_samples = 0
             return None
+        actions = self.fallback.ranked(observation)[: self.focus] if focused else list(observation.legal_actions)
+        if len(actions) < 2:
+            self.last_samples = 0
+            return None  # the heuristic's card
         tracker = CardTracker(observation)
         team = observation.seat % 2
-        solved = _Samples.empty(observation.legal_actions)
+        solved = _Samples.empty(actions)
         surprises: list[int] = []  # per sample solved, with inference
         fewest = 10**9
         ties_after = 0 if self.exact_tens else 2 * self.settle_after
@@ -461,7 +477,7 @@ class SearchBot:
             else:
                 self.solver.node_limit = first_limit
             try:
-                values = self._sample_values(match, team)
+                values = self._sample_values(match, team, actions if focused else None)
             except SolveLimitReached:
                 values = None
             if timed and not samples:
@@ -483,12 +499,13 @@ class SearchBot:
             return _best(solved, observation)
         return _best(solved, observation, lambda: self.fallback.act(observation))
 
-    def _sample_values(self, match: Match, team: int) -> dict[Action, float]:
-        """What each legal action is worth to ``team`` in one sampled deal, solved double-dummy."""
+    def _sample_values(self, match: Match, team: int, actions: list[Action] | None = None) -> dict[Action, float]:
+        """What each legal action (or each of ``actions``) is worth to ``team`` in one sampled deal, solved
+        double-dummy."""
         if self.exact_tens:
             solution = self.solver.solve(match)
             return {action: utility(value, team) for action, value in solution.actions.items()}
-        results = self.solver.results(match)
+        results = self.solver.results(match, actions)
         return {action: float(results.for_team(action, team)) for action in results.actions}
 
 
@@ -506,10 +523,11 @@ def _best(samples: _Samples, observation: Observation, prefer: Callable[[], Acti
         low = -int(action.card % 13) if isinstance(action, Play) else 0
         return (average(action), low)
 
-    best = max(observation.legal_actions, key=key)
+    candidates = [action for action in observation.legal_actions if action in samples.values]
+    best = max(candidates, key=key)
     if prefer is None:
         return best
-    tied = [action for action in observation.legal_actions if average(action) == average(best)]
+    tied = [action for action in candidates if average(action) == average(best)]
     preferred = _preferred(tied, prefer)
     return best if preferred is None else preferred
 
@@ -566,7 +584,7 @@ class CheatBot:
         from dehla.solver.fast import SolveLimitReached
 
         self._solver.node_limit = self.node_limit or 0
-        key = (match.rules, self._solver.node_limit, len(observation.tricks))
+        key = (match.rules, self._solver.node_limit, len(observation.tricks), False)
         if self.node_limit and not _SOLVE_ODDS.worth_trying(key, self.rng):
             return self.fallback.act(observation)
         try:

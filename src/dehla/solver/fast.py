@@ -17,6 +17,7 @@ sees the undealt cards and the hidden card, as the engine does.
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -74,7 +75,7 @@ class Results:
     """
 
     margin: int
-    actions: dict[Action, int]
+    actions: dict[Action, int]  # every legal action, or those asked for (``Solver.results(match, actions)``)
     seat: int
     nodes: int = 0
 
@@ -334,50 +335,62 @@ class Solver:
         values = {action: objective.values[level] for action, level in levels.items()}
         return Solution(objective.values[root], values, seat, objective, self.nodes - start)
 
-    def results(self, match: Match) -> Results:
+    def results(self, match: Match, actions: Collection[Action] | None = None) -> Results:
         """The hand's result (team 0's points margin) for the position and after every legal action.
 
         The same search as ``solve`` with only the results' levels to tell apart, so
-        it stops as soon as an action's result is known, not its tens.
+        it stops as soon as an action's result is known, not its tens.  With
+        ``actions``, only those actions are searched (the position's margin is still
+        exact): most of a solve early in a hand goes to proving what each action
+        keeps, so a player that weighs only a few candidates saves most of it.
         """
         start = self.nodes
         groups = _result_groups(objective_for(match.rules, match.dealer))
-        seat, root, found = self._solve_actions(match, groups)
+        seat, root, found = self._solve_actions(match, groups, actions)
         margins = {action: groups.nets[group] for action, group in found.items()}
         return Results(groups.nets[root], margins, seat, self.nodes - start)
 
-    def _solve_actions(self, match: Match, groups: _ResultGroups | None) -> tuple[int, int, dict[Action, int]]:
-        """The seat to act, and the level of the position and after each legal action (with ``groups``: the
-        result group instead)."""
+    def _solve_actions(
+        self, match: Match, groups: _ResultGroups | None, wanted: Collection[Action] | None = None
+    ) -> tuple[int, int, dict[Action, int]]:
+        """The seat to act, and the level of the position and after each legal action (or each ``wanted`` one;
+        with ``groups``: the result group instead)."""
         _check(match)
         self._call_start = self.nodes
         seat = match.to_act
         assert seat is not None
         levels: dict[Action, int] = {}
+        legal = match.legal_actions()
+        if wanted is not None:
+            unknown = [str(action) for action in wanted if action not in legal]
+            if unknown:
+                raise DehlaError(f"not legal in this position: {', '.join(unknown)}")
+            legal = tuple(action for action in legal if action in wanted)
         if match.phase is Phase.PLAY:
             position = self._encode(match)
             if groups is not None:
                 position.thresholds = groups.thresholds
             self._use(position)
             out = self._out
-            kernel.solve_position(*self._level_args(position), -1, out)
+            only = 0 if wanted is None else sum(1 << _move_of(action) for action in legal)
+            kernel.solve_position(*self._level_args(position), -1, only, out)
             self._check_limit()
             root = int(out[0])
-            for action in match.legal_actions():
-                move = action.card if isinstance(action, Play) else kernel.REVEAL_MOVE
+            for action in legal:
+                move = _move_of(action)
                 level = int(out[1 + move])
                 if level < 0:  # pragma: no cover - the kernel and the engine disagree on legality
                     raise DehlaError(f"internal error: the solver found no value for {action}")
                 levels[action] = level
             return seat, root, levels
-        # Call or hide: the best of the positions after each choice.
+        # Call or hide: the best of the positions after each choice (every choice, for the root's value).
         for action in match.legal_actions():
             child = match.clone()
             child.apply(action)
             level = self._solve_level(child)
             levels[action] = level if groups is None else groups.group_of_level[level]
         root = max(levels.values()) if seat % 2 == 0 else min(levels.values())
-        return seat, root, levels
+        return seat, root, {action: levels[action] for action in legal}
 
     def reaches(self, match: Match, team: int, tens: int) -> bool:
         """Can ``team`` make sure of ending the hand with at least ``tens`` tens?  (One bound query.)"""
@@ -437,6 +450,11 @@ def _final_table_from(ending: Array, tricks: int, top: int) -> Array:
     table[..., 1] = np.where(high < 0, top, high)
     table[..., 2] = ending
     return table
+
+
+def _move_of(action: Action) -> int:
+    """The kernel's number for a move: the card, or ``REVEAL_MOVE``."""
+    return action.card if isinstance(action, Play) else kernel.REVEAL_MOVE
 
 
 def _check(match: Match) -> None:

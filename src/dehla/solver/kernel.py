@@ -1328,13 +1328,16 @@ def solve_position(
     stats: Array,
     work: Array,
     guess: int,
+    only: int,
     out: Array,
 ) -> None:
     """The level of ``X[0]`` in ``out[0]`` and the level after each legal move in ``out[1 + move]``.
 
     ``thresholds[k]`` is the target of the query "level at least k"; levels run
     ``0 .. len(thresholds) - 1``.  Moves: cards 0..51 and ``REVEAL_MOVE``; ``-1`` marks
-    moves that are not legal.  Equivalent cards get their group's value.
+    moves that are not legal.  Equivalent cards get their group's value.  ``only``,
+    when not 0, is a mask of the moves wanted (bit ``move``): the others are not
+    searched and get ``-1`` too (the position's own level is always exact).
     """
     top = len(thresholds) - 1
     root_level = _level(X, 0, params, final, thresholds, table, stats, work, 0, top, guess, 0)
@@ -1347,9 +1350,19 @@ def solve_position(
     maximise = row[TO_ACT] % 2 == 0
     count = _moves(row, params, work[0, W_MOVES : W_MOVES + 16], work[0, W_SCORES : W_SCORES + 16], -1, -1, stats)
     candidates = work[0, W_MOVES : W_MOVES + 16].copy()
+    head = np.empty(52, dtype=np.int64)
+    _group_heads(row, head)
+    wanted = -1  # every move
+    if only != 0:
+        wanted = only & (1 << REVEAL_MOVE)
+        for card in range(52):
+            if only >> card & 1 and head[card] >= 0:
+                wanted |= 1 << head[card]
     child = X[1]
     for index in range(count):
         move = candidates[index]
+        if not (wanted >> move) & 1:
+            continue
         for field in range(ROW):
             child[field] = row[field]
         apply_action(child, params, final, move)
@@ -1363,6 +1376,17 @@ def solve_position(
             return
         out[1 + move] = level
     # Spread each group's value over the equivalent cards it stands for (the grouping of ``_moves``).
+    for card in range(52):
+        if head[card] >= 0 and head[card] != card:
+            out[1 + card] = out[1 + head[card]]
+
+
+@_jit
+def _group_heads(row: Array, head: Array) -> None:
+    """``head[card]``: for each legal card, the card whose search stands for it (the highest card of its group
+    of equivalent cards, as ``_moves`` groups them, or itself); -1 for the others."""
+    for card in range(52):
+        head[card] = -1
     legal = legal_mask(row)
     future = row[LIVE] & ~_trick_cards(row)
     tlen = row[TLEN]
@@ -1386,11 +1410,13 @@ def solve_position(
                 wins = tlen > 0 and _beats(row, card, best_card, void)
                 if rank == 8:
                     current = -1
+                    head[card] = card
                 elif current >= 0 and wins == current_wins:
-                    out[1 + card] = out[1 + current]
+                    head[card] = current
                 else:
                     current = card
                     current_wins = wins
+                    head[card] = card
             else:
                 current = -1
 
