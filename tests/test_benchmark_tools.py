@@ -29,6 +29,17 @@ def _report(path: Path, rules: str, scores: list[float]) -> str:
     return str(path)
 
 
+def _refused(
+    bench: ModuleType, argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> str:
+    """Run a benchmark's ``main`` with ``argv``, check that it stops with a usage error (exit 2), return stderr."""
+    monkeypatch.setattr("sys.argv", ["bench.py", *argv])
+    with pytest.raises(SystemExit) as stopped:
+        bench.main()
+    assert stopped.value.code == 2
+    return capsys.readouterr().err
+
+
 def test_paired_difference_of_identical_runs_is_exactly_zero() -> None:
     compare = _load("compare_deals")
     assert compare.paired_difference([2.0, 1.0, 0.0], [2.0, 1.0, 0.0]) == (0.0, 0.0, 0.0)
@@ -108,11 +119,7 @@ def test_search_benchmark_measures_cheat_alone_and_refuses_it_twice(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     bench = _load("bench_search")
-    monkeypatch.setattr("sys.argv", ["bench_search.py", "--bot", "cheat", "--cheat"])
-    with pytest.raises(SystemExit) as stopped:
-        bench.main()
-    assert stopped.value.code == 2
-    assert "with --bot cheat leave it out" in capsys.readouterr().err
+    assert "with --bot cheat leave it out" in _refused(bench, ["--bot", "cheat", "--cheat"], monkeypatch, capsys)
     monkeypatch.setattr("sys.argv", ["bench_search.py", "--bot", "cheat", "--deals", "1", "--rules", "mendikot-8",
                                      "--cheat-nodes", "20000", "--json"])
     assert bench.main() == 0
@@ -194,11 +201,7 @@ def test_solver_benchmark_focus_needs_results(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     bench = _load("bench_solver")
-    monkeypatch.setattr("sys.argv", ["bench_solver.py", "--focus", "3", "--no-dds", "--no-kernel-times"])
-    with pytest.raises(SystemExit) as stopped:
-        bench.main()
-    assert stopped.value.code == 2
-    assert "--focus needs --results" in capsys.readouterr().err
+    assert "--focus needs --results" in _refused(bench, ["--focus", "3", "--no-dds"], monkeypatch, capsys)
     monkeypatch.setattr("sys.argv", ["bench_solver.py", "--deals", "1", "--tricks-done", "8", "--results", "--focus",
                                      "2", "--no-dds", "--no-kernel-times"])
     assert bench.main() == 0
