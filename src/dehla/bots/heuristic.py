@@ -135,7 +135,6 @@ class HeuristicBot:
                 return action
         return decision.choose()
 
-
     def ranked(self, observation: Observation) -> list[Action]:
         """The legal actions of a card decision, best first by the rule-based value (ties keep the legal order).
 

@@ -452,10 +452,9 @@ class SearchBot:
         surprises: list[int] = []  # per sample solved, with inference
         fewest = 10**9
         ties_after = 0 if self.exact_tens else 2 * self.settle_after
-        samples = 0
         rejected = 0
         drawn = 0
-        while samples < self.max_samples and rejected < 200 and drawn < self.candidates:
+        while len(solved) < self.max_samples and rejected < 200 and drawn < self.candidates:
             now = time.thread_time()
             if timed and now >= deadline:
                 break
@@ -472,7 +471,7 @@ class SearchBot:
                 fewest = min(fewest, count)
             if not timed:
                 self.solver.node_limit = self.sample_nodes or 0
-            elif samples:
+            elif solved:
                 self.solver.node_limit = max(20_000, int((deadline - now) * NODES_PER_SECOND))  # what is left
             else:
                 self.solver.node_limit = first_limit
@@ -480,20 +479,19 @@ class SearchBot:
                 values = self._sample_values(match, team, actions if focused else None)
             except SolveLimitReached:
                 values = None
-            if timed and not samples:
+            if timed and not solved:
                 _SOLVE_ODDS.record(first_key, values is not None)
             if values is None:
                 break
-            samples += 1
             solved.add(values)
             if self._model is not None:
                 surprises.append(count)
                 solved.reweight([self.surprise ** (c - fewest) for c in surprises])
-            ready = self.settle_after and samples >= self.settle_after
+            ready = self.settle_after and len(solved) >= self.settle_after
             if ready and _settled(solved, _best(solved, observation), self.settle_z, ties_after):
                 break
-        self.last_samples = samples
-        if samples == 0:
+        self.last_samples = len(solved)
+        if not solved:
             return None
         if self.exact_tens:
             return _best(solved, observation)
