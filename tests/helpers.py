@@ -97,6 +97,28 @@ def act(match: Match, text: str | Sequence[str]) -> list[Event]:
     return events
 
 
+def position(
+    rules: Rules | str | dict[str, Any], dealer: int, hands: Sequence[str], actions: str = "",
+    open_draw: str | None = None,
+) -> Match:
+    """A match whose first hand is dealt as written (dealing order) and played up to ``actions``."""
+    match = start(rules, dealer, *hands, open_draw=open_draw)
+    act(match, actions)
+    return match
+
+
+def snapshot(match: Match) -> object:
+    """Everything a caller can see of a match, to check that an operation left it unchanged."""
+    return (
+        match.phase,
+        match.to_act,
+        match.legal_actions(),
+        [match.observe(seat).to_json() for seat in range(match.players)],
+        to_record(match),
+        list(match.results),
+    )
+
+
 def of_type(events: Iterable[object], kind: type) -> list[Any]:
     return [event for event in events if isinstance(event, kind)]
 

@@ -7,8 +7,9 @@ import random
 from pathlib import Path
 
 import pytest
+from tests.helpers import position
 
-from dehla import Deal, Match, parse_action, parse_cards
+from dehla import Deal, Match, parse_cards
 from dehla.bots import HeuristicBot, make_bot
 from dehla.bots.base import BOTS, RandomBot
 from dehla.bots.heuristic import (
@@ -35,23 +36,6 @@ VARIANTS = (
     {"preset": "mendikot-6", "trump": "hidden"},
     {"preset": "mendikot-8", "trump": "hidden_auto"},
 )
-
-
-def position(rules: str | dict[str, object], dealer: int, hands: list[str], actions: str = "",
-             open_draw: str | None = None) -> Match:
-    """A match whose first hand is dealt as written (dealing order) and played up to ``actions``."""
-    match = Match(rules, dealer)
-    match.apply(Deal([parse_cards(hand) for hand in hands], None if open_draw is None else parse_card(open_draw)))
-    words = actions.split()
-    index = 0
-    while index < len(words):
-        if words[index] in ("hide", "call"):
-            match.apply(parse_action(f"{words[index]} {words[index + 1]}"))
-            index += 2
-        else:
-            match.apply(parse_action(words[index]))
-            index += 1
-    return match
 
 
 def decide(match: Match) -> str:

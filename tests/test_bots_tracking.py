@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.helpers import position
 
-from dehla import Deal, Match, parse_action, parse_cards
+from dehla import Match, parse_action, parse_cards
 from dehla.bots.tracking import CardTracker, trick_winner_index
 from dehla.cards import SUIT_MASKS, Suit, mask_of, parse_card
 from dehla.engine.actions import REVEAL
@@ -14,22 +15,6 @@ from dehla.engine.events import Trick
 from dehla.rules import PRESETS
 
 S, H, D, C = Suit.S, Suit.H, Suit.D, Suit.C
-
-
-def position(rules: str | dict[str, object], dealer: int, hands: list[str], actions: str = "") -> Match:
-    """A match whose first hand is dealt as written (dealing order) and played up to ``actions``."""
-    match = Match(rules, dealer)
-    match.apply(Deal([parse_cards(hand) for hand in hands]))
-    words = actions.split()
-    index = 0
-    while index < len(words):
-        if words[index] in ("hide", "call"):
-            match.apply(parse_action(f"{words[index]} {words[index + 1]}"))
-            index += 2
-        else:
-            match.apply(parse_action(words[index]))
-            index += 1
-    return match
 
 
 def tracker(match: Match, seat: int) -> CardTracker:

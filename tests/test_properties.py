@@ -18,7 +18,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.helpers import ALL_RULES, assert_cards_conserved, in_hand
+from tests.helpers import ALL_RULES, assert_cards_conserved, in_hand, snapshot
 
 from dehla import Match, RulesError, parse_rules
 from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action
@@ -41,16 +41,6 @@ def _step(match: Match, rng: random.Random) -> tuple[Event, ...]:
         return match.apply(match.random_deal(rng))
     return match.apply(rng.choice(match.legal_actions()))
 
-
-def _snapshot(match: Match) -> Any:
-    return (
-        match.phase,
-        match.to_act,
-        match.legal_actions(),
-        [match.observe(seat).to_json() for seat in range(match.players)],
-        to_record(match),
-        list(match.results),
-    )
 
 
 def _check_result(match: Match, result: HandResult) -> None:
@@ -146,16 +136,16 @@ def test_clone_is_independent_and_continues_identically(rules: Any, seed: int, s
         if match.is_over:
             break
         _step(match, rng)
-    before = _snapshot(match)
+    before = snapshot(match)
     copy = match.clone()
-    assert _snapshot(copy) == before
+    assert snapshot(copy) == before
     # Mutating the clone leaves the original alone.
     scratch = random.Random(seed + 1)
     for _ in range(30):
         if copy.is_over:
             break
         _step(copy, scratch)
-    assert _snapshot(match) == before
+    assert snapshot(match) == before
     # Both continue identically from the same chance and choices.
     again = match.clone()
     first, second = random.Random(seed + 2), random.Random(seed + 2)
@@ -163,7 +153,7 @@ def test_clone_is_independent_and_continues_identically(rules: Any, seed: int, s
         if match.is_over:
             break
         assert _step(match, first) == _step(again, second)
-    assert _snapshot(match) == _snapshot(again)
+    assert snapshot(match) == snapshot(again)
 
 
 @SETTINGS
@@ -197,7 +187,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing(
         _step(match, rng)
     legal = set(match.legal_actions())
     illegal = [action for action in EVERY_ACTION if action not in legal]
-    before = _snapshot(match)
+    before = snapshot(match)
     for action in pick.sample(illegal, 6):
         try:
             match.apply(action)
@@ -205,7 +195,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing(
             assert str(error)
         else:
             raise AssertionError(f"{action} was accepted though not legal in {match!r}")
-        assert _snapshot(match) == before
+        assert snapshot(match) == before
     if match.phase is Phase.DEAL:
         assert all(action not in legal for action in EVERY_ACTION)
 

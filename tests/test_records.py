@@ -30,6 +30,7 @@ from tests.helpers import (
     random_match,
     random_record,
     record_of,
+    snapshot,
 )
 
 from dehla import (
@@ -262,15 +263,6 @@ def test_record_error_is_a_dehla_error_and_nothing_is_silently_corrected() -> No
 # Bad API calls
 
 
-def _snapshot(match: Match) -> object:
-    return (
-        match.phase,
-        match.to_act,
-        match.legal_actions(),
-        [match.observe(seat).to_json() for seat in range(match.players)],
-        to_record(match),
-    )
-
 
 def _position(rules: str, seed: int, steps: int) -> Match:
     rng = random.Random(seed)
@@ -283,7 +275,7 @@ def _position(rules: str, seed: int, steps: int) -> Match:
 
 def test_apply_of_an_illegal_action_raises_and_leaves_the_state_unchanged() -> None:
     match = _position("mendikot", 1, 5)  # seat to act must follow the suit led
-    before = _snapshot(match)
+    before = snapshot(match)
     off_suit = off_suit_card(match)
     assert off_suit is not None
     bad_actions: list[object] = [
@@ -297,7 +289,7 @@ def test_apply_of_an_illegal_action_raises_and_leaves_the_state_unchanged() -> N
     for action in bad_actions:
         with pytest.raises(IllegalActionError):
             match.apply(action)  # type: ignore[arg-type]
-        assert _snapshot(match) == before
+        assert snapshot(match) == before
     finish_hand(match)
     replayed = replay(to_record(match))
     assert replayed.results == match.results
