@@ -9,6 +9,7 @@ the win rate with a 95% Wilson interval and the bot's mean time per decision
     python benchmarks/bench_heuristic.py --deals 2000            # all presets
     python benchmarks/bench_heuristic.py --rules pagat,taash --deals 300 --seed 7
     python benchmarks/bench_heuristic.py --rules pagat --deals 500 --save-losses /tmp/lost.jsonl
+    python benchmarks/bench_heuristic.py --rules pagat --deals 100 --bot cheat   # the ceiling against random
 
 ``--save-losses`` writes every hand the bot's team lost as a ``dehla-record/1`` line (the
 player names say who sat where), so that ``dehla replay`` can show how it was lost.
@@ -23,7 +24,8 @@ import sys
 import time
 
 from dehla.bots import bot_names, make_bot
-from dehla.bots.base import Bot
+from dehla.bots.base import Bot, bind_bots
+from dehla.bots.search import CheatBot
 from dehla.engine.state import Match
 from dehla.record import dumps_record, to_record
 from dehla.rules import PRESETS, preset
@@ -56,13 +58,25 @@ class _Timed:
         return action
 
 
+#: Node limit of each ``cheat`` solve by default: above it ``cheat`` plays as the heuristic (an exact
+#: solve of a full Pagat deal's first trick would not finish).
+CHEAT_NODES = 2_000_000
+
+
+def _seat_bot(name: str, seed: int, cheat_nodes: int) -> Bot:
+    if name == "cheat":
+        return CheatBot(seed, node_limit=cheat_nodes)
+    return make_bot(name, seed)
+
+
 def play_deal(
     rules_name: str, deal_index: int, seed: int, bot: str, opponent: str, clock: _Timed | None,
-    lost: list[str] | None = None,
+    lost: list[str] | None = None, cheat_nodes: int = CHEAT_NODES,
 ) -> list[bool]:
     """Play one deal twice (bot's team 0, then team 1); whether the bot's team won each hand.
 
     The records of the hands lost are appended to ``lost`` (one JSON line each) when it is given.
+    A ``cheat`` seat is shown the match it plays in, and each of its solves stops at ``cheat_nodes``.
     """
     rules = preset(rules_name)
     rng = random.Random(f"{seed}:{rules_name}:{deal_index}")
@@ -75,7 +89,8 @@ def play_deal(
         players = []
         for seat in range(rules.players):
             name = bot if seat % 2 == bot_team else opponent
-            players.append(make_bot(name, rng.randrange(2**32)))
+            players.append(_seat_bot(name, rng.randrange(2**32), cheat_nodes))
+        bind_bots(players, match)
         timed_seats = {seat for seat in range(rules.players) if seat % 2 == bot_team}
         while not match.results:
             seat = match.to_act
@@ -102,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot", default="heuristic", help="bot measured (default heuristic)")
     parser.add_argument("--opponent", default="random", help="bot it plays against (default random)")
     parser.add_argument("--save-losses", metavar="FILE", help="write the hands the bot lost here (JSON Lines records)")
+    parser.add_argument("--cheat-nodes", type=int, default=CHEAT_NODES,
+                        help=f"node limit of each solve of a cheat bot (default {CHEAT_NODES:,})")
     args = parser.parse_args(argv)
     names = list(PRESETS) if args.rules == "all" else [name.strip() for name in args.rules.split(",")]
     for name in names:
@@ -112,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}")
     if args.deals < 1:
         parser.error("--deals must be at least 1")
+    if args.cheat_nodes < 1:
+        parser.error("--cheat-nodes must be at least 1")
     print(f"{args.bot} vs {args.opponent}, duplicate, {args.deals} deals x 2 hands per preset, seed {args.seed}")
     print(f"{'preset':<20} {'hands':>6} {'won':>6} {'rate':>7} {'95% interval':>17} {'ms/move':>8}")
     lost: list[str] | None = [] if args.save_losses else None
@@ -120,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         wins = hands = 0
         started = time.perf_counter()
         for index in range(args.deals):
-            for won in play_deal(name, index, args.seed, args.bot, args.opponent, clock, lost):
+            for won in play_deal(name, index, args.seed, args.bot, args.opponent, clock, lost, args.cheat_nodes):
                 hands += 1
                 wins += won
             if sys.stderr.isatty() and (index + 1) % 50 == 0:

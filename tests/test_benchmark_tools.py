@@ -129,6 +129,20 @@ def test_search_benchmark_measures_cheat_alone_and_refuses_it_twice(
     assert (report["seed"], report["first_deal"]) == (1, 0) and "src_tree" in report  # what pool_runs.py checks
 
 
+def test_heuristic_benchmark_seats_cheat_against_random_and_refuses_bad_limits(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_heuristic")
+    assert "--cheat-nodes must be at least 1" in _refused(bench, ["--bot", "cheat", "--cheat-nodes", "0"],
+                                                          monkeypatch, capsys)
+    monkeypatch.setattr("sys.argv", ["bench_heuristic.py", "--bot", "cheat", "--rules", "pagat", "--deals", "1",
+                                     "--cheat-nodes", "20000"])
+    assert bench.main() == 0  # a cheat seat not shown its match refuses to play (DehlaError)
+    out = capsys.readouterr().out
+    assert out.startswith("cheat vs random")
+    assert out.splitlines()[2].split()[:2] == ["pagat", "2"]  # both hands of the deal were played
+
+
 def _part(path: Path, first_deal: int, scores: list[float], **changes: object) -> str:
     result = {"bot": "hard (0.5 s)", "win_rate": sum(scores) / (2 * len(scores)), "deal_scores": scores,
               "cpu_p95_s": 0.49}
