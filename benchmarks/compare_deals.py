@@ -10,6 +10,10 @@ Usage::
     python benchmarks/bench_search.py --deals 300 --budget 0.5 --json > a.json
     python benchmarks/bench_search.py --deals 300 --budget 0.9 --json > b.json
     python benchmarks/compare_deals.py a.json b.json
+
+``--deals N`` compares only the first N deals of each, so that a short run can be set against the
+start of a longer one of the same seed (a 200-deal ``cheat`` run against a 2,000-deal ``hard`` run).
+Reports that record their seed and first deal must agree on both.
 """
 
 from __future__ import annotations
@@ -35,18 +39,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("a", help="the first report (bench_search.py --json)")
     parser.add_argument("b", help="the second report, on the same deals")
+    parser.add_argument("--deals", type=int, metavar="N", help="compare only the first N deals of each report")
     args = parser.parse_args(argv)
+    if args.deals is not None and args.deals < 2:
+        parser.error("--deals must be at least 2")
     try:
         reports = [json.loads(Path(path).read_text(encoding="utf-8")) for path in (args.a, args.b)]
     except (OSError, ValueError) as error:
         parser.error(f"cannot read the reports: {error}")
     first, second = (report["results"][0] for report in reports)
-    if reports[0]["rules"] != reports[1]["rules"] or len(first["deal_scores"]) != len(second["deal_scores"]):
+    a_scores, b_scores = first["deal_scores"], second["deal_scores"]
+    if args.deals is not None:
+        if min(len(a_scores), len(b_scores)) < args.deals:
+            parser.error(f"--deals {args.deals}: the reports have {len(a_scores)} and {len(b_scores)} deals")
+        a_scores, b_scores = a_scores[: args.deals], b_scores[: args.deals]
+    if reports[0]["rules"] != reports[1]["rules"] or len(a_scores) != len(b_scores):
         parser.error("the reports are not on the same deals (rules or number of deals differ)")
-    mean, low, high = paired_difference(first["deal_scores"], second["deal_scores"])
-    same = sum(x == y for x, y in zip(first["deal_scores"], second["deal_scores"], strict=True))
-    print(f"{reports[0]['rules']}, {len(first['deal_scores'])} deals: A {first['bot']} {first['win_rate']:.1%}, "
-          f"B {second['bot']} {second['win_rate']:.1%}")
+    for key in ("seed", "first_deal"):
+        if key in reports[0] and key in reports[1] and reports[0][key] != reports[1][key]:
+            parser.error(f"the reports are not on the same deals ({key} {reports[0][key]} and {reports[1][key]})")
+    mean, low, high = paired_difference(a_scores, b_scores)
+    same = sum(x == y for x, y in zip(a_scores, b_scores, strict=True))
+    n = len(a_scores)
+    print(f"{reports[0]['rules']}, {n} deals: A {first['bot']} {sum(a_scores) / (2 * n):.1%}, "
+          f"B {second['bot']} {sum(b_scores) / (2 * n):.1%}")
     print(f"B - A: {mean:+.1%} per hand, 95% interval [{low:+.1%}, {high:+.1%}]; {same} deals scored the same")
     return 0
 

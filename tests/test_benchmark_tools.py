@@ -72,6 +72,27 @@ def test_compare_reports_the_difference_and_refuses_different_deals(
     assert "cannot read the reports" in capsys.readouterr().err
 
 
+def test_compare_sets_a_short_run_against_the_start_of_a_long_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    compare = _load("compare_deals")
+    long = _report(tmp_path / "long.json", "taash", [1.0, 1.0, 2.0, 0.0, 0.0, 0.0])
+    short = _report(tmp_path / "short.json", "taash", [2.0, 1.0, 2.0, 1.0])
+    assert compare.main([long, short, "--deals", "4"]) == 0
+    out = capsys.readouterr().out
+    # Rates over the deals compared (A: 4 of 8 hands, not the long run's 4 of 12), and the paired difference.
+    assert "taash, 4 deals: A hard (0.5 s) 50.0%, B hard (0.5 s) 75.0%" in out and "+25.0% per hand" in out
+    with pytest.raises(SystemExit):
+        compare.main([long, short, "--deals", "5"])
+    assert "the reports have 6 and 4 deals" in capsys.readouterr().err
+    for path, seed in ((long, 1), (short, 7)):
+        report = json.loads(Path(path).read_text(encoding="utf-8"))
+        Path(path).write_text(json.dumps({**report, "seed": seed, "first_deal": 0}), encoding="utf-8")
+    with pytest.raises(SystemExit):
+        compare.main([long, short, "--deals", "4"])
+    assert "not on the same deals (seed 1 and 7)" in capsys.readouterr().err
+
+
 def test_decision_benchmark_variants_parse_and_bad_ones_are_named() -> None:
     bench = _load("bench_decisions")
     assert bench.parse_variant("inf:surprise=0.05,surprise_cutoff=2") == (
