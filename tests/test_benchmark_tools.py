@@ -91,6 +91,12 @@ def test_compare_sets_a_short_run_against_the_start_of_a_long_one(
     with pytest.raises(SystemExit):
         compare.main([long, short, "--deals", "4"])
     assert "not on the same deals (seed 1 and 7)" in capsys.readouterr().err
+    report = json.loads(Path(short).read_text(encoding="utf-8"))
+    Path(short).write_text(json.dumps({**report, "seed": 1, "first_deal": 1000}), encoding="utf-8")
+    old = _report(tmp_path / "old.json", "taash", [1.0, 1.0, 2.0, 0.0])  # no first deal recorded: deal 0
+    with pytest.raises(SystemExit):
+        compare.main([old, short])
+    assert "not on the same deals (first_deal 0 and 1000)" in capsys.readouterr().err
 
 
 def test_decision_benchmark_variants_parse_and_bad_ones_are_named() -> None:
