@@ -585,6 +585,20 @@ def _trick_cards(row: Array) -> int:
 
 
 @_jit
+def _grouping_context(row: Array) -> tuple[int, int, int, int, bool]:
+    """What the grouping of equivalent cards reads from a position: the legal cards, the cards still to come
+    (live, not in the trick), the trick's length, its best card so far (-1 at a lead) and whether the seat
+    to act is void in the suit led."""
+    tlen = row[TLEN]
+    best_card = -1
+    void = False
+    if tlen > 0:
+        best_card = row[C0 + _trick_winner_index(row, tlen)]
+        void = (row[H0 + row[TO_ACT]] & (SUIT << (13 * row[LED]))) == 0
+    return legal_mask(row), int(row[LIVE] & ~_trick_cards(row)), int(tlen), int(best_card), void
+
+
+@_jit
 def _group_firsts(
     row: Array, mine: int, still: int, suit: int, tlen: int, best_card: int, void: bool
 ) -> tuple[int, int]:
@@ -627,14 +641,7 @@ def _group_floors(row: Array, params: Array, rel: int) -> int:
     Below the relevant cards any card of a holder stands for any other, grouped or not; among them,
     a position that differs only in low cards may split the group, so the group's cards become relevant.
     """
-    legal = legal_mask(row)
-    future = row[LIVE] & ~_trick_cards(row)
-    tlen = row[TLEN]
-    best_card = -1
-    void = False
-    if tlen > 0:
-        best_card = row[C0 + _trick_winner_index(row, tlen)]
-        void = (row[H0 + row[TO_ACT]] & (SUIT << (13 * row[LED]))) == 0
+    legal, future, tlen, best_card, void = _grouping_context(row)
     floors = 0
     for suit in range(4):
         mine = (legal >> (13 * suit)) & SUIT
@@ -1387,38 +1394,19 @@ def _group_heads(row: Array, head: Array) -> None:
     of equivalent cards, as ``_moves`` groups them, or itself); -1 for the others."""
     for card in range(52):
         head[card] = -1
-    legal = legal_mask(row)
-    future = row[LIVE] & ~_trick_cards(row)
-    tlen = row[TLEN]
-    best_card = -1
-    void = False
-    if tlen > 0:
-        best_card = row[C0 + _trick_winner_index(row, tlen)]
-        void = (row[H0 + row[TO_ACT]] & (SUIT << (13 * row[LED]))) == 0
+    legal, future, tlen, best_card, void = _grouping_context(row)
     for suit in range(4):
         mine = (legal >> (13 * suit)) & SUIT
         if mine == 0:
             continue
         still = (future >> (13 * suit)) & SUIT
+        firsts, _ = _group_firsts(row, mine, still, suit, tlen, best_card, void)
         current = -1
-        current_wins = False
         for rank in range(12, -1, -1):
-            if not (still >> rank & 1):
-                continue
-            card = 13 * suit + rank
-            if mine >> rank & 1:
-                wins = tlen > 0 and _beats(row, card, best_card, void)
-                if rank == 8:
-                    current = -1
-                    head[card] = card
-                elif current >= 0 and wins == current_wins:
-                    head[card] = current
-                else:
-                    current = card
-                    current_wins = wins
-                    head[card] = card
-            else:
-                current = -1
+            if still >> rank & 1 and mine >> rank & 1:
+                if firsts >> rank & 1:
+                    current = 13 * suit + rank
+                head[13 * suit + rank] = current
 
 
 @_jit
