@@ -406,6 +406,15 @@ def new_table(bits: int) -> Array:
     return np.zeros((1 << bits, TW), dtype=np.int64)
 
 
+@_jit
+def _key_matches(entry: Array, key: Array) -> bool:
+    """Does a table entry hold this key (every key word; the patterns are compared apart)?"""
+    for index in range(KEYW):  # noqa: SIM110 - a plain loop: numba does not compile all() over a generator
+        if entry[index] != key[index]:
+            return False
+    return True
+
+
 # Packed data: lo (8 bits) | hi (8) | best move (8) | depth (8) | generation (32).
 @_jit
 def _pattern_matches(entry: Array, pat: Array) -> bool:
@@ -437,12 +446,7 @@ def _probe(table: Array, params: Array, key: Array, pat: Array, bound: int) -> i
         data = entry[TW - 1]
         if data >> 32 != gen:
             continue
-        same = True
-        for index in range(KEYW):
-            if entry[index] != key[index]:
-                same = False
-                break
-        if not same or not _pattern_matches(entry, pat):
+        if not _key_matches(entry, key) or not _pattern_matches(entry, pat):
             continue
         if (data & 0xFF) >= bound or ((data >> 8) & 0xFF) < bound:
             return slot
@@ -510,11 +514,7 @@ def _store(
                 victim = slot
                 victim_depth = -1
             continue
-        same = True
-        for index in range(KEYW):
-            if entry[index] != key[index]:
-                same = False
-                break
+        same = _key_matches(entry, key)
         if same:
             for suit in range(4):
                 if entry[KEYW + suit] != entry_pat[suit]:
