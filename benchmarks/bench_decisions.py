@@ -63,6 +63,7 @@ SETTINGS: dict[str, Callable[[str], Any]] = {
     "exact_tens": boolean,
     "focus": int,
     "focus_tricks": int,
+    "uniform": boolean,
 }
 DEFAULT_VARIANTS = ("plain:surprise=0", "inference:surprise=0.05,surprise_cutoff=2")
 

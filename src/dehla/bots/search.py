@@ -358,6 +358,10 @@ class SearchBot:
     sooner; among actions with the same average result it plays what
     ``heuristic`` would, when that is one of them.  ``exact_tens=True`` solves
     the tens too and breaks ties by them (``utility``), as the bot did before.
+
+    Each deal is drawn uniformly among those consistent with the observation
+    (``CardTracker.sample``); ``uniform=False`` uses the tracker's greedy pass,
+    which is not quite uniform, as the bot did before (for comparison).
     """
 
     def __init__(
@@ -376,6 +380,7 @@ class SearchBot:
         exact_tens: bool = False,
         focus: int = 0,
         focus_tricks: int = 3,
+        uniform: bool = True,
     ) -> None:
         if budget <= 0:
             raise DehlaError(f"the time budget must be positive, not {budget}")
@@ -399,6 +404,7 @@ class SearchBot:
         self.exact_tens = exact_tens
         self.focus = focus
         self.focus_tricks = focus_tricks
+        self.uniform = uniform
         self._model = _PlayModel(seed) if surprise else None
         self.last_samples = 0
 
@@ -459,7 +465,7 @@ class SearchBot:
             if timed and now >= deadline:
                 break
             try:
-                match = determinize(observation, tracker.sample(self.rng))
+                match = determinize(observation, tracker.sample(self.rng, exact=self.uniform))
             except (_Rejected, RuntimeError):
                 rejected += 1
                 continue

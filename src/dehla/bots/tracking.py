@@ -32,8 +32,9 @@ Inference rules (SPEC 3.2 - 3.4):
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from dehla.cards import DECK_48, DECK_52, SUIT_MASKS, TENS_MASK, Card, Suit, mask_of
@@ -135,6 +136,7 @@ class CardTracker:
         "reveal_asker",
         "trick_start",
         "_expected",
+        "_placements",
     )
 
     def __init__(self, obs: Observation) -> None:
@@ -178,6 +180,7 @@ class CardTracker:
         if self.reveal_at is not None and self.reveal_at >= self.trick_start:
             self.trump_from = self.reveal_at - self.trick_start
         self._expected: list[list[float]] | None = None
+        self._placements: _Placements | None = None
 
     # ------------------------------------------------------------------------------------------
     # Reconstruction
@@ -401,17 +404,27 @@ class CardTracker:
     # ------------------------------------------------------------------------------------------
     # Sampling (for search bots)
 
-    def sample(self, rng: random.Random) -> HolderSample:
+    def sample(self, rng: random.Random, exact: bool = True) -> HolderSample:
         """A random placement of every unseen card that agrees with all known voids and counts.
 
-        Cards of the most constrained suits are placed first, each to a holder
-        chosen with weight equal to its free room; if that greedy pass corners
-        itself, the rest is completed by augmenting paths, so a consistent deal
-        is always returned.  Close to uniform, not exactly.
+        Every consistent placement has the same chance (``_Placements`` counts
+        them suit by suit, once per tracker; a draw then costs some 30
+        microseconds).  Where counting would take too long (six or eight players
+        with many voids), and with ``exact=False``, a greedy pass places the cards
+        of the most constrained suits first, each to a holder chosen with weight
+        equal to its free room, and completes a pass that corners itself by
+        augmenting paths: always consistent, but not uniform (late in a hand,
+        with several voids, some placements come up several times as often as
+        others).
         """
         holders = self._holders()
-        caps = [cap for cap, _forbidden, _seat in holders]
         cards = [card for card in range(52) if self.unseen >> card & 1]
+        if exact:
+            if self._placements is None:
+                self._placements = _Placements.count(holders, cards)
+            if self._placements.total:
+                return self._assemble(holders, *self._placements.draw(rng))
+        caps = [cap for cap, _forbidden, _seat in holders]
         rng.shuffle(cards)
         allowed: list[list[int]] = [
             [index for index, (_cap, forbidden, _seat) in enumerate(holders) if not forbidden >> (card // 13) & 1]
@@ -432,6 +445,10 @@ class CardTracker:
             room[holder] -= 1
         if stuck:
             self._repair(stuck, allowed, owner, room)
+        return self._assemble(holders, cards, owner)
+
+    def _assemble(self, holders: list[tuple[int, int, int]], cards: list[int], owner: list[int]) -> HolderSample:
+        """The sample in which ``cards[i]`` goes to holder ``owner[i]`` (an index into ``holders``)."""
         hands = [0] * self.players
         hands[self.seat] = self.own
         for seat in range(self.players):
@@ -516,3 +533,143 @@ class CardTracker:
         for i in stuck:
             if not place(i, -1, set()):
                 raise RuntimeError("no deal of the unseen cards fits the observation")  # pragma: no cover
+
+
+class _Placements:
+    """Every placement of the unseen cards that fits the holders' room and voids, counted for exact sampling.
+
+    Holders that are void in the same suits are one group (cards move freely
+    among them), so only how many cards of each suit each group gets needs
+    counting: ``ways[suit][room]`` is how many placements the cards of this suit
+    and the later ones have when the groups have ``room`` left, and a draw
+    picks each suit's split in proportion to it, then which cards of the suit
+    go to each group, then which holder of a group gets each card, all at
+    random.  Every placement then has the same chance.  ``total`` is how many
+    placements there are, or 0 when counting them would take too long (many
+    groups and cards); the caller then samples greedily.
+    """
+
+    LIMIT = 2_000  # splits examined before giving up (some 25 ms; reached only with six or eight players)
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.groups: list[list[int]] = []  # holder indices per group
+        self.group_caps: list[list[int]] = []  # their room, per group
+        self.masks: list[int] = []  # suits each group is void in
+        self.by_suit: list[list[int]] = [[], [], [], []]  # the unseen cards of each suit
+        self.splits: dict[tuple[int, tuple[int, ...]], list[tuple[int, tuple[int, ...]]]] = {}
+        self.work = 0
+
+    @classmethod
+    def count(cls, holders: list[tuple[int, int, int]], cards: list[int]) -> _Placements:
+        placements = cls()
+        index_of: dict[int, int] = {}
+        for holder, (cap, forbidden, _seat) in enumerate(holders):
+            if cap == 0:
+                continue
+            if forbidden not in index_of:
+                index_of[forbidden] = len(placements.groups)
+                placements.groups.append([])
+                placements.group_caps.append([])
+                placements.masks.append(forbidden)
+            group = index_of[forbidden]
+            placements.groups[group].append(holder)
+            placements.group_caps[group].append(cap)
+        for card in cards:
+            placements.by_suit[card // 13].append(card)
+        room = tuple(sum(caps) for caps in placements.group_caps)
+        try:
+            total = placements._ways(0, room)
+        except _TooMany:
+            return placements
+        for caps in placements.group_caps:  # which holder of a group gets which of its cards
+            total *= math.factorial(sum(caps))
+            for cap in caps:
+                total //= math.factorial(cap)
+        placements.total = total
+        return placements
+
+    def _ways(self, suit: int, room: tuple[int, ...]) -> int:
+        """Placements of the cards of ``suit`` and later suits into ``room`` (recording each split's share)."""
+        if suit == 4:
+            return 1 if not any(room) else 0
+        key = (suit, room)
+        known = self.splits.get(key)
+        if known is not None:
+            return known[-1][0] if known else 0
+        cards = len(self.by_suit[suit])
+        later = [len(self.by_suit[other]) for other in range(suit + 1, 4)]
+        takers = [g for g, mask in enumerate(self.masks) if not mask >> suit & 1]
+        shares: list[tuple[int, tuple[int, ...]]] = []
+        running = 0
+        for split in _splits(cards, [room[g] for g in takers]):
+            self.work += 1
+            if self.work > self.LIMIT:
+                raise _TooMany
+            left = list(room)
+            for g, amount in zip(takers, split):
+                left[g] -= amount
+            # Each group's room left must be fillable by later suits it may hold.
+            if any(
+                left[g] > sum(n for n, other in zip(later, range(suit + 1, 4)) if not self.masks[g] >> other & 1)
+                for g in range(len(left))
+            ):
+                continue
+            rest = self._ways(suit + 1, tuple(left))
+            if rest:
+                arrangements = math.factorial(cards)
+                for amount in split:
+                    arrangements //= math.factorial(amount)
+                running += arrangements * rest
+                shares.append((running, tuple(left)))
+        self.splits[key] = shares
+        return running
+
+    def draw(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """One placement, uniformly: the cards and, for each, the index of its holder."""
+        room = tuple(sum(caps) for caps in self.group_caps)
+        to_group: list[list[int]] = [[] for _ in self.groups]
+        for suit in range(4):
+            shares = self.splits[(suit, room)]
+            pick = rng.randrange(shares[-1][0])
+            left = next(after for running, after in shares if pick < running)
+            cards = list(self.by_suit[suit])
+            rng.shuffle(cards)
+            start = 0
+            for g in range(len(self.groups)):
+                amount = room[g] - left[g]
+                to_group[g].extend(cards[start : start + amount])
+                start += amount
+            room = left
+        cards_out: list[int] = []
+        owner: list[int] = []
+        for g, members in enumerate(self.groups):
+            got = to_group[g]
+            rng.shuffle(got)
+            start = 0
+            for holder, cap in zip(members, self.group_caps[g]):
+                for card in got[start : start + cap]:
+                    cards_out.append(card)
+                    owner.append(holder)
+                start += cap
+        return cards_out, owner
+
+
+class _TooMany(Exception):
+    """Counting the placements passed ``_Placements.LIMIT`` splits."""
+
+
+def _splits(total: int, limits: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to write ``total`` as a sum of one amount per limit, each amount at most its limit."""
+    if not limits:
+        if total == 0:
+            yield ()
+        return
+    if len(limits) == 1:
+        if total <= limits[0]:
+            yield (total,)
+        return
+    rest_room = sum(limits[1:])
+    for first in range(max(0, total - rest_room), min(total, limits[0]) + 1):
+        for rest in _splits(total - first, limits[1:]):
+            yield (first, *rest)
