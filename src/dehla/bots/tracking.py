@@ -540,11 +540,13 @@ class _Placements:
 
     Holders that are void in the same suits are one group (cards move freely
     among them), so only how many cards of each suit each group gets needs
-    counting: ``ways[suit][room]`` is how many placements the cards of this suit
-    and the later ones have when the groups have ``room`` left, and a draw
-    picks each suit's split in proportion to it, then which cards of the suit
-    go to each group, then which holder of a group gets each card, all at
-    random.  Every placement then has the same chance.  ``total`` is how many
+    counting.  ``splits[suit, room]`` lists, for the cards of ``suit`` when the
+    groups have ``room`` left, each way to split them among the groups that
+    may hold them, with the running count of the placements of this suit and
+    the later ones that it allows.  A draw picks each suit's split in
+    proportion to its count, then which cards of the suit go to each group,
+    then which holder of a group gets each card, all at random.  Every
+    placement then has the same chance.  ``total`` is how many
     placements there are, or 0 when counting them would take too long (many
     groups and cards); the caller then samples greedily.
     """
