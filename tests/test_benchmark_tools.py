@@ -247,3 +247,19 @@ def test_solver_benchmark_focus_needs_results(
                                      "2", "--no-dds", "--no-kernel-times"])
     assert bench.main() == 0
     assert "the result of the heuristic's best 2 leads" in capsys.readouterr().out
+
+
+def test_sampling_benchmark_measures_both_samplers_and_refuses_bad_counts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_sampling")
+    monkeypatch.setattr("sys.argv", ["bench.py", "--positions", "2", "--draws", "2000", "--games", "2"])
+    assert bench.main() == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.strip() and line.split()[0].isdigit()]
+    distances = [row for row in rows if len(row) == 4 and "." in row[1]]
+    assert len(distances) == 2
+    assert all(0.0 <= float(value) <= 1.0 for row in distances for value in row[1:])
+    assert "exact draw" in out and "greedy draw" in out
+    assert "must be at least 1" in _refused(bench, ["--draws", "0"], monkeypatch, capsys)
+    assert "unknown preset" in _refused(bench, ["--rules", "nope"], monkeypatch, capsys)
