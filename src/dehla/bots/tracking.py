@@ -466,9 +466,9 @@ class CardTracker:
                 pending[holders[holder][2]] |= 1 << card
         return HolderSample(tuple(hands), hidden, tuple(pending))
 
-    def deals(self, limit: int, rng: random.Random) -> list[HolderSample]:
+    def deals(self, limit: int, rng: random.Random, exact: bool = True) -> list[HolderSample]:
         """Every placement of the unseen cards consistent with the observation if there are at most ``limit``,
-        else ``limit`` random ones (``sample``).  Exhaustive only once everything is dealt and face up."""
+        else ``limit`` random ones (``sample(rng, exact)``).  Exhaustive only once everything is dealt and face up."""
         if self.hidden_holder is None and not any(self.pending_slots):
             cards = [card for card in range(52) if self.unseen >> card & 1]
             seats = [seat for seat in range(self.players) if self.hand_slots[seat]]
@@ -500,7 +500,7 @@ class CardTracker:
                     HolderSample(tuple(base[seat] | deal[seat] for seat in range(self.players)), None, empty)
                     for deal in found
                 ]
-        return [self.sample(rng) for _ in range(limit)]
+        return [self.sample(rng, exact) for _ in range(limit)]
 
     @staticmethod
     def _repair(stuck: list[int], allowed: list[list[int]], owner: list[int], room: list[int]) -> None:
