@@ -44,6 +44,12 @@ def distance(placements: list[Hands], draw: Callable[[random.Random], Hands], dr
     return 0.5 * sum(abs(counts[hands] / draws - share) for hands in placements)
 
 
+def every_placement(track: CardTracker, most: int) -> list[Hands] | None:
+    """Every placement consistent with the tracker's observation, or ``None`` if there are more than ``most``."""
+    deals = track.deals(most + 1, random.Random(0))  # past ``most + 1`` it returns that many random draws
+    return [deal.hands for deal in deals] if len(deals) <= most else None
+
+
 def late_positions(rules: str, count: int, cards: int, seed: int) -> list[CardTracker]:
     """Trackers of seat 0 with ``cards`` cards left, some seat void in a suit and 20 to 2,000 placements."""
     found: list[CardTracker] = []
@@ -58,7 +64,8 @@ def late_positions(rules: str, count: int, cards: int, seed: int) -> list[CardTr
         track = CardTracker(match.observe(0))
         if not any(track.voids[seat] for seat in range(1, match.players)):
             continue
-        if 20 <= len(track.deals(2000, rng)) <= 2000:
+        placements = every_placement(track, 2000)
+        if placements is not None and len(placements) >= 20:
             found.append(track)
             if len(found) == count:
                 break
@@ -74,7 +81,8 @@ def uniformity(rules: str, positions: int, draws: int, cards: int, seed: int) ->
     print(f"{'placements':>10} {'exact':>7} {'greedy':>7} {'perfect':>8}")
     rows = []
     for track in trackers:
-        placements = [deal.hands for deal in track.deals(2000, random.Random(0))]
+        placements = every_placement(track, 2000)
+        assert placements is not None
         exact = distance(placements, lambda rng, t=track: t.sample(rng).hands, draws, 1)
         greedy = distance(placements, lambda rng, t=track: t.sample(rng, exact=False).hands, draws, 1)
         perfect = distance(placements, lambda rng, p=placements: rng.choice(p), draws, 2)
