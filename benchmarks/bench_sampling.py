@@ -50,9 +50,10 @@ def every_placement(track: CardTracker, most: int) -> list[Hands] | None:
     return [deal.hands for deal in deals] if len(deals) <= most else None
 
 
-def late_positions(rules: str, count: int, cards: int, seed: int) -> list[CardTracker]:
-    """Trackers of seat 0 with ``cards`` cards left, some seat void in a suit and 20 to 2,000 placements."""
-    found: list[CardTracker] = []
+def late_positions(rules: str, count: int, cards: int, seed: int) -> list[tuple[CardTracker, list[Hands]]]:
+    """Trackers of seat 0 with ``cards`` cards left and some seat void in a suit, with their 20 to 2,000
+    placements."""
+    found: list[tuple[CardTracker, list[Hands]]] = []
     for game in range(seed, seed + 50 * count):
         rng = random.Random(game)
         match = Match.new(rules, rng)
@@ -66,23 +67,21 @@ def late_positions(rules: str, count: int, cards: int, seed: int) -> list[CardTr
             continue
         placements = every_placement(track, 2000)
         if placements is not None and len(placements) >= 20:
-            found.append(track)
+            found.append((track, placements))
             if len(found) == count:
                 break
     return found
 
 
 def uniformity(rules: str, positions: int, draws: int, cards: int, seed: int) -> None:
-    trackers = late_positions(rules, positions, cards, seed)
-    if not trackers:
+    found = late_positions(rules, positions, cards, seed)
+    if not found:
         print(f"no position with {cards} cards a hand left, a void and 20 to 2,000 placements was found")
         return
     print(f"distance from uniform, {draws:,} draws a position, {rules}, {cards} cards a hand left:")
     print(f"{'placements':>10} {'exact':>7} {'greedy':>7} {'perfect':>8}")
     rows = []
-    for track in trackers:
-        placements = every_placement(track, 2000)
-        assert placements is not None
+    for track, placements in found:
         exact = distance(placements, lambda rng, t=track: t.sample(rng).hands, draws, 1)
         greedy = distance(placements, lambda rng, t=track: t.sample(rng, exact=False).hands, draws, 1)
         perfect = distance(placements, lambda rng, p=placements: rng.choice(p), draws, 2)

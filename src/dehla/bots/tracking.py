@@ -559,6 +559,7 @@ class _Placements:
         self.group_caps: list[list[int]] = []  # their room, per group
         self.masks: list[int] = []  # suits each group is void in
         self.by_suit: list[list[int]] = [[], [], [], []]  # the unseen cards of each suit
+        self.later: list[list[int]] = []  # [suit][group]: cards of the later suits the group may hold
         self.splits: dict[tuple[int, tuple[int, ...]], list[tuple[int, tuple[int, ...]]]] = {}
         self.work = 0
 
@@ -579,6 +580,14 @@ class _Placements:
             placements.group_caps[group].append(cap)
         for card in cards:
             placements.by_suit[card // 13].append(card)
+        # After each suit, how many cards of the later suits each group may still take.
+        placements.later = [
+            [
+                sum(len(placements.by_suit[other]) for other in range(suit + 1, 4) if not mask >> other & 1)
+                for mask in placements.masks
+            ]
+            for suit in range(4)
+        ]
         room = tuple(sum(caps) for caps in placements.group_caps)
         try:
             total = placements._ways(0, room)
@@ -600,10 +609,11 @@ class _Placements:
         if known is not None:
             return known[-1][0] if known else 0
         cards = len(self.by_suit[suit])
-        later = [len(self.by_suit[other]) for other in range(suit + 1, 4)]
+        later = self.later[suit]
         takers = [g for g, mask in enumerate(self.masks) if not mask >> suit & 1]
         shares: list[tuple[int, tuple[int, ...]]] = []
         running = 0
+        orders = math.factorial(cards)
         for split in _splits(cards, [room[g] for g in takers]):
             self.work += 1
             if self.work > self.LIMIT:
@@ -611,15 +621,11 @@ class _Placements:
             left = list(room)
             for g, amount in zip(takers, split):
                 left[g] -= amount
-            # Each group's room left must be fillable by later suits it may hold.
-            if any(
-                left[g] > sum(n for n, other in zip(later, range(suit + 1, 4)) if not self.masks[g] >> other & 1)
-                for g in range(len(left))
-            ):
-                continue
+            if any(left[g] > later[g] for g in range(len(left))):
+                continue  # a group's room left cannot be filled by the later suits it may hold
             rest = self._ways(suit + 1, tuple(left))
             if rest:
-                arrangements = math.factorial(cards)
+                arrangements = orders
                 for amount in split:
                     arrangements //= math.factorial(amount)
                 running += arrangements * rest
