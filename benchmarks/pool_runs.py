@@ -13,6 +13,11 @@ Usage::
     python benchmarks/bench_search.py --rules taash --deals 1000 --first-deal 0 --json > a.json
     python benchmarks/bench_search.py --rules taash --deals 1000 --first-deal 1000 --json > b.json
     python benchmarks/pool_runs.py a.json b.json
+    python benchmarks/pool_runs.py a.json b.json --report whole.json   # one report, as one run would make
+
+``--report`` writes the parts as one ``bench_search.py --json`` report (every
+deal's score in order), so that ``compare_deals.py`` can set a run made in parts
+against another run of the same deals, deal by deal.
 """
 
 from __future__ import annotations
@@ -72,6 +77,28 @@ def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "low": rate["low"],
         "high": rate["high"],
         "cpu_p95_s_per_part": [report["results"][0]["cpu_p95_s"] for report in parts],
+        "deal_scores": scores,
+    }
+
+
+def as_report(pooled: dict[str, Any]) -> dict[str, Any]:
+    """``pooled`` in the layout of a ``bench_search.py --json`` report (what ``compare_deals.py`` reads)."""
+    return {
+        "rules": pooled["rules"],
+        "deals": pooled["deals"],
+        "seed": pooled["seed"],
+        "first_deal": pooled["first_deal"],
+        "commits": pooled["commits"],
+        "src_tree": pooled["src_tree"],
+        "results": [{
+            "bot": pooled["bot"],
+            "hands": pooled["hands"],
+            "win_rate": pooled["win_rate"],
+            "low": pooled["low"],
+            "high": pooled["high"],
+            "cpu_p95_s": max(pooled["cpu_p95_s_per_part"]),  # the slowest part's
+            "deal_scores": pooled["deal_scores"],
+        }],
     }
 
 
@@ -79,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("reports", nargs="+", help="bench_search.py --json reports of consecutive deals")
     parser.add_argument("--json", action="store_true", help="print the pooled result as JSON")
+    parser.add_argument("--report", metavar="FILE", help="also write the parts as one bench_search.py --json report")
     args = parser.parse_args(argv)
     try:
         reports = [json.loads(Path(path).read_text(encoding="utf-8")) for path in args.reports]
@@ -88,8 +116,13 @@ def main(argv: list[str] | None = None) -> int:
         pooled = pool(reports)
     except (PoolError, KeyError, IndexError, TypeError) as error:
         parser.error(f"cannot pool these reports: {error}")
+    if args.report:
+        try:
+            Path(args.report).write_text(json.dumps(as_report(pooled)) + "\n", encoding="utf-8")
+        except OSError as error:
+            parser.error(f"cannot write the report: {error}")
     if args.json:
-        print(json.dumps(pooled))
+        print(json.dumps({key: value for key, value in pooled.items() if key != "deal_scores"}))
         return 0
     last = pooled["first_deal"] + pooled["deals"] - 1
     print(f"{pooled['rules']}, seed {pooled['seed']}, deals {pooled['first_deal']} to {last}: {pooled['bot']} vs "

@@ -194,6 +194,29 @@ def test_pool_joins_consecutive_parts_of_one_run(tmp_path: Path, capsys: pytest.
     assert "deals 0 to 4" in capsys.readouterr().out
 
 
+def test_pooled_parts_compare_deal_by_deal_with_a_whole_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--report`` writes the parts as one report, which compare_deals.py sets against a run made whole."""
+    pool_runs, compare = _load("pool_runs"), _load("compare_deals")
+    second = _part(tmp_path / "b.json", 3, [0.0, 1.0])
+    first = _part(tmp_path / "a.json", 0, [2.0, 1.0, 2.0])
+    joined = tmp_path / "whole.json"
+    assert pool_runs.main([second, first, "--report", str(joined)]) == 0
+    report = json.loads(joined.read_text(encoding="utf-8"))
+    assert report["results"][0]["deal_scores"] == [2.0, 1.0, 2.0, 0.0, 1.0]
+    assert (report["rules"], report["seed"], report["first_deal"]) == ("taash", 1, 0)
+    whole = _part(tmp_path / "whole-run.json", 0, [2.0, 1.0, 1.0, 0.0, 1.0])
+    capsys.readouterr()
+    assert compare.main([whole, str(joined)]) == 0
+    out = capsys.readouterr().out
+    assert "+10.0% per hand" in out and "4 deals scored the same" in out
+    assert pool_runs.main([str(joined)]) == 0  # a joined report pools again, as one part
+    with pytest.raises(SystemExit):
+        pool_runs.main([first, second, "--report", str(tmp_path / "no-such-dir" / "x.json")])
+    assert "cannot write the report" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("first_deal", "changes", "message"),
     [
@@ -262,4 +285,23 @@ def test_sampling_benchmark_measures_both_samplers_and_refuses_bad_counts(
     assert all(0.0 <= float(value) <= 1.0 for row in distances for value in row[1:])
     assert "exact draw" in out and "greedy draw" in out
     assert "must be at least 1" in _refused(bench, ["--draws", "0"], monkeypatch, capsys)
+    assert "unknown preset" in _refused(bench, ["--rules", "nope"], monkeypatch, capsys)
+
+
+def test_calls_benchmark_scores_every_suit_and_the_sampling_caller(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_calls")
+    monkeypatch.setattr("sys.argv", ["bench.py", "--deals", "2", "--rollouts", "1", "--margin", "1", "2"])
+    assert bench.main() == 0
+    out = capsys.readouterr().out
+    assert "heuristic's call" in out and "the best suit for each deal" in out
+    margins = [line.split() for line in out.splitlines() if line.split() and line.split()[0] in ("1", "2")]
+    assert [row[0] for row in margins] == ["1", "2"]
+    assert all(0 <= int(row[1]) <= 2 for row in margins)
+    assert bench.sampled_call(0, [3, 5, 4, 0], 2) == 1  # the best suit, two rollouts ahead
+    assert bench.sampled_call(0, [4, 5, 4, 0], 2) == 0  # one ahead is not enough
+    assert bench.sampled_call(2, [5, 5, 5, 5], 1) == 2  # ties keep the heuristic's suit
+    assert "not called" in _refused(bench, ["--rules", "mendikot"], monkeypatch, capsys)
+    assert "must be at least 1" in _refused(bench, ["--rollouts", "0"], monkeypatch, capsys)
     assert "unknown preset" in _refused(bench, ["--rules", "nope"], monkeypatch, capsys)
