@@ -67,7 +67,9 @@ def study_deal(rules: Rules, index: int, seed: int, rollouts: int) -> tuple[int,
     observation = match.observe(caller)
     if not observation.legal_actions or not isinstance(observation.legal_actions[0], Call):
         raise DehlaError(f"{rules.name}: the hand does not start with a trump call")
-    heuristic = observation.legal_actions.index(HeuristicBot(seeds[caller]).act(observation))
+    call = HeuristicBot(seeds[caller]).act(observation)
+    assert isinstance(call, Call)
+    heuristic = int(call.suit)
     outcomes = [caller_won(at_the_call(rules, dealer, deal), CALLS[suit], seeds) for suit in range(4)]
     tracker = CardTracker(observation)
     sampler = random.Random(f"rollouts:{seed}:{rules.name}:{index}")
