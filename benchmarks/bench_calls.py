@@ -20,16 +20,16 @@ count.  Usage::
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
 
 from dehla import Match
+from dehla.arena.stats import mean_interval
 from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import determinize
 from dehla.bots.tracking import CardTracker
-from dehla.engine.actions import CALLS, Call, Deal
+from dehla.engine.actions import CALLS, Call
 from dehla.errors import DehlaError
 from dehla.rules import Rules, parse_rules
 
@@ -48,20 +48,14 @@ def caller_won(match: Match, call: Call, seeds: list[int]) -> bool:
     return match.results[0].winner == caller % 2
 
 
-def at_the_call(rules: Rules, dealer: int, deal: Deal) -> Match:
-    """The hand of ``deal`` at its trump call."""
-    match = Match(rules, dealer)
-    match.apply(deal)
-    return match
-
-
 def study_deal(rules: Rules, index: int, seed: int, rollouts: int) -> tuple[int, list[bool], list[int]]:
     """One deal: the heuristic's suit, whether the caller's team wins with each suit, and each suit's rollout wins."""
     rng = random.Random(f"{seed}:{rules.name}:{index}")
     dealer = index % rules.players
     deal = Match(rules, dealer).random_deal(rng)
     seeds = [rng.randrange(2**32) for _ in range(rules.players)]
-    match = at_the_call(rules, dealer, deal)
+    match = Match(rules, dealer)
+    match.apply(deal)
     caller = match.to_act
     assert caller is not None
     observation = match.observe(caller)
@@ -70,7 +64,7 @@ def study_deal(rules: Rules, index: int, seed: int, rollouts: int) -> tuple[int,
     call = HeuristicBot(seeds[caller]).act(observation)
     assert isinstance(call, Call)
     heuristic = int(call.suit)
-    outcomes = [caller_won(at_the_call(rules, dealer, deal), CALLS[suit], seeds) for suit in range(4)]
+    outcomes = [caller_won(match.clone(), CALLS[suit], seeds) for suit in range(4)]
     tracker = CardTracker(observation)
     sampler = random.Random(f"rollouts:{seed}:{rules.name}:{index}")
     wins = [0, 0, 0, 0]
@@ -130,13 +124,11 @@ def main(argv: list[str] | None = None) -> int:
         calls = [(heuristic, sampled_call(heuristic, wins, margin), outcomes) for heuristic, outcomes, wins in studied]
         differences = [int(outcomes[call]) - int(outcomes[heuristic]) for heuristic, call, outcomes in calls]
         changed = sum(call != heuristic for heuristic, call, _ in calls)
-        mean = sum(differences) / deals
-        spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (deals - 1)) if deals > 1 else 0.0
-        half = 1.96 * spread / math.sqrt(deals)
-        interval = f"[{mean - half:+.1%}, {mean + half:+.1%}]"
+        gain = mean_interval(differences)
+        interval = f"[{gain['low']:+.1%}, {gain['high']:+.1%}]"
         better = sum(d > 0 for d in differences)
         worse = sum(d < 0 for d in differences)
-        print(f"{margin:>6} {changed:>14} {better:>7} {worse:>6} {mean:>+22.1%} {interval:>17}")
+        print(f"{margin:>6} {changed:>14} {better:>7} {worse:>6} {gain['value']:>+22.1%} {interval:>17}")
     return 0
 
 
