@@ -18,28 +18,17 @@ player names say who sat where), so that ``dehla replay`` can show how it was lo
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
 
+from dehla.arena.stats import wilson
 from dehla.bots import bot_names, make_bot
 from dehla.bots.base import Bot, bind_bots
 from dehla.bots.search import CheatBot
 from dehla.engine.state import Match
 from dehla.record import dumps_record, to_record
 from dehla.rules import PRESETS, preset
-
-
-def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a rate."""
-    if trials == 0:
-        return 0.0, 1.0
-    rate = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (rate + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 class _Timed:
@@ -149,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr, flush=True)
         if sys.stderr.isatty():
             print("\r" + " " * 70 + "\r", end="", file=sys.stderr)
-        low, high = wilson(wins, hands)
+        interval = wilson(wins, hands)
+        low, high = interval["low"], interval["high"]
         ms = 1000 * clock.seconds / max(1, clock.moves)
         print(f"{name:<20} {hands:>6} {wins:>6} {wins / hands:>7.1%} {f'[{low:.1%}, {high:.1%}]':>17} {ms:>8.2f}",
               flush=True)
