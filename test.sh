@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # One command that sets up everything the tests need and runs every check:
 #   system packages (Debian's chromium for the browser tests, PostgreSQL for the storage tests),
-#   a virtual environment in .venv-test with the test extras, then ruff, mypy on the core, pytest.
+#   a virtual environment in .venv-test with the test extras, then ruff, mypy, the import contracts, pytest.
 # Arguments are passed to pytest (e.g. ./test.sh -x tests/test_rules.py).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  if ! command -v chromium >/dev/null || ! command -v pg_ctlcluster >/dev/null; then
-    echo "== installing chromium and postgresql (Debian packages)"
+  if ! command -v chromium >/dev/null || ! command -v pg_ctlcluster >/dev/null \
+      || ! dpkg -s fonts-noto-color-emoji >/dev/null 2>&1; then
+    echo "== installing chromium, an emoji font (for the screenshots) and postgresql (Debian packages)"
     apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji postgresql >/dev/null
   fi
   cluster=$(pg_lsclusters -h 2>/dev/null | awk 'NR==1 {print $1" "$2}')
   if [ -n "$cluster" ]; then
@@ -33,9 +34,18 @@ if [ ! -x "$VENV/bin/pytest" ] || [ pyproject.toml -nt "$VENV/.installed" ]; the
   "$VENV/bin/pip" install --quiet -e ".[test]"
   touch "$VENV/.installed"
 fi
+# axe-core for the accessibility test (tests/web/test_a11y.py), from npm, once: the tests themselves use no network.
+if [ ! -f .axe/node_modules/axe-core/axe.min.js ] && command -v npm >/dev/null; then
+  echo "== installing axe-core (npm) into .axe"
+  npm install --no-save --no-audit --no-fund --silent --prefix .axe axe-core@4 >/dev/null \
+    || echo "== axe-core could not be installed: the accessibility test will be skipped"
+fi
+
 echo "== ruff"
 "$VENV/bin/ruff" check src tests benchmarks examples
 echo "== mypy (core)"
 "$VENV/bin/mypy"
+echo "== import contracts (layers point down, no cycles)"
+"$VENV/bin/lint-imports" --no-cache
 echo "== pytest"
 "$VENV/bin/pytest" "$@"

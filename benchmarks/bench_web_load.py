@@ -14,11 +14,9 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,14 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import websockets
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from served import served
 
 
 class Table:
@@ -150,36 +141,24 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a scripted player waits before acting")
     parser.add_argument("--preset", default="mendikot")
     parser.add_argument("--db", default=None, help="database URL for the server (default: a temporary SQLite file)")
+    parser.add_argument("--sync", choices=("full", "normal"), default="full",
+                        help="SQLite sync of the temporary file: full (the server's default: every accepted action "
+                             "survives a power cut) or normal (survives the process dying only)")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 8192)), hard))
-    port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or str(Path(tmp) / "load.sqlite3")
-        server = subprocess.Popen([sys.executable, "-m", "dehla", "serve", "--port", str(port), "--db", db,
-                                   "--bot-delay", "0", "--hand-pause", "0"],
-                                  stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(base + "/api/meta", timeout=1).read()
-                    break
-                except OSError:
-                    time.sleep(0.05)
-            started = time.process_time()
+        db = args.db or f"sqlite:///{Path(tmp) / 'load.sqlite3'}?sync={args.sync}"
+        with served(db, "--bot-delay", "0", "--hand-pause", "0") as base:
             latencies, sockets = asyncio.run(_run(base, args.tables, args.seconds, args.think, args.preset))
-            del started
-        finally:
-            server.terminate()
-            server.wait(10)
     if not latencies:
         print("no action was timed", file=sys.stderr)
         return 1
     latencies.sort()
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))]
     print(f"tables {args.tables}, sockets {sockets}, actions timed {len(latencies)} "
-          f"({len(latencies) / args.seconds:.0f}/s), think {args.think:g} s")
+          f"({len(latencies) / args.seconds:.0f}/s), think {args.think:g} s, "
+          f"database {args.db or 'temporary SQLite file, sync=' + args.sync}")
     print(f"action -> every seat's update: median {statistics.median(latencies) * 1000:.1f} ms, "
           f"p99 {p99 * 1000:.1f} ms, max {latencies[-1] * 1000:.1f} ms")
     return 0

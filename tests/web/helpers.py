@@ -101,11 +101,14 @@ class LiveServer:
 class SeatClient:
     """One WebSocket connection to a table; every message it receives is kept in ``messages``."""
 
-    def __init__(self, server: LiveServer, table_id: str, token: str | None = None) -> None:
+    def __init__(self, server: LiveServer, table_id: str, token: str | None = None, watch: str | None = None) -> None:
         self.server = server
         self.table_id = table_id
         self.token = token
+        self.watch = watch
         self.messages: list[dict[str, Any]] = []
+        #: When each message arrived (``time.monotonic()``), for tests of the server's pauses.
+        self.times: list[float] = []
         self.raw: list[str] = []
         self.state: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
@@ -119,10 +122,13 @@ class SeatClient:
         hello: dict[str, Any] = {"type": "hello"}
         if self.token:
             hello["token"] = self.token
+        if self.watch:
+            hello["watch"] = self.watch
         await self.ws.send(json.dumps(hello))
         # the first state may predate the hello; with a token, wait for the seat (or the refusal)
-        await self.wait(lambda state: state is not None and (not self.token or state["seat"] is not None
-                                                             or bool(self.errors)))
+        # the hello is answered with a state (with the seat, for a token) or refused with an error
+        await self.wait_for(lambda: bool(self.errors) or (self.state is not None
+                                                          and (not self.token or self.state["seat"] is not None)))
         return self
 
     async def _read(self) -> None:
@@ -131,6 +137,7 @@ class SeatClient:
                 self.raw.append(text)
                 message = json.loads(text)
                 self.messages.append(message)
+                self.times.append(time.monotonic())
                 if message["type"] == "state":
                     self.state = message
                 elif message["type"] == "error":
@@ -151,6 +158,17 @@ class SeatClient:
         assert self.state is not None
         return self.state
 
+    async def wait_for(self, condition: Any, timeout: float = 20.0) -> None:
+        """Wait until ``condition()`` holds (it may look at any message, not only the state)."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            self._changed.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("condition not met")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
     async def wait_error(self, count: int, timeout: float = 10.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while len(self.errors) < count:
@@ -161,6 +179,11 @@ class SeatClient:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), left)
         return self.errors[count - 1]
+
+    async def wait_closed(self, timeout: float = 5.0) -> None:
+        """Wait until the server has closed this connection."""
+        if self._reader is not None:
+            await asyncio.wait_for(asyncio.shield(self._reader), timeout)
 
     async def send(self, message: object) -> None:
         await self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))

@@ -50,10 +50,11 @@ def test_kill_9_mid_hand_loses_no_accepted_action(tmp_path: Path) -> None:
         log = load_log(db, table)
         for version, seat, action in accepted:
             entry = log[version - 1]
-            assert entry["k"] == "act" and entry["seat"] == seat and entry["a"] == action
+            assert entry == {"type": "action", "seat": seat, "action": action, "by": "person"}
         server = LiveServer(db, port=server.port, hand_pause=0).start()
-        listed = {item["id"]: item for item in server.get("/api/tables")["tables"]}
-        assert listed[table]["status"] == "playing" and listed[waiting["id"]]["status"] == "waiting"
+        # both tables are private (made with invites): their hosts' watch links still show them
+        assert server.get(f"/api/tables/{table}?watch={created['watch_token']}")["status"] == "playing"
+        assert server.get(f"/api/tables/{waiting['id']}?watch={waiting['watch_token']}")["status"] == "waiting"
 
         async def resume() -> None:
             seats = [await SeatClient(server, table, token).open() for token in tokens]

@@ -224,6 +224,13 @@ def test_a_finished_match_replays_trick_by_trick_with_the_solvers_analysis(brows
             page.click("#replay-next")  # type: ignore[attr-defined]
         marks = page.eval_on_selector_all(".tricks .verdict", "all => all.map(m => m.textContent)")  # type: ignore[attr-defined]
         assert marks and set(marks) <= {"✓", "✗", "?"} and ("✓" in marks or "✗" in marks)
+        # one mark per decision of the hand (cards, and the call, hide and reveal where there are some) ...
+        decisions = page.eval_on_selector_all(".tricks [data-index]", "all => all.length")  # type: ignore[attr-defined]
+        assert len(marks) == decisions
+        # ... so that the text's count of decisions too big to solve is the count of "?" marks
+        unsolved = page.query_selector("#unsolved")  # type: ignore[attr-defined]
+        said = int(re.findall(r"\d+", unsolved.inner_text())[0]) if unsolved else 0
+        assert said == marks.count("?")
         assert "Tens" in page.inner_text(".replay")  # type: ignore[attr-defined]
         page.screenshot(path=str(SHOTS / "replay-analysis.png"), full_page=True)  # type: ignore[attr-defined]
         assert not page.errors  # type: ignore[attr-defined]

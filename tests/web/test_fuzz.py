@@ -65,7 +65,7 @@ def test_thousands_of_bad_messages_change_nothing(tmp_path: Path) -> None:
         created = server.post("/api/tables", {"rules": "mendikot-band", "seats": [{"kind": "person"}] * 4})
         table = created["id"]
         seats = [await SeatClient(server, table, invite["token"]).open() for invite in created["invites"]]
-        watcher = await SeatClient(server, table).open()
+        watcher = await SeatClient(server, table, watch=created["watch_token"]).open()
         rng = random.Random(5)
         sent = 0
         for _ in range(ROUNDS):

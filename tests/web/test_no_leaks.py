@@ -49,8 +49,10 @@ async def _play_match(server: LiveServer, preset: str, seed: int) -> tuple[str, 
         target = 3  # whole matches, kept short: three hands won
     created = server.post("/api/tables", {"rules": {"preset": preset, "target": target}, "seats": seats})
     table_id = created["id"]
-    watcher = await SeatClient(server, table_id).open()
+    watcher = await SeatClient(server, table_id, watch=created["watch_token"]).open()
     clients = [await SeatClient(server, table_id, invite["token"]).open() for invite in created["invites"]]
+    for client in clients:  # people chat: what they type reaches everyone, and nothing else with it
+        await client.send({"type": "chat", "text": "good luck, everyone <b>!</b>"})
     await asyncio.wait_for(asyncio.gather(*(_drive_seat(client, random.Random(rng.random())) for client in clients)),
                            timeout=120)
     await watcher.wait(lambda s: s["table"]["status"] == "over")
@@ -60,8 +62,11 @@ async def _play_match(server: LiveServer, preset: str, seed: int) -> tuple[str, 
 def _check(preset: str, table_id: str, db: str, clients: list[SeatClient], watcher: SeatClient) -> int:
     truth = legitimate_cards({"preset": preset}, load_log(db, table_id))
     checked = 0
+    finished_tricks = 0
     for client in [*clients, watcher]:
         assert client.messages, "every client hears from the server"
+        chats = [message for message in client.messages if message["type"] == "chat"]
+        assert len(chats) == len(clients) and all(chat["text"] == "good luck, everyone <b>!</b>" for chat in chats)
         for message in client.messages:
             if message["type"] != "state":
                 assert not cards_in(message) or message["type"] == "error", message
@@ -72,11 +77,16 @@ def _check(preset: str, table_id: str, db: str, clients: list[SeatClient], watch
             allowed = public if seat is None else per_seat[seat]
             leaked = cards_in(message) - allowed
             assert not leaked, f"{preset}: seat {seat} was sent {sorted(leaked)} at version {version}"
+            if message["finished_trick"] is not None:
+                # a finished trick holds only cards played face up: public to every seat and watcher
+                assert cards_in(message["finished_trick"]) <= public, message["finished_trick"]
+                finished_tricks += 1
             observation = message["observation"]
             if seat is None and observation is not None:
                 assert observation["hand"] == [] and observation["hidden_card"] is None
                 assert observation["legal_actions"] == []
             checked += 1
+    assert finished_tricks > 0, "finished tricks were shown"
     return checked
 
 

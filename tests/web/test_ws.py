@@ -27,7 +27,7 @@ def _people(server: LiveServer, preset: str = "pagat", **extra: Any) -> tuple[st
 
 def test_seats_see_their_own_hand_and_watchers_see_none(server: LiveServer) -> None:
     async def run() -> None:
-        table, tokens = _people(server)
+        table, tokens = _people(server, listed=True)
         watcher = await SeatClient(server, table).open()
         seats = [await SeatClient(server, table, token).open() for token in tokens]
         states = [await client.wait(lambda s: s["observation"] and s["observation"]["phase"] == "call")
@@ -67,14 +67,15 @@ def test_refusals_change_nothing(server: LiveServer) -> None:
         assert mine.state is not None
         foreign = next(card for card in other.state["observation"]["hand"])
         await mine.send({"type": "act", "action": foreign})
-        assert (await mine.wait_error(1))["code"] == "illegal"
+        refused = await mine.wait_error(1)
+        assert refused["code"] == "not_held" and refused["params"] == {"card": foreign}
         await mine.send({"type": "act", "action": "11Z"})
         assert (await mine.wait_error(2))["code"] == "bad_action"
         first_legal = mine.state["observation"]["legal_actions"][0]
         await mine.send({"type": "act", "action": first_legal, "version": version - 1})
         assert (await mine.wait_error(3))["code"] == "stale"
         await mine.send({"type": "start"})
-        assert (await mine.wait_error(4))["code"] == "not_now"
+        assert (await mine.wait_error(4))["code"] == "match_started"
         await mine.send(b"\x00\x01")
         assert (await mine.wait_error(5))["code"] == "bad_message"
         await mine.send({"type": "ping"})
@@ -83,11 +84,16 @@ def test_refusals_change_nothing(server: LiveServer) -> None:
         assert any(message["type"] == "pong" for message in mine.messages)
         intruder = await SeatClient(server, table, "not-a-real-token-at-all").open()
         assert (await intruder.wait_error(1))["code"] == "bad_token"
-        assert intruder.state is not None and intruder.state["seat"] is None
-        await intruder.send({"type": "act", "action": "AS"})
-        assert (await intruder.wait_error(2))["code"] == "watcher"
+        assert intruder.state is None  # a private table: a bad seat link sees nothing and is closed
         for client in [intruder, *seats]:
             await client.close()
+        listed, _ = _people(server, "mendikot", listed=True)
+        intruder = await SeatClient(server, listed, "not-a-real-token-at-all").open()
+        assert (await intruder.wait_error(1))["code"] == "bad_token"
+        assert intruder.state is not None and intruder.state["seat"] is None  # a listed table: it may watch
+        await intruder.send({"type": "act", "action": "AS"})
+        assert (await intruder.wait_error(2))["code"] == "watcher"
+        await intruder.close()
 
     asyncio.run(run())
 
@@ -171,7 +177,7 @@ def test_rematch_and_joining_a_bot_seat_between_hands(tmp_path: Path) -> None:
 
 def test_flooding_is_rate_limited(tmp_path: Path) -> None:
     async def run(server: LiveServer) -> None:
-        table, _ = _people(server)
+        table, _ = _people(server, listed=True)
         client = await SeatClient(server, table).open()
         for _ in range(10):
             await client.send({"type": "ping"})

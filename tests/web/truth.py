@@ -9,6 +9,7 @@ from dehla.cards import parse_card, parse_cards
 from dehla.engine.actions import Deal, parse_action
 from dehla.engine.state import Match
 from dehla.rules import parse_rules
+from dehla.web.log import upgrade_entry
 from dehla.web.storage import open_storage
 
 
@@ -31,15 +32,19 @@ def replay_entries(rules: object, entries: list[dict[str, Any]]) -> Match | None
     return match
 
 
-def apply_entry(rules: Any, match: Match | None, entry: dict[str, Any]) -> Match:
-    if entry["k"] == "match":
+def apply_entry(rules: Any, match: Match | None, raw: dict[str, Any]) -> Match | None:
+    """One log entry (either log format) applied with the engine alone; seat events change no card."""
+    entry = upgrade_entry(raw)
+    if entry["type"] == "match":
         return Match(rules, entry["first_dealer"])
+    if entry["type"] == "seat":
+        return match
     assert match is not None
-    if entry["k"] == "deal":
+    if entry["type"] == "deal":
         draw = entry.get("open_draw")
-        match.apply(Deal([parse_cards(hand) for hand in entry["hands"]], None if draw is None else parse_card(draw)))
+        match.apply(Deal([parse_cards(hand) for hand in entry["cards"]], None if draw is None else parse_card(draw)))
     else:
-        match.apply(parse_action(entry["a"]))
+        match.apply(parse_action(entry["action"]))
     return match
 
 
@@ -60,6 +65,9 @@ def legitimate_cards(rules: object, entries: list[dict[str, Any]]) -> Truth:
     match: Match | None = None
     for version, entry in enumerate(entries, start=1):
         match = apply_entry(parsed, match, entry)
+        if match is None:
+            truth[version] = truth[version - 1]
+            continue
         for seat in range(players):
             seen[seat].update(str(card) for card in match.hand_of(seat))
         if match._hidden_card is not None and match._chooser is not None:

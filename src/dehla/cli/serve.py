@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from dehla.errors import DehlaError
+from dehla.web.settings import DEFAULT_BOT_DELAY
 
 
 def _port(text: str) -> int:
@@ -29,6 +30,15 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _origin(text: str) -> str:
+    from dehla.web.security import normalise_origin
+
+    origin = normalise_origin(text)
+    if origin is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an origin such as https://cards.example.org")
+    return origin
+
+
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "serve",
@@ -43,12 +53,15 @@ def add_parser(commands: Any) -> None:
                                                              "0.0.0.0 for every interface)")
     parser.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
     parser.add_argument("--db", default=None, metavar="URL",
-                        help="database: a SQLite file path (default dehla-web.sqlite3), sqlite:///PATH[?sync=full] "
+                        help="database: a SQLite file path (default dehla-web.sqlite3), sqlite:///PATH[?sync=normal] "
                              "or postgresql://USER:PASSWORD@HOST/DBNAME")
-    parser.add_argument("--bot-delay", type=_seconds, default=0.7, metavar="SECONDS",
-                        help="pause before each bot move, so people can follow (default 0.7)")
+    parser.add_argument("--bot-delay", type=_seconds, default=DEFAULT_BOT_DELAY, metavar="SECONDS",
+                        help=f"pause before each bot move, so people can follow (default {DEFAULT_BOT_DELAY:g})")
     parser.add_argument("--hand-pause", type=_seconds, default=20.0, metavar="SECONDS",
                         help="longest wait between hands for people to read the summary (default 20)")
+    parser.add_argument("--allow-origin", type=_origin, action="append", default=[], metavar="URL",
+                        help="a web origin besides this server's own whose pages may open table sockets, e.g. "
+                             "https://cards.example.org (repeatable; the server's own origin is always allowed)")
     parser.set_defaults(run=run)
 
 
@@ -69,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as error:  # pragma: no cover - the web dependencies are part of the package
         raise DehlaError(f"the web server needs its dependencies ({error.name}): pip install 'dehla[web]'") from None
     asyncio.run(_check_storage(args.db))
-    app = create_app(open_storage(args.db), WebSettings(bot_delay=args.bot_delay, hand_pause=args.hand_pause))
+    settings = WebSettings(bot_delay=args.bot_delay, hand_pause=args.hand_pause,
+                           allowed_origins=tuple(args.allow_origin))
+    app = create_app(open_storage(args.db), settings)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
     print(f"dehla serve: open http://{shown}:{args.port}/ in a browser (Ctrl-C stops)", flush=True)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536,

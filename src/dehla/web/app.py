@@ -7,7 +7,6 @@ disk (no build step); the browser reads the same Babel catalogs as JSON.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import time
@@ -16,22 +15,26 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from dehla.bots import BOTS, bot_names
 from dehla.errors import DehlaError
 from dehla.record import replay, replay_json
 from dehla.rules import OPTIONS, PRESETS, parse_rules
-from dehla.web import i18n
+from dehla.web import i18n, texts
 from dehla.web.analysis import WEB_NODE_LIMIT, AnalysisService
-from dehla.web.protocol import ProtocolError, RateLimiter, parse_message
+from dehla.web.messages import TEMPLATES, WebError, register
 from dehla.web.scorekeeper import score_hands
+from dehla.web.security import SecurityHeadersMiddleware
+from dehla.web.settings import DEFAULT_BOT_DELAY, DEFAULT_TRICK_PAUSE, default_bot
 from dehla.web.storage import Storage
-from dehla.web.tables import Client, TableService, default_bot
+from dehla.web.tables import TableService
+from dehla.web.transport import serve_socket
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -41,21 +44,41 @@ MAX_BODY_BYTES = 16_384
 PAGES = ("/", "/t/{table_id}", "/history", "/replay/{table_id}/{match_no:int}", "/scorekeeper")
 
 
-class WebSettings:
-    """Tunable timings and limits (tests make bots instant and the rate limit looser)."""
+register({
+    "body_too_large": "The request is too large (at most {max} bytes).",
+    "bad_json": "The request body is not valid JSON.",
+    "join_body": "Send the seat to take and your name.",
+    "no_language": "There is no such language.",
+    "no_finished_match": "There is no such finished match.",
+    "no_hand": "This match has hands 0 to {max}.",
+    "bad_request": "This request cannot be used.",
+    "not_found": "There is nothing here.",
+})
 
-    def __init__(self, *, bot_delay: float = 0.7, hand_pause: float = 20.0, rate: float = 10.0,
-                 burst: float = 30.0, kick_after: int = 300, analysis_nodes: int = WEB_NODE_LIMIT) -> None:
+
+class WebSettings:
+    """Tunable timings and limits (tests make bots instant and the rate limit looser).
+
+    ``trick_pause`` is the default pause after a finished trick for tables that do not choose one;
+    ``allowed_origins`` are the origins besides our own whose pages may open table sockets.
+    """
+
+    def __init__(self, *, bot_delay: float = DEFAULT_BOT_DELAY, hand_pause: float = 20.0, rate: float = 10.0,
+                 burst: float = 30.0, kick_after: int = 300, analysis_nodes: int = WEB_NODE_LIMIT,
+                 trick_pause: float = DEFAULT_TRICK_PAUSE, allowed_origins: tuple[str, ...] = ()) -> None:
         self.bot_delay = bot_delay
         self.analysis_nodes = analysis_nodes
         self.hand_pause = hand_pause
         self.rate = rate
         self.burst = burst
         self.kick_after = kick_after
+        self.trick_pause = trick_pause
+        self.allowed_origins = allowed_origins
 
 
-def _error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(error: WebError) -> JSONResponse:
+    """A refusal: its HTTP status comes from its kind, its body is code, params and the English text."""
+    return JSONResponse(error.to_json(), status_code=error.status)
 
 
 async def _body(request: Request) -> Any:
@@ -64,159 +87,161 @@ async def _body(request: Request) -> Any:
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            raise DehlaError(f"request body too large (at most {MAX_BODY_BYTES} bytes)")
+            raise WebError("body_too_large", max=MAX_BODY_BYTES)
         chunks.append(chunk)
     try:
         return json.loads(b"".join(chunks) or b"{}")
     except (ValueError, RecursionError):
-        raise DehlaError("the request body is not valid JSON") from None
+        raise WebError("bad_json") from None
 
 
 def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlette:
     """The web app over ``storage``; tables are resumed from it at startup."""
     settings = settings or WebSettings()
-    service = TableService(storage, bot_delay=settings.bot_delay, hand_pause=settings.hand_pause)
+    service = TableService(storage, bot_delay=settings.bot_delay, hand_pause=settings.hand_pause,
+                           trick_pause=settings.trick_pause)
     analyses = AnalysisService(settings.analysis_nodes)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     async def meta(request: Request) -> Response:
+        lang = request.query_params.get("lang", "en")
+        if lang not in i18n.LANGUAGES:
+            lang = "en"
         presets = []
         for name, rules in PRESETS.items():
             presets.append({"name": name, "players": rules.players, "description": rules.description,
+                            "title": texts.preset_title(name, lang),
+                            "summary": texts.preset_summary(name, lang) or i18n.translate(lang, rules.description),
                             "options": rules.options()})
         bots = [{"name": name, "level": BOTS[name].level, "label": BOTS[name].label,
-                 "description": BOTS[name].description} for name in bot_names(for_people=True)]
+                 "level_name": texts.level_name(BOTS[name].label, lang),
+                 "description": BOTS[name].description, "summary": texts.bot_summary(name, lang)}
+                for name in bot_names(for_people=True)]
+        messages = {code: i18n.translate(lang, template) for code, template in sorted(TEMPLATES.items())}
         return JSONResponse({"presets": presets, "options": list(OPTIONS), "bots": bots, "default_bot": default_bot(),
-                             "languages": i18n.languages()})
+                             "languages": i18n.languages(), "messages": messages})
+
+    def _language(request: Request) -> str:
+        lang = str(request.path_params["lang"])
+        if lang not in i18n.LANGUAGES:
+            raise WebError("no_language", "not_found")
+        return lang
 
     async def catalog(request: Request) -> Response:
-        lang = request.path_params["lang"]
-        if lang not in i18n.LANGUAGES:
-            return _error(f"no language {lang[:8]!r}; languages are {', '.join(i18n.LANGUAGES)}", 404)
-        return JSONResponse({"lang": lang, "messages": i18n.catalog(lang)})
+        try:
+            lang = _language(request)
+        except WebError as error:
+            return _error(error)
+        return JSONResponse(i18n.catalog_json(lang))
+
+    async def catalog_module(request: Request) -> Response:
+        try:
+            lang = _language(request)
+        except WebError as error:
+            return _error(error)
+        return Response(i18n.module_js(lang), media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    def _static_file(name: str, media_type: str, headers: dict[str, str]) -> Response:
+        path = STATIC_DIR / name
+        if not path.is_file():
+            return _error(WebError("not_found", "not_found"))
+        return FileResponse(path, media_type=media_type, headers=headers)
+
+    async def manifest(request: Request) -> Response:
+        return _static_file("manifest.webmanifest", "application/manifest+json", {"Cache-Control": "no-cache"})
+
+    async def service_worker(request: Request) -> Response:
+        # the worker lives at the root so that it may serve the whole site (its scope is /)
+        return _static_file("sw.js", "text/javascript", {"Service-Worker-Allowed": "/", "Cache-Control": "no-cache"})
 
     async def tables(request: Request) -> Response:
         if request.method == "GET":
             return JSONResponse({"tables": service.list_tables()})
         try:
-            spec = await _body(request)
-            table, seat, tokens = await service.create_table(spec)
-        except DehlaError as error:
-            return _error(str(error))
-        invites = [{"seat": number, "token": token} for number, token in tokens.items() if number != seat]
-        return JSONResponse({"id": table.table_id, "seat": seat, "token": tokens.get(seat) if seat is not None
-                             else None, "invites": invites}, status_code=201)
+            created = await service.create_table(await _body(request))
+        except WebError as error:
+            return _error(error)
+        return JSONResponse(created.to_json(), status_code=201)
 
     async def table_info(request: Request) -> Response:
         try:
-            table = service.get(request.path_params["table_id"])
-        except DehlaError as error:
-            return _error(str(error), 404)
-        return JSONResponse(table.public_info(time.monotonic()))
+            session = service.visible(request.path_params["table_id"], request.query_params.get("watch"),
+                                      request.query_params.get("token"))
+        except WebError as error:
+            return _error(error)
+        return JSONResponse(session.public_info(time.monotonic()))
 
     async def join(request: Request) -> Response:
         try:
             body = await _body(request)
             if not isinstance(body, dict):
-                raise DehlaError("send {\"seat\": N, \"name\": \"...\"}")
-            token = await service.join(request.path_params["table_id"], body.get("seat"), body.get("name"))
-        except DehlaError as error:
-            status = 404 if str(error) == "no such table" else 409
-            return _error(str(error), status)
-        return JSONResponse({"token": token, "seat": body["seat"]})
+                raise WebError("join_body")
+            seat, token = await service.join(request.path_params["table_id"], body.get("seat"), body.get("name"))
+        except WebError as error:
+            return _error(error)
+        return JSONResponse({"token": token, "seat": seat})
 
     async def history(request: Request) -> Response:
         finished = await storage.list_finished()
         return JSONResponse({"matches": [{"table": item.table_id, "match_no": item.match_no,
                                           "finished": item.finished, **item.summary} for item in finished]})
 
-    async def _finished_record(request: Request) -> dict[str, Any] | None:
+    async def _finished_record(request: Request) -> dict[str, Any]:
         found = await storage.get_finished(request.path_params["table_id"], request.path_params["match_no"])
-        return None if found is None else found.record
+        if found is None:
+            raise WebError("no_finished_match", "not_found")
+        return found.record
 
     async def record(request: Request) -> Response:
-        data = await _finished_record(request)
-        if data is None:
-            return _error("no such finished match", 404)
+        try:
+            data = await _finished_record(request)
+        except WebError as error:
+            return _error(error)
         name = f"dehla-{request.path_params['table_id']}-{request.path_params['match_no']}.json"
         return Response(json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def replay_view(request: Request) -> Response:
-        data = await _finished_record(request)
-        if data is None:
-            return _error("no such finished match", 404)
         try:
-            replayed = replay_json(replay(data))
-        except DehlaError as error:  # pragma: no cover - the server wrote this record
-            return _error(str(error), 500)
-        return JSONResponse({"record": data, "replay": replayed})
+            data = await _finished_record(request)
+        except WebError as error:
+            return _error(error)
+        return JSONResponse({"record": data, "replay": replay_json(replay(data))})
 
     async def analysis_view(request: Request) -> Response:
-        data = await _finished_record(request)
-        if data is None:
-            return _error("no such finished match", 404)
-        hand = request.path_params["hand"]
-        count = len(data.get("hands", []))
-        if not 0 <= hand < count:
-            return _error(f"this match has hands 0..{count - 1}, not {hand}", 404)
+        try:
+            data = await _finished_record(request)
+            hand = request.path_params["hand"]
+            count = len(data.get("hands", []))
+            if not 0 <= hand < count:
+                raise WebError("no_hand", "not_found", max=count - 1)
+        except WebError as error:
+            return _error(error)
         result = await analyses.hand(request.path_params["table_id"], request.path_params["match_no"], data, hand)
         return JSONResponse(result)
 
     async def scorekeeper(request: Request) -> Response:
         try:
             return JSONResponse(score_hands(await _body(request)))
+        except WebError as error:
+            return _error(error)
         except DehlaError as error:
-            return _error(str(error))
+            return _error(WebError("bad_request", detail=str(error)))
 
     async def rules_check(request: Request) -> Response:
         try:
             rules = parse_rules(await _body(request))
+        except WebError as error:
+            return _error(error)
         except DehlaError as error:
-            return _error(str(error))
+            return _error(WebError("bad_rules", detail=str(error)))
         return JSONResponse({"rules": rules.to_json(), "options": rules.options()})
 
     async def socket(websocket: WebSocket) -> None:
-        await websocket.accept()
-        try:
-            table = service.get(websocket.path_params["table_id"])
-        except DehlaError:
-            await websocket.send_text(json.dumps({"type": "error", "code": "no_table", "message": "no such table"}))
-            await websocket.close(code=4404)
-            return
-        client = Client(websocket.send_text)
-        writer = asyncio.create_task(_write(client))
-        await service.connect(table, client)
-        limiter = RateLimiter(settings.rate, settings.burst)
-        try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                if not limiter.allow():
-                    if limiter.refused > settings.kick_after:
-                        await websocket.close(code=1008)
-                        break
-                    _refuse(client, ProtocolError("rate", "too many messages; slow down"))
-                    continue
-                text = message.get("text")
-                if text is None:
-                    _refuse(client, ProtocolError("bad_message", "messages must be JSON text, not binary"))
-                    continue
-                try:
-                    kind, fields = parse_message(text)
-                    await service.handle(table, client, kind, fields)
-                except ProtocolError as error:
-                    _refuse(client, error)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            await service.disconnect(table, client)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
+        await serve_socket(websocket, service, settings.allowed_origins, settings.rate, settings.burst,
+                           settings.kick_after)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -230,6 +255,9 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
     routes += [
         Route("/api/meta", meta),
         Route("/api/i18n/{lang}", catalog),
+        Route("/i18n/{lang}.js", catalog_module),
+        Route("/manifest.webmanifest", manifest),
+        Route("/sw.js", service_worker),
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{table_id}", table_info),
         Route("/api/tables/{table_id}/join", join, methods=["POST"]),
@@ -242,19 +270,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         WebSocketRoute("/ws/{table_id}", socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeadersMiddleware)])
     app.state.service = service
     app.state.settings = settings
     return app
-
-
-def _refuse(client: Client, error: ProtocolError) -> None:
-    client.push(json.dumps({"type": "error", "code": error.code, "message": error.message}))
-
-
-async def _write(client: Client) -> None:
-    try:
-        await client.run_writer()
-    except Exception:
-        client.closed = True
-

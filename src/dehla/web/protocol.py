@@ -9,70 +9,91 @@ observation with every private field removed (see ``watcher_view``).
 from __future__ import annotations
 
 import json
+import math
 import time
 from typing import Any
 
 from dehla.engine.observe import watcher_json
 from dehla.engine.state import Match
+from dehla.web.messages import WebError, register
 
-__all__ = ["ProtocolError", "MAX_MESSAGE_BYTES", "parse_message", "RateLimiter", "watcher_view", "MESSAGE_FIELDS"]
+__all__ = ["ProtocolError", "MAX_MESSAGE_BYTES", "parse_message", "RateLimiter", "watcher_view", "MESSAGE_FIELDS",
+           "REQUIRED"]
 
 #: The largest inbound message accepted, in bytes of text.
 MAX_MESSAGE_BYTES = 2048
 
-#: Each message type and its allowed fields: (type, longest text) or (int, None).
+#: Each message type and its allowed fields: (str, longest text), (int, None), (bool, None) or (float, None).
 MESSAGE_FIELDS: dict[str, dict[str, tuple[type, int | None]]] = {
-    "hello": {"token": (str, 64), "name": (str, 24)},
+    "hello": {"token": (str, 64), "name": (str, 24), "watch": (str, 64)},
     "act": {"action": (str, 16), "version": (int, None)},
     "next": {},
     "start": {},
     "rematch": {},
     "ping": {},
+    # chat text longer than the chat limit passes here, so that it is refused with its own code
+    "chat": {"text": (str, 1000)},
+    "react": {"reaction": (str, 8)},
+    "seat": {"seat": (int, None), "kind": (str, 8), "bot": (str, 32)},
+    "settings": {"listed": (bool, None), "watchers_allowed": (bool, None), "trick_pause": (float, None)},
 }
+#: Fields a message of a type must have.
+REQUIRED: dict[str, tuple[str, ...]] = {"act": ("action",), "chat": ("text",), "react": ("reaction",),
+                                        "seat": ("seat", "kind")}
+
+register({
+    "bad_message": "That message was not understood.",
+    "too_big": "That message is too long (at most {max} bytes).",
+    "rate": "Too many messages; slow down.",
+})
 
 
-class ProtocolError(Exception):
-    """An inbound message that is refused; ``code`` lets the browser translate ``message``."""
+class ProtocolError(WebError):
+    """An inbound message that is refused: a ``WebError`` whose kind is always ``invalid``."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, "invalid", **params)
+
+
+def _check(key: str, value: object, expected: type, longest: int | None) -> None:
+    if expected is int:
+        ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
+    elif expected is bool:
+        ok = isinstance(value, bool)
+    elif expected is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    else:
+        ok = isinstance(value, str) and (longest is None or len(value) <= longest) and value.isprintable()
+    if not ok:
+        raise ProtocolError("bad_message")
 
 
 def parse_message(text: object) -> tuple[str, dict[str, Any]]:
     """Validate one inbound message; returns ``(type, fields)`` or raises ``ProtocolError``."""
     if not isinstance(text, str):
-        raise ProtocolError("bad_message", "messages must be JSON text, not binary")
+        raise ProtocolError("bad_message")
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_big", f"message too long (at most {MAX_MESSAGE_BYTES} bytes)")
+        raise ProtocolError("too_big", max=MAX_MESSAGE_BYTES)
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise ProtocolError("bad_message", "message is not valid JSON") from None
+        raise ProtocolError("bad_message") from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "a message must be a JSON object with a \"type\"")
+        raise ProtocolError("bad_message")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in MESSAGE_FIELDS:
-        raise ProtocolError("bad_message", f"unknown message type; types are: {', '.join(MESSAGE_FIELDS)}")
+        raise ProtocolError("bad_message")
     allowed = MESSAGE_FIELDS[kind]
     fields: dict[str, Any] = {}
     for key, value in data.items():
         if key == "type":
             continue
         if key not in allowed:
-            raise ProtocolError("bad_message", f"unexpected field {str(key)[:32]!r} in a {kind!r} message")
-        expected, longest = allowed[key]
-        if expected is int:
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
-                raise ProtocolError("bad_message", f"{key!r} must be a whole number")
-        elif not isinstance(value, str) or (longest is not None and len(value) > longest):
-            raise ProtocolError("bad_message", f"{key!r} must be text of at most {longest} characters")
-        elif not value.isprintable():
-            raise ProtocolError("bad_message", f"{key!r} holds characters that cannot be shown")
+            raise ProtocolError("bad_message")
+        _check(key, value, *allowed[key])
         fields[key] = value
-    if kind == "act" and "action" not in fields:
-        raise ProtocolError("bad_message", "an 'act' message needs an \"action\" such as \"10H\" or \"call S\"")
+    if any(key not in fields for key in REQUIRED.get(kind, ())):
+        raise ProtocolError("bad_message")
     return kind, fields
 
 

@@ -8,10 +8,11 @@ log, so restarting the server resumes every unfinished table.
 
 ``append`` returns only once the entry is committed: the table service calls it
 before it applies and broadcasts an action, so an accepted action survives the
-server being killed.  SQLite runs in WAL mode with ``synchronous=NORMAL``: a
-committed transaction survives the process dying at any moment (it is in the
-WAL, which the OS holds); ``?sync=full`` in the URL also makes it survive a power
-cut, at the price of an fsync per action.
+server being killed.  SQLite runs in WAL mode with ``synchronous=FULL``: each
+commit is synced to the disk before ``append`` returns, so an accepted action
+survives a power cut, not only the process dying.  ``?sync=normal`` in the URL
+trades that for speed (a committed transaction then survives the process dying,
+since the WAL is in the OS's hands, but not the machine losing power).
 """
 
 from __future__ import annotations
@@ -94,18 +95,36 @@ _SCHEMA = (
 
 
 class SQLiteStorage:
-    """SQLite in WAL mode; one connection used from the event loop (each call is a short local transaction)."""
+    """SQLite in WAL mode: writes are group-committed in a worker thread, reads use a connection of their own.
 
-    def __init__(self, path: str | Path, synchronous: str = "NORMAL") -> None:
+    With ``synchronous=FULL`` every commit waits for the disk (an fsync, a few
+    milliseconds).  Done on the event loop, one commit per action would stall
+    every table while it waits; so each write is queued, and a worker thread
+    commits everything queued so far in one transaction (one fsync for the lot)
+    while the loop goes on.  A write returns only once its transaction is
+    committed, so an accepted action is still durable before it is applied.
+    """
+
+    def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
         self.path = str(path)
         self.synchronous = synchronous
         self._db: sqlite3.Connection | None = None
+        self._reader: sqlite3.Connection | None = None
+        self._queue: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]] = []
+        self._flushing: asyncio.Task[None] | None = None
 
     @property
     def db(self) -> sqlite3.Connection:
+        """The writing connection (used by the worker thread, one transaction at a time)."""
         if self._db is None:
             raise DehlaError("the storage is not open")
         return self._db
+
+    @property
+    def reader(self) -> sqlite3.Connection:
+        if self._reader is None:
+            raise DehlaError("the storage is not open")
+        return self._reader
 
     async def open(self) -> None:
         try:
@@ -114,47 +133,99 @@ class SQLiteStorage:
             self._db.execute(f"PRAGMA synchronous={self.synchronous}")
             for statement in _SCHEMA:
                 self._db.execute(statement)
+            self._reader = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as error:
             raise DehlaError(f"cannot open the SQLite database {self.path!r}: {error}") from None
 
     async def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        if self._flushing is not None:
+            await asyncio.shield(self._flushing)
+        for connection in (self._reader, self._db):
+            if connection is not None:
+                connection.close()
+        self._db = self._reader = None
+
+    async def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+        """Queue one statement and wait until the transaction holding it is committed."""
+        if self._db is None:
+            raise DehlaError("the storage is not open")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.append((sql, params, done))
+        if self._flushing is None:
+            self._flushing = asyncio.get_running_loop().create_task(self._flush())
+        await done
+
+    async def _flush(self) -> None:
+        """Commit what is queued, batch after batch, until the queue is empty."""
+        try:
+            while self._queue:
+                batch, self._queue = self._queue, []
+                try:
+                    outcomes = await asyncio.to_thread(self._commit, [(sql, params) for sql, params, _ in batch])
+                except sqlite3.Error as error:
+                    outcomes = [error] * len(batch)
+                for (_, _, done), outcome in zip(batch, outcomes):
+                    if done.done():
+                        continue
+                    if outcome is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(outcome)
+        finally:
+            self._flushing = None
+
+    def _commit(self, statements: list[tuple[str, tuple[Any, ...]]]) -> list[sqlite3.Error | None]:
+        """In the worker thread: one transaction for the batch; a failing statement fails alone."""
+        db = self.db
+        outcomes: list[sqlite3.Error | None] = []
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params in statements:
+                try:
+                    db.execute(sql, params)
+                    outcomes.append(None)
+                except sqlite3.Error as error:
+                    outcomes.append(error)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        return outcomes
 
     async def create_table(self, row: TableRow) -> None:
-        self.db.execute("INSERT INTO tables (id, created, meta) VALUES (?, ?, ?)", (row.table_id, row.created,
-                                                                                   _dumps(row.meta)))
+        await self._write("INSERT INTO tables (id, created, meta) VALUES (?, ?, ?)",
+                          (row.table_id, row.created, _dumps(row.meta)))
 
     async def update_table(self, table_id: str, meta: dict[str, Any]) -> None:
-        self.db.execute("UPDATE tables SET meta = ? WHERE id = ?", (_dumps(meta), table_id))
+        await self._write("UPDATE tables SET meta = ? WHERE id = ?", (_dumps(meta), table_id))
 
     async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
-        self.db.execute("INSERT INTO log (table_id, seq, entry) VALUES (?, ?, ?)", (table_id, seq, _dumps(entry)))
+        await self._write("INSERT INTO log (table_id, seq, entry) VALUES (?, ?, ?)", (table_id, seq, _dumps(entry)))
 
     async def load_tables(self) -> list[TableRow]:
-        rows = self.db.execute("SELECT id, created, meta FROM tables ORDER BY created").fetchall()
+        rows = self.reader.execute("SELECT id, created, meta FROM tables ORDER BY created").fetchall()
         return [TableRow(table_id, json.loads(meta), created) for table_id, created, meta in rows]
 
     async def load_log(self, table_id: str) -> list[dict[str, Any]]:
-        rows = self.db.execute("SELECT entry FROM log WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
+        rows = self.reader.execute("SELECT entry FROM log WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
         return [json.loads(entry) for (entry,) in rows]
 
     async def save_finished(self, finished: FinishedMatch) -> None:
-        self.db.execute(
+        await self._write(
             "INSERT OR REPLACE INTO finished (table_id, match_no, finished, summary, record) VALUES (?, ?, ?, ?, ?)",
             (finished.table_id, finished.match_no, finished.finished, _dumps(finished.summary),
              _dumps(finished.record)),
         )
 
     async def list_finished(self, limit: int = 100) -> list[FinishedMatch]:
-        rows = self.db.execute(
+        rows = self.reader.execute(
             "SELECT table_id, match_no, finished, summary, '{}' FROM finished ORDER BY finished DESC LIMIT ?", (limit,)
         ).fetchall()
         return [_finished(row) for row in rows]
 
     async def get_finished(self, table_id: str, match_no: int) -> FinishedMatch | None:
-        row = self.db.execute(
+        row = self.reader.execute(
             "SELECT table_id, match_no, finished, summary, record FROM finished WHERE table_id = ? AND match_no = ?",
             (table_id, match_no),
         ).fetchone()
@@ -247,17 +318,17 @@ class PostgresStorage:
 def open_storage(url: str | None) -> Storage:
     """The storage for a ``--db`` value: ``postgresql://...``, ``sqlite:///path``, or a file path (SQLite)."""
     if not url:
-        return SQLiteStorage(DEFAULT_DB)
+        return SQLiteStorage(DEFAULT_DB)  # durable across power loss (synchronous=FULL)
     if url.startswith(("postgresql://", "postgres://")):
         return PostgresStorage(url)
-    synchronous = "NORMAL"
+    synchronous = "FULL"
     path = url
     if url.startswith("sqlite:"):
         # sqlite:///relative/path or sqlite:////absolute/path (the SQLAlchemy convention), ?sync=normal|full
         if not url.startswith("sqlite:///"):
             raise DehlaError("a SQLite URL is sqlite:///relative/path or sqlite:////absolute/path")
         path, _, query = url[len("sqlite:///"):].partition("?")
-        sync = parse_qs(query).get("sync", ["normal"])[0].upper()
+        sync = parse_qs(query).get("sync", ["full"])[0].upper()
         if sync not in ("NORMAL", "FULL"):
             raise DehlaError(f"sqlite sync must be 'normal' or 'full', not {sync.lower()!r}")
         synchronous = sync

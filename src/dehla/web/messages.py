@@ -1,0 +1,75 @@
+"""Refusals and notices as codes with parameters: the server never sends a sentence to be shown as it is.
+
+Every refusal the web layer makes is a ``WebError``: a ``code`` the browser words
+from its catalogs, the ``params`` it fills in, and a ``kind`` that decides the
+HTTP status.  The English template of each code lives in ``TEMPLATES`` (the
+catalogs translate it as an ordinary message); ``str(error)`` is the English
+sentence, for logs and for programs that read the API.
+
+Parameter conventions (the browser formats them for the reader): ``card`` is a
+card text such as ``10H``, ``cards`` a list of them, ``suit`` a suit letter,
+``seat`` a seat number (shown as "You" or the seat's name), ``n``/``min``/``max``
+numbers, ``text`` plain text.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from dehla.errors import DehlaError
+
+__all__ = ["WebError", "TEMPLATES", "STATUS", "ErrorKind", "register", "english"]
+
+#: What kind of refusal an error is; it alone picks the HTTP status.
+ErrorKind = Literal["invalid", "forbidden", "not_found", "conflict", "unavailable"]
+
+STATUS: dict[str, int] = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409, "unavailable": 503}
+
+#: Code -> English template with ``{placeholders}`` named after the params.
+TEMPLATES: dict[str, str] = {}
+
+
+def register(templates: dict[str, str]) -> None:
+    """Add the templates of one module's codes (each code is registered once)."""
+    for code, template in templates.items():
+        if code in TEMPLATES and TEMPLATES[code] != template:
+            raise ValueError(f"message code {code!r} is registered twice with different texts")
+        TEMPLATES[code] = template
+
+
+def _plain(value: object) -> str:
+    if isinstance(value, list | tuple):
+        return " ".join(str(item) for item in value)
+    return str(value)
+
+
+def english(code: str, params: dict[str, Any]) -> str:
+    """The English sentence for ``code`` with ``params`` filled in plainly (cards as their text)."""
+    template = TEMPLATES.get(code, code)
+    text = template
+    for key, value in params.items():
+        text = text.replace("{" + key + "}", _plain(value))
+    return text
+
+
+class WebError(DehlaError):
+    """A refusal by the web layer: ``code`` and ``params`` for the browser, ``kind`` for the HTTP status."""
+
+    def __init__(self, code: str, kind: ErrorKind = "invalid", *, detail: str | None = None, **params: Any) -> None:
+        self.code = code
+        self.kind: ErrorKind = kind
+        self.params = params
+        #: The library's own English explanation, for programs and logs; never shown on the page.
+        self.detail = detail
+        text = english(code, params)
+        super().__init__(text if detail is None else f"{text} {detail}")
+
+    @property
+    def status(self) -> int:
+        return STATUS[self.kind]
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"error": str(self), "code": self.code, "params": self.params}
+        if self.detail is not None:
+            data["detail"] = self.detail
+        return data

@@ -1,0 +1,180 @@
+/* The lobby: a quick game, a table set up for friends, and the open tables to join or watch. */
+
+import {app} from "./state.js";
+import {api, h, toast} from "./dom.js";
+import {t} from "./i18n.js";
+import {errorMessage} from "./errors.js";
+import {glossary} from "./glossary.js";
+import {botLabel, personName, preset, presetSummary, presetTitle} from "./names.js";
+import {playerName, saveInvites, savedSeat, saveSeat, saveWatch, setPlayerName} from "./storage.js";
+import {navigate} from "./router.js";
+
+export async function quickGame(presetName) {
+  const players = preset(presetName).players;
+  const seats = [{kind: "me"}];
+  for (let seat = 1; seat < players; seat++) seats.push({kind: "bot", bot: app.meta.default_bot});
+  const created = await api("/api/tables", {rules: presetName, seats, name: playerName()});
+  saveSeat(created.id, created.seat, created.token);
+  navigate("/t/" + created.id);
+}
+
+function seatChoices() {
+  const choices = [{value: "me", text: t("Me")}, {value: "person", text: t("A person (invite link)")}];
+  for (const bot of app.meta.bots) choices.push({value: "bot:" + bot.name, text: botLabel(bot)});
+  return choices;
+}
+
+function check(id, text, checked) {
+  return h("p", {}, h("label", {class: "check"}, h("input", {type: "checkbox", id, checked}), " " + text));
+}
+
+export class LobbyPage {
+  constructor(root) {
+    this.root = root;
+    this.listedTouched = false;
+    this.render();
+  }
+
+  close() { clearInterval(this.timer); }
+
+  refresh() { this.root.replaceChildren(); this.render(); }
+
+  render() {
+    const nameInput = h("input", {id: "player-name", maxlength: "24", autocomplete: "nickname",
+      value: playerName(), placeholder: t("Your name")});
+    nameInput.addEventListener("change", () => setPlayerName(nameInput.value.trim()));
+    nameInput.addEventListener("input", () => setPlayerName(nameInput.value.trim()));
+    const quick = h("section", {class: "panel hero"},
+      h("h1", {}, t("Play Dehla Pakad")),
+      h("p", {}, t("Capture the tens. Two teams, partners sit opposite. Start a game with three bots in one click, or set up a table for friends.")),
+      h("p", {class: "field"}, h("label", {for: "player-name"}, t("Your name")), nameInput),
+      h("button", {class: "primary big", type: "button", id: "quick-play",
+        onclick: () => quickGame("pagat").catch((error) => toast(errorMessage(error)))}, t("Play now against bots")),
+      glossary());
+    this.root.append(h("div", {class: "lobby"}, quick, this.form(nameInput), this.tablesPanel()));
+    this.refreshTables();
+    clearInterval(this.timer);
+    this.timer = setInterval(() => this.refreshTables(), 5000);
+  }
+
+  form(nameInput) {
+    const presetSelect = h("select", {id: "preset"}, app.meta.presets.map((item) =>
+      h("option", {value: item.name}, presetTitle(item.name))));
+    const summary = h("p", {class: "muted", id: "preset-summary"});
+    const options = h("div", {class: "options"});
+    const seatsBox = h("div", {class: "seats-form"});
+    const grace = h("input", {type: "number", id: "grace", min: "0", max: "3600", value: "60"});
+    const timer = h("input", {type: "number", id: "timer", min: "0", max: "600", value: "0"});
+    const pause = h("input", {type: "number", id: "trick-pause", min: "0", max: "5", step: "0.1", value: "1.2"});
+    const listed = h("input", {type: "checkbox", id: "opt-listed", checked: true});
+    const watchers = h("input", {type: "checkbox", id: "opt-watchers", checked: true});
+    listed.addEventListener("change", () => { this.listedTouched = true; });
+    let pauseTouched = false;   // the server's default pause unless the host chooses one
+    pause.addEventListener("change", () => { pauseTouched = true; });
+    const form = h("form", {class: "panel", id: "create-form"},
+      h("h2", {}, t("Set up a table")),
+      h("p", {class: "field"}, h("label", {for: "preset"}, t("Rules")), presetSelect), summary, options,
+      h("fieldset", {}, h("legend", {}, t("Seats (in order of play; partners alternate)")), seatsBox),
+      h("fieldset", {}, h("legend", {}, t("Who may come")),
+        h("p", {}, h("label", {class: "check"}, listed, " " + t("Open to anyone: list the table in the lobby"))),
+        h("p", {}, h("label", {class: "check"}, watchers, " " + t("Watchers allowed")))),
+      h("p", {class: "field"}, h("label", {for: "trick-pause"}, t("Pause to see each finished trick (seconds)")), pause),
+      h("p", {class: "field"}, h("label", {for: "grace"}, t("Grace time before a bot plays for someone who left (seconds)")), grace),
+      h("p", {class: "field"}, h("label", {for: "timer"}, t("Turn timer, 0 for none (seconds)")), timer),
+      h("button", {class: "primary", type: "submit"}, t("Create table")));
+
+    const seatValues = () => [...seatsBox.querySelectorAll("select")].map((select) => select.value);
+    const syncListed = () => {
+      if (!this.listedTouched) listed.checked = !seatValues().includes("person");
+    };
+    const drawOptions = () => {
+      const chosen = preset(presetSelect.value);
+      summary.textContent = presetSummary(chosen.name);
+      options.replaceChildren();
+      const unit = chosen.options.scoring === "pagat" ? t("kots") : chosen.options.scoring === "taash" ? t("points") : t("hands won");
+      options.append(h("p", {class: "field"}, h("label", {for: "opt-target"}, t("Play to")),
+        h("span", {}, h("input", {type: "number", id: "opt-target", min: "1", max: "1000", value: chosen.options.target}), " " + unit)));
+      if (chosen.options.collection === "centre") {
+        options.append(check("opt-streak_resets", t("After a collection, the two-in-a-row count starts again"), chosen.options.streak_resets));
+      }
+      if (chosen.options.scoring === "taash") {
+        options.append(check("opt-trick_minimum", t("The team with more tens must also take 7 tricks"), false));
+      }
+      options.append(check("opt-rotation", t("The deal always passes to the next player"), false));
+      seatsBox.replaceChildren();
+      for (let seat = 0; seat < chosen.players; seat++) {
+        const select = h("select", {id: "seat-" + seat, "aria-label": t("Seat {n}", {n: seat})},
+          seatChoices().map((choice) => h("option", {value: choice.value}, choice.text)));
+        select.value = seat === 0 ? "me" : "bot:" + app.meta.default_bot;
+        select.addEventListener("change", syncListed);
+        seatsBox.append(h("p", {class: "seat-row"},
+          h("label", {for: "seat-" + seat}, h("span", {class: "team-dot team-" + (seat % 2)}, t("Team {n}", {n: seat % 2})),
+            " " + t("Seat {n}", {n: seat})), select));
+      }
+      syncListed();
+    };
+    presetSelect.addEventListener("change", drawOptions);
+    drawOptions();
+
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const chosen = preset(presetSelect.value);
+      const rules = {preset: chosen.name, target: Number(document.getElementById("opt-target").value)};
+      const streak = document.getElementById("opt-streak_resets");
+      if (streak) rules.streak_resets = streak.checked;
+      const minimum = document.getElementById("opt-trick_minimum");
+      if (minimum && minimum.checked) rules.trick_minimum = true;
+      if (document.getElementById("opt-rotation").checked) rules.rotation = "simple";
+      const seats = seatValues().map((value) => (value.startsWith("bot:") ? {kind: "bot", bot: value.slice(4)} : {kind: value}));
+      try {
+        const created = await api("/api/tables", {rules, seats, name: nameInput.value.trim(),
+          grace: Number(grace.value), timer: Number(timer.value) || null, listed: listed.checked,
+          watchers_allowed: watchers.checked, ...(pauseTouched ? {trick_pause: Number(pause.value)} : {})});
+        if (created.seat !== null) saveSeat(created.id, created.seat, created.token);
+        saveInvites(created.id, created.invites || []);
+        if (created.watch_token) saveWatch(created.id, created.watch_token);
+        navigate("/t/" + created.id);
+      } catch (error) { toast(errorMessage(error)); }
+    });
+    return form;
+  }
+
+  tablesPanel() {
+    return h("section", {class: "panel"}, h("h2", {}, t("Open tables")), h("div", {id: "table-list"}, t("Loading…")));
+  }
+
+  async refreshTables() {
+    const box = document.getElementById("table-list");
+    if (!box) return;
+    const data = await api("/api/tables").catch(() => ({tables: []}));
+    if (!document.body.contains(box)) return;
+    box.replaceChildren();
+    if (!data.tables.length) box.append(h("p", {class: "muted"}, t("No tables yet. Create one!")));
+    for (const table of data.tables) {
+      const status = {waiting: t("waiting for players"), playing: t("playing"), over: t("over")}[table.status] || "";
+      const seats = h("ul", {class: "seat-list"});
+      const mine = savedSeat(table.id);
+      for (const seat of table.seats) {
+        const who = mine && mine.seat === seat.seat ? t("You") : seat.kind === "bot" ? t("{name} (bot)", {name: personName(seat.name)})
+          : seat.claimed ? personName(seat.name) : t("reserved for an invited player");
+        seats.append(h("li", {}, t("Seat {n}", {n: seat.seat}) + ": " + who + " ",
+          seat.kind === "bot" && !mine ? h("button", {type: "button", class: "small", "data-join": table.id + ":" + seat.seat,
+            onclick: () => joinSeat(table.id, seat.seat)}, t("Replace the bot")) : null));
+      }
+      const watch = mine ? h("a", {href: "/t/" + table.id, "data-link": true, class: "button primary"}, t("Back to your seat"))
+        : table.watchers_allowed === false ? null
+          : h("a", {href: "/t/" + table.id, "data-link": true, class: "button"}, t("Watch"));
+      box.append(h("article", {class: "table-entry"},
+        h("h3", {}, (table.title || presetTitle(table.preset)) + " · " + status),
+        h("p", {class: "muted"}, presetSummary(table.preset)), seats, watch));
+    }
+  }
+}
+
+async function joinSeat(tableId, seat) {
+  try {
+    const data = await api("/api/tables/" + tableId + "/join", {seat, name: playerName()});
+    saveSeat(tableId, seat, data.token);
+    navigate("/t/" + tableId);
+  } catch (error) { toast(errorMessage(error)); }
+}

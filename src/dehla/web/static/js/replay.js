@@ -1,0 +1,204 @@
+/* Trick-by-trick replay of a finished match, with the trump call, the hidden card and its reveal,
+   and the solver's analysis on request: one mark per analysed decision, so marks and text agree. */
+
+import {api, h} from "./dom.js";
+import {t, tn} from "./i18n.js";
+import {cardFace, cardShort, suitName, SUITS} from "./cards.js";
+import {errorMessage} from "./errors.js";
+import {personName, preset} from "./names.js";
+import {extrasText, sidesLine, tieText, tricksMatter} from "./outcome.js";
+
+const isCard = (action) => !/^(call |hide |reveal)/.test(action);
+
+/** The hand's steps from its record: tricks of plays (card, seat, record index) and the other decisions. */
+export function handSteps(recordHand, replayHand, players) {
+  const actions = recordHand.actions || [];
+  const tricks = replayHand.tricks.map((trick) => ({...trick, plays: [], before: []}));
+  let cards = 0;
+  let pending = [];   // decisions that are not cards, shown with the play that follows them
+  actions.forEach((action, index) => {
+    if (!isCard(action)) { pending.push({action, index}); return; }
+    const number = Math.floor(cards / players);
+    const position = cards % players;
+    cards += 1;
+    const trick = tricks[number];
+    if (!trick) return;
+    const seat = (trick.leader + position) % players;
+    for (const item of pending) item.seat = seat;
+    trick.plays.push({card: action, index, seat, before: pending});
+    pending = [];
+  });
+  return tricks;
+}
+
+export class ReplayPage {
+  constructor(tableId, matchNo, root) {
+    this.root = root;
+    this.hand = 0;
+    this.trick = 0;
+    this.base = "/api/history/" + tableId + "/" + matchNo;
+    this.download = this.base + "/record";
+    this.analyses = {};  // hand number -> the solver's analysis, or "loading", or an error message
+    api(this.base + "/replay").then((data) => { this.data = data; this.render(); })
+      .catch((error) => root.append(h("p", {}, errorMessage(error))));
+  }
+
+  refresh() { if (this.data) this.render(); }
+
+  step(delta) {
+    const hands = this.data.replay.hands;
+    let hand = this.hand, trick = this.trick + delta;
+    if (trick < 0) { if (hand === 0) return; hand -= 1; trick = hands[hand].tricks.length; }
+    if (trick > hands[hand].tricks.length) { if (hand === hands.length - 1) return; hand += 1; trick = 0; }
+    this.hand = hand; this.trick = trick;
+    this.render();
+  }
+
+  name(seat) {
+    const names = this.data.record.players || [];
+    return names[seat] ? personName(names[seat]) : t("Seat {n}", {n: seat});
+  }
+
+  decisionText(item) {
+    const who = this.name(item.seat);
+    if (item.action.startsWith("call ")) {
+      const suit = item.action.slice(5);
+      return t("{who} calls {suit} trump", {who, suit: (SUITS[suit] || "") + " " + suitName(suit)});
+    }
+    if (item.action.startsWith("hide ")) return t("{who} hides {card} face down", {who, card: cardShort(item.action.slice(5))});
+    return t("{who} asks for trump", {who});
+  }
+
+  render() {
+    const {record, replay} = this.data;
+    const hand = replay.hands[this.hand];
+    const players = record.hands[this.hand].cards.length;
+    const tricks = handSteps(record.hands[this.hand], hand, players);
+    const scoring = optionOf(record.rules, "scoring", "pagat");
+    const centreGame = optionOf(record.rules, "collection", "centre") === "centre";
+    const analysis = this.analyses[this.hand];
+    const judged = {};
+    if (typeof analysis === "object") for (const item of analysis.hand.decisions) judged[item.index] = item;
+    const mark = (index) => (typeof analysis === "object" ? verdict(judged[index]) : "");
+    const box = h("section", {class: "panel replay"},
+      h("h1", {}, t("Replay")),
+      h("p", {}, t("Hand {n} of {m}", {n: this.hand + 1, m: replay.hands.length}) + " · " + t("Dealer: {name}", {name: this.name(hand.dealer)})
+        + " · " + t("Trump") + ": " + (hand.trump ? SUITS[hand.trump] + " " + suitName(hand.trump) : t("none"))),
+      h("div", {class: "replay-buttons"},
+        h("button", {type: "button", id: "replay-prev", onclick: () => this.step(-1)}, t("◀ Previous trick")),
+        h("span", {}, " " + t("Trick {n} of {m}", {n: this.trick, m: hand.tricks.length}) + " "),
+        h("button", {type: "button", id: "replay-next", onclick: () => this.step(1)}, t("Next trick ▶")),
+        " ", h("a", {class: "button", href: this.download, download: true}, t("Download the record"))));
+    const deal = record.hands[this.hand].cards;
+    box.append(h("h2", {}, t("The deal")), h("ul", {class: "deal"}, deal.map((cards, seat) =>
+      h("li", {}, this.name(seat) + " (" + t("team {n}", {n: seat % 2}) + "): ",
+        h("span", {class: "mini-cards"}, cards.split(" ").map((card) => cardFace(card, "mini")))))));
+    const list = h("ol", {class: "tricks"});
+    tricks.slice(0, this.trick).forEach((trick) => {
+      const items = [];
+      for (const play of trick.plays) {
+        for (const item of play.before) {
+          items.push(h("span", {class: "decision", "data-index": item.index}, this.decisionText(item), mark(item.index), " · "));
+        }
+        items.push(h("span", {class: "play", "data-index": play.index}, this.name(play.seat) + " ", cardFace(play.card, "mini"),
+          mark(play.index), " "));
+      }
+      list.append(h("li", {}, items, " → " + t("won by {name}", {name: this.name(trick.winner)})
+        + (centreGame && trick.collected_by !== null && trick.collected_by !== undefined
+          ? " · " + t("{name} collects the centre", {name: this.name(trick.collected_by)}) : "")));
+    });
+    box.append(h("h2", {}, t("Tricks")), list);
+    box.append(this.analysisPanel(analysis));
+    if (this.trick === hand.tricks.length) {
+      const names = [t("Team {n}", {n: 0}), t("Team {n}", {n: 1})];
+      const parts = [sidesLine(hand.tens, hand.tricks_won, names, tricksMatter(scoring)) + "."];
+      const tie = tieText(hand, scoring, names);
+      if (tie) parts.push(tie);
+      parts.push(hand.winner === null ? t("Nobody scores this hand.") : t("{team} wins the hand.", {team: names[hand.winner]}));
+      parts.push(...extrasText(hand));
+      box.append(h("p", {id: "replay-result"}, parts.join(" ")));
+    }
+    this.root.replaceChildren(box);
+  }
+
+  analyse() {
+    const hand = this.hand;
+    this.analyses[hand] = "loading";
+    this.render();
+    api(this.base + "/analysis/" + hand).then((data) => { this.analyses[hand] = data; })
+      .catch((error) => { this.analyses[hand] = errorMessage(error); })
+      .finally(() => { if (this.hand === hand) this.render(); });
+  }
+
+  analysisPanel(analysis) {
+    const box = h("section", {class: "analysis", id: "analysis", "aria-live": "polite"}, h("h2", {}, t("The solver's analysis")));
+    if (analysis === undefined) {
+      box.append(h("p", {class: "muted"}, t("The solver replays this hand with every card known and shows, play by play, whether each card kept the best result the team could still reach.")),
+        h("button", {type: "button", id: "replay-analyse", onclick: () => this.analyse()}, t("Analyse this hand")));
+      return box;
+    }
+    if (analysis === "loading") {
+      box.append(h("p", {}, t("Analysing… the solver looks at every play of the hand.")));
+      return box;
+    }
+    if (typeof analysis === "string") {
+      box.append(h("p", {class: "error"}, analysis));
+      return box;
+    }
+    const decisions = analysis.hand.decisions;
+    if (analysis.hand.start) box.append(h("p", {}, t("With best play from the deal: {value}.", {value: valueText(analysis.hand.start)})));
+    const mistakes = decisions.filter((item) => item.solved && item.levels_lost > 0);
+    box.append(h("p", {}, mistakes.length ? tn("{n} decision gave something away:", "{n} decisions gave something away:", mistakes.length)
+      : t("No decision gave anything away among those solved.")));
+    if (mistakes.length) {
+      box.append(h("ul", {class: "mistakes"}, mistakes.map((item) => h("li", {},
+        t("Trick {n}", {n: item.trick}) + ": " + this.name(item.seat) + " " + t("played {card}; best was {best}",
+          {card: actionShort(item.action), best: item.best.map(actionShort).join(", ")})
+        + " — " + costText(item) + " (" + valueText(item.value) + " " + t("instead of") + " " + valueText(item.best_value) + ")"))));
+    }
+    box.append(h("div", {class: "scroll-x", tabindex: "0", role: "region", "aria-label": t("Analysis per seat")}, h("table", {class: "seat-summary"},
+      h("tr", {}, h("th", {}, t("Seat")), h("th", {}, t("Solved")), h("th", {}, t("Best plays")), h("th", {}, t("Tens given away")), h("th", {}, t("Hands given away"))),
+      analysis.seats.map((seat) => h("tr", {}, h("td", {}, this.name(seat.seat)), h("td", {}, seat.solved + " / " + seat.decisions),
+        h("td", {}, String(seat.best)), h("td", {}, String(seat.tens_lost)), h("td", {}, String(seat.hands_lost)))))));
+    const unsolved = decisions.filter((item) => !item.solved).length;
+    if (unsolved) {
+      box.append(h("p", {class: "muted", id: "unsolved"}, tn("{n} early decision was too big to solve in the time allowed; it is marked ?.",
+        "{n} early decisions were too big to solve in the time allowed; they are marked ?.", unsolved)));
+    }
+    return box;
+  }
+}
+
+/** An option of a record's rules: a preset's name, or an object of options (maybe based on a preset). */
+function optionOf(rules, name, fallback) {
+  if (typeof rules === "string") return ((preset(rules) || {options: {}}).options[name]) ?? fallback;
+  if (rules && rules[name] !== undefined) return rules[name];
+  const base = rules && rules.preset ? preset(rules.preset) : null;
+  return base && base.options[name] !== undefined ? base.options[name] : fallback;
+}
+
+function actionShort(action) {
+  if (action.startsWith("call ")) return t("call {suit}", {suit: suitName(action.slice(5))});
+  if (action.startsWith("hide ")) return t("hide {card}", {card: cardShort(action.slice(5))});
+  if (action === "reveal") return t("ask for trump");
+  return cardShort(action);
+}
+
+function verdict(item) {
+  if (!item) return "";
+  if (!item.solved) return h("span", {class: "verdict unknown", title: t("too big to solve")}, "?");
+  if (item.levels_lost === 0) return h("span", {class: "verdict good", title: t("kept the best value")}, "✓");
+  return h("span", {class: "verdict bad", title: costText(item) + "; " + t("best was {best}", {best: item.best.map(actionShort).join(", ")})}, "✗");
+}
+
+function costText(item) {
+  if (item.hand_lost) return t("cost the hand");
+  if (item.tens_lost) return tn("cost {n} ten", "cost {n} tens", item.tens_lost);
+  return t("gave away tricks");
+}
+
+function valueText(value) {
+  if (value.winner === null) return t("nobody scores");
+  const team = t("Team {n}", {n: value.winner});
+  return tn("{team} wins with {n} ten", "{team} wins with {n} tens", value.tens[value.winner], {team});
+}

@@ -1,0 +1,218 @@
+/* The felt: seats around the table, the trick in play, the centre pile, and each finished trick seen to
+   its end: it stays with the winning card marked and "won by NAME" for the table's pause (a tap or key
+   skips it), then its cards visibly go to the centre pile or to the winner's side. */
+
+import {h, reducedMotion, announce} from "../dom.js";
+import {t, tn} from "../i18n.js";
+import {cardBack, cardFace, cardsShort, isTen} from "../cards.js";
+import {botLevel, seatName} from "../names.js";
+import {trickWonSound} from "../sound.js";
+
+const SWEEP_MS = 420;
+
+export function seatPosition(seat, mySeat, players, direction) {
+  const me = mySeat === null ? 0 : mySeat;
+  const offset = (seat - me + players) % players;
+  const step = 360 / players;
+  const angle = (90 + (direction === "clockwise" ? 1 : -1) * offset * step) * Math.PI / 180;
+  const narrow = window.innerWidth < 600;
+  // on a phone the side seats sit higher, so that the cards played beside them have room
+  const lift = narrow && players === 4 ? 15 * Math.abs(Math.cos(angle)) : 0;
+  return {x: 50 + (narrow ? 34 : 41) * Math.cos(angle), y: 50 + 40 * Math.sin(angle) - lift, angle, narrow};
+}
+
+function place(el, x, y) {
+  el.style.setProperty("left", x + "%");
+  el.style.setProperty("top", y + "%");
+  return el;
+}
+
+export class Felt {
+  constructor(page) {
+    this.page = page;
+    this.box = h("section", {class: "felt", "aria-label": t("The table"), id: "felt"});
+    this.show = null;         // the finished trick on display: {key, trick, timer}
+    this.sweeping = false;
+    this.seen = new Set();    // finished tricks already shown (hand:number)
+    this.reactions = {};      // seat -> [reaction, until]
+    this.box.addEventListener("click", () => this.skip());
+  }
+
+  showing() { return this.show !== null; }
+
+  /** A tap, click or key: end the finished trick's pause now. */
+  skip() { if (this.show && !this.sweeping) this.sweep(); }
+
+  close() { if (this.show) clearTimeout(this.show.timer); }
+
+  update() {
+    if (this.sweeping) return;   // drawn again when the cards have arrived
+    const state = this.page.state;
+    const obs = state.observation;
+    const finished = state.finished_trick || null;
+    const key = finished ? finished.hand + ":" + finished.number : null;
+    if (this.show && key !== this.show.key) {
+      // the table moved on (someone played at once): take the cards away now
+      this.sweep();
+      return;
+    }
+    if (!this.show && finished && !this.seen.has(key)) {
+      this.seen.add(key);
+      const pause = typeof finished.pause === "number" ? finished.pause : (state.table.trick_pause ?? 1.2);
+      if (pause > 0.05) {
+        this.show = {key, trick: finished, timer: setTimeout(() => this.sweep(), pause * 1000)};
+        this.tell(finished, state);
+      }
+    }
+    this.draw(state, obs, this.show ? this.show.trick : null);
+  }
+
+  name(seat) { return seatName(this.page.state.table, seat, this.page.state.seat); }
+
+  /** The words of a finished trick: "won by NAME", or a collection of the centre. */
+  words(trick) {
+    const mine = this.page.state.seat;
+    const you = mine !== null && trick.winner === mine;
+    const name = this.name(trick.winner);
+    const won = you ? t("You win the trick") : t("Won by {name}", {name});
+    let collect = null, collectShort = null;
+    if (trick.collected) {
+      const n = trick.collected.cards;
+      const tens = cardsShort(trick.collected.tens || []);
+      collectShort = you ? tn("You collect {n} card", "You collect {n} cards", n)
+        : tn("{name} collects {n} card", "{name} collects {n} cards", n, {name});
+      if (tens) {
+        collect = you ? tn("You collect {n} card with {tens}", "You collect {n} cards with {tens}", n, {tens})
+          : tn("{name} collects {n} card with {tens}", "{name} collects {n} cards with {tens}", n, {name, tens});
+      } else {
+        collect = you ? tn("You collect {n} card", "You collect {n} cards", n)
+          : tn("{name} collects {n} card", "{name} collects {n} cards", n, {name});
+      }
+    }
+    return {won, collect, collectShort};
+  }
+
+  tell(trick, state) {
+    const {won, collect} = this.words(trick);
+    announce(collect || won);
+    if (state.seat !== null && trick.winner % 2 === state.seat % 2) trickWonSound();
+  }
+
+  sweep() {
+    if (!this.show || this.sweeping) return;
+    clearTimeout(this.show.timer);
+    const trick = this.show.trick;
+    const finish = () => {
+      this.show = null;
+      this.sweeping = false;
+      this.page.afterTrick();
+    };
+    if (reducedMotion() || !this.box.isConnected) { finish(); return; }
+    this.sweeping = true;
+    const toCentre = this.page.state.table.options.collection === "centre" && !trick.collected;
+    const target = toCentre ? this.box.querySelector(".pile") : this.box.querySelector('.seat[data-seat="' + trick.winner + '"]');
+    const moving = [...this.box.querySelectorAll(".played.finished")];
+    if (trick.collected) moving.push(...this.box.querySelectorAll(".collect-cards"));
+    const banner = this.box.querySelector(".trick-result");
+    if (!target || !moving.length) { finish(); return; }
+    const goal = target.getBoundingClientRect();
+    const gx = goal.left + goal.width / 2, gy = goal.top + goal.height / 2;
+    const animations = moving.map((el) => {
+      const r = el.getBoundingClientRect();
+      const dx = gx - (r.left + r.width / 2), dy = gy - (r.top + r.height / 2);
+      const from = getComputedStyle(el).transform;
+      const centred = el.classList.contains("played") ? "translate(-50%, -50%) " : "";
+      return el.animate([{transform: from === "none" ? "none" : from, opacity: 1},
+        {transform: centred + "translate(" + dx + "px, " + dy + "px) scale(.45)", opacity: toCentre ? 0.9 : 0.15}],
+      {duration: SWEEP_MS, easing: "cubic-bezier(.4,.1,.3,1)", fill: "forwards"});
+    });
+    if (banner) animations.push(banner.animate([{opacity: 1}, {opacity: 1, offset: 0.4}, {opacity: 0}], {duration: SWEEP_MS, fill: "forwards"}));
+    Promise.all(animations.map((item) => item.finished)).catch(() => null).then(finish);
+  }
+
+  react(seat, reaction) {
+    this.reactions[seat] = [reaction, Date.now() + 2500];
+    if (!this.sweeping && this.page.state && this.page.state.observation) this.update();
+    setTimeout(() => { if (!this.sweeping && this.page.state && this.page.state.observation) this.update(); }, 2600);
+  }
+
+  draw(state, obs, finished) {
+    const table = state.table;
+    const mySeat = state.seat;
+    const felt = this.box;
+    felt.className = "felt players-" + obs.players + (finished ? " trick-done" : "") + (finished && finished.collected ? " collecting" : "");
+    felt.replaceChildren();
+    const played = {};
+    if (finished) for (const play of finished.cards) played[play.seat] = play.card;
+    else if (this.page.showLast && obs.tricks.length) {
+      const last = obs.tricks[obs.tricks.length - 1];
+      last.cards.forEach((card, index) => { played[(last.leader + index) % obs.players] = card; });
+    } else for (const play of obs.trick) played[play.seat] = play.card;
+    const now = Date.now();
+    for (let seat = 0; seat < obs.players; seat++) {
+      const info = table.seats[seat] || {};
+      const pos = seatPosition(seat, mySeat, obs.players, obs.direction);
+      const marks = [];
+      if (seat === obs.dealer) marks.push(h("span", {class: "mark dealer", title: t("Dealer")}, t("Dealer")));
+      if (seat === obs.to_act && !finished) marks.push(h("span", {class: "mark turn"}, t("to play")));
+      if (obs.next_collector === seat) marks.push(h("span", {class: "mark collect", title: t("collects the centre if this seat wins the next trick")}, t("collects next")));
+      if (obs.trump_hidden && obs.chooser === seat) marks.push(h("span", {class: "mark hid"}, t("hid the trump")));
+      const kind = info.kind === "bot" ? botLevel(info.bot_label) : info.auto ? t("a bot plays for now") : info.connected === false ? t("away") : "";
+      const label = this.name(seat);
+      const reaction = this.reactions[seat] && this.reactions[seat][1] > now ? this.reactions[seat][0] : null;
+      felt.append(place(h("div", {class: "seat team-" + (seat % 2) + (seat === obs.to_act && !finished ? " active" : "")
+        + (seat === mySeat ? " mine" : ""), "data-seat": seat, role: "group", "aria-label": t("Seat {n}", {n: seat}) + ": " + label},
+        h("div", {class: "seat-name"}, label),
+        h("div", {class: "seat-meta"}, tn("{n} card", "{n} cards", obs.hand_sizes[seat]) + (kind ? " · " + kind : "")),
+        marks.length ? h("div", {class: "marks"}, marks) : null,
+        reaction ? h("span", {class: "reaction-bubble", "aria-hidden": "true"}, reaction) : null), pos.x, pos.y));
+      if (played[seat]) {
+        const many = obs.players > 4;
+        const inner = {x: 50 + (pos.narrow ? (many ? 22 : 23) : 17) * Math.cos(pos.angle), y: 50 + (many ? 22 : 19) * Math.sin(pos.angle)};
+        const winner = finished && finished.winner === seat;
+        const lastWinner = !finished && this.page.showLast && obs.tricks.length && obs.tricks[obs.tricks.length - 1].winner === seat;
+        felt.append(place(h("div", {class: "played" + (finished ? " finished" : "") + (winner || lastWinner ? " winner" : "")
+          + (seat === mySeat ? " mine" : ""),
+          "data-seat": seat}, cardFace(played[seat]), winner ? h("span", {class: "won-tag"}, "★") : null), inner.x, inner.y));
+      }
+    }
+    felt.append(this.centre(state, obs, finished));
+    if (finished) {
+      const {won, collect, collectShort} = this.words(finished);
+      if (collect) {
+        // a collection of the centre is its own moment: the pile and its tens are shown going to the winner
+        felt.append(h("div", {class: "trick-result collect", id: "trick-result", role: "status"},
+          h("span", {class: "sr-only"}, collect),
+          h("strong", {class: "collect-line", "aria-hidden": "true"}, collectShort),
+          h("span", {class: "collect-cards", "aria-hidden": "true"}, cardBack("mini"),
+            (finished.collected.tens || []).map((card) => cardFace(card, "mini")))));
+      } else {
+        felt.append(h("div", {class: "trick-result", id: "trick-result", role: "status"},
+          h("strong", {}, won), h("span", {class: "skip-hint"}, t("Tap to go on"))));
+      }
+    } else if (this.page.showLast && obs.tricks.length) {
+      const last = obs.tricks[obs.tricks.length - 1];
+      felt.append(h("div", {class: "trick-result last"}, t("Last trick, won by {name}", {name: this.name(last.winner)})));
+    }
+  }
+
+  centre(state, obs, finished) {
+    const table = state.table;
+    const box = h("div", {class: "centre-info"});
+    if (table.options.collection === "centre" && !(finished && finished.collected)) {
+      let count = obs.centre.length;
+      let tens = obs.centre.filter(isTen);
+      if (finished) {
+        const inTrick = new Set(finished.cards.map((play) => play.card));
+        count = Math.max(0, count - finished.cards.length);
+        tens = tens.filter((card) => !inTrick.has(card));
+      }
+      box.append(h("div", {class: "pile" + (count ? "" : " empty"), title: t("The centre")},
+        count ? cardBack() : null, h("span", {class: "pile-count"}, tn("{n} card", "{n} cards", count))));
+      if (tens.length) box.append(h("div", {class: "pile-tens mini-cards"}, tens.map((card) => cardFace(card, "mini"))));
+    }
+    if (obs.open_draw) box.append(h("p", {}, t("Drawn for trump") + " ", cardFace(obs.open_draw, "mini")));
+    if (obs.revealed_card) box.append(h("p", {}, t("Hidden trump turned up") + " ", cardFace(obs.revealed_card, "mini")));
+    return box;
+  }
+}

@@ -1,0 +1,96 @@
+"""Accessibility: axe-core (installed from npm by test.sh) finds no violation on any screen a player meets.
+
+The page sends a strict Content-Security-Policy, so axe is injected into a context
+that bypasses it (``bypass_csp``); everything else is the page as players get it.
+Screens: the lobby, a table in play, the result dialog, the history, a replay and
+the scorekeeper, at a desktop size and on a phone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from tests.web import page_walk  # noqa: E402
+from tests.web.helpers import LiveServer  # noqa: E402
+
+pytestmark = [
+    pytest.mark.skipif(not Path(page_walk.CHROMIUM).exists(), reason="Debian's chromium is not installed"),
+    pytest.mark.skipif(not page_walk.AXE.exists(), reason="axe-core is not installed (test.sh installs it from npm)"),
+]
+
+#: axe's own report of one violation, trimmed to what a person fixing it needs.
+_RUN_AXE = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => ({target: n.target.join(" "), html: n.html.slice(0, 160),
+      summary: (n.failureSummary || "").split("\\n").slice(0, 3).join(" | ")}))}));
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=page_walk.CHROMIUM, args=page_walk.ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    db = str(tmp_path_factory.mktemp("a11y") / "a11y.sqlite3")
+    with LiveServer(db, bot_delay=0.02, hand_pause=60, trick_pause=0.1) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def finished(server: LiveServer) -> tuple[str, int]:
+    return page_walk.finished_match(server)
+
+
+def violations(page: Any) -> list[dict[str, Any]]:
+    """Run axe on the page as it is now."""
+    page.add_script_tag(path=str(page_walk.AXE))
+    found: list[dict[str, Any]] = page.evaluate(_RUN_AXE)
+    return found
+
+
+def describe(found: list[dict[str, Any]]) -> str:
+    lines = []
+    for violation in found:
+        lines.append(f"{violation['id']} ({violation['impact']}): {violation['help']}")
+        lines += [f"    {node['target']}: {node['html']}  [{node['summary']}]" for node in violation["nodes"]]
+    return "\n".join(lines)
+
+
+SCREENS: dict[str, Callable[[Any, LiveServer, tuple[str, int]], object]] = {
+    "lobby": lambda page, server, match: page_walk.lobby(page, server),
+    "table": lambda page, server, match: page_walk.table_in_play(page, server),
+    "hand-result": lambda page, server, match: page_walk.hand_result(page, server),
+    "match-result": lambda page, server, match: page_walk.result_dialog(page, server),
+    "history": lambda page, server, match: page_walk.history(page, server),
+    "replay": lambda page, server, match: page_walk.replay(page, server, match),
+    "scorekeeper": lambda page, server, match: page_walk.scorekeeper(page, server),
+}
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_no_accessibility_violation(browser: Any, server: LiveServer, finished: tuple[str, int], screen: str,
+                                    width: int) -> None:
+    page = page_walk.new_page(browser, width=width, height=800 if width > 500 else 812, bypass_csp=True)
+    try:
+        SCREENS[screen](page, server, finished)
+        found = violations(page)
+        if found:
+            page_walk.SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(page_walk.SHOTS / "failure.png"), full_page=True)
+        assert not found, f"axe on the {screen} at {width} px:\n{describe(found)}"
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
