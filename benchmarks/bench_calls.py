@@ -31,6 +31,7 @@ from dehla.bots.search import determinize
 from dehla.bots.tracking import CardTracker
 from dehla.engine.actions import CALLS, Call
 from dehla.errors import DehlaError
+from dehla.play import play_hand
 from dehla.rules import Rules, parse_rules
 
 
@@ -41,10 +42,7 @@ def caller_won(match: Match, call: Call, seeds: list[int]) -> bool:
     assert caller is not None
     players = [HeuristicBot(seed) for seed in seeds]
     match.apply(call)
-    while not match.results:
-        seat = match.to_act
-        assert seat is not None
-        match.apply(players[seat].act(match.observe(seat)))
+    play_hand(match, lambda seat, seen: players[seat].act(seen))
     return match.results[0].winner == caller % 2
 
 

@@ -37,7 +37,7 @@ from typing import Any
 from dehla import Match
 from dehla.arena.stats import wilson
 from dehla.bots.heuristic import HeuristicBot
-from dehla.bots.search import SearchBot, utility
+from dehla.bots.search import SearchBot, SearchSettings, utility
 from dehla.engine.actions import Action
 from dehla.errors import DehlaError
 from dehla.rules import parse_rules
@@ -53,7 +53,7 @@ def boolean(text: str) -> bool:
     raise ValueError(text)
 
 
-#: SearchBot settings a variant may change, and how to read them.
+#: Search settings a variant may change (``max_samples``, the rest ``SearchSettings``), and how to read them.
 SETTINGS: dict[str, Callable[[str], Any]] = {
     "surprise": float,
     "surprise_cutoff": int,
@@ -144,7 +144,9 @@ def measure(
             continue
         seat = match.to_act
         assert seat is not None
-        bot = SearchBot(index, settle_after=0, **settings)
+        options = dict(settings)
+        samples = options.pop("max_samples")
+        bot = SearchBot(index, max_samples=samples, settings=SearchSettings(settle_after=0, **options))
         action = bot.act(match.observe(seat))
         losses.append(max(values.values()) - values[action])
         if (index + 1) % 50 == 0:

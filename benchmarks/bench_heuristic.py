@@ -21,12 +21,16 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 
 from dehla.arena.stats import wilson
 from dehla.bots import bot_names, make_bot
 from dehla.bots.base import Bot, bind_bots
 from dehla.bots.search import CheatBot
+from dehla.engine.actions import Action
+from dehla.engine.observe import Observation
 from dehla.engine.state import Match
+from dehla.play import play_hand
 from dehla.record import dumps_record, to_record
 from dehla.rules import PRESETS, preset
 
@@ -39,9 +43,9 @@ class _Timed:
         self.seconds = 0.0
         self.moves = 0
 
-    def act(self, observation: object) -> object:
+    def act(self, observation: Observation) -> Action:
         start = time.perf_counter()
-        action = self.bot.act(observation)  # type: ignore[arg-type]
+        action = self.bot.act(observation)
         self.seconds += time.perf_counter() - start
         self.moves += 1
         return action
@@ -56,6 +60,18 @@ def _seat_bot(name: str, seed: int, cheat_nodes: int) -> Bot:
     if name == "cheat":
         return CheatBot(seed, node_limit=cheat_nodes)
     return make_bot(name, seed)
+
+
+def _chooser(players: list[Bot], timed_seats: set[int], clock: _Timed | None) -> Callable[[int, Observation], Action]:
+    """Each seat's player decides; the ``timed_seats``' decisions are timed by ``clock``."""
+
+    def choose(seat: int, observation: Observation) -> Action:
+        if clock is not None and seat in timed_seats:
+            clock.bot = players[seat]
+            return clock.act(observation)
+        return players[seat].act(observation)
+
+    return choose
 
 
 def play_deal(
@@ -81,16 +97,7 @@ def play_deal(
             players.append(_seat_bot(name, rng.randrange(2**32), cheat_nodes))
         bind_bots(players, match)
         timed_seats = {seat for seat in range(rules.players) if seat % 2 == bot_team}
-        while not match.results:
-            seat = match.to_act
-            assert seat is not None
-            observation = match.observe(seat)
-            if clock is not None and seat in timed_seats:
-                clock.bot = players[seat]
-                action = clock.act(observation)
-            else:
-                action = players[seat].act(observation)
-            match.apply(action)  # type: ignore[arg-type]
+        play_hand(match, _chooser(players, timed_seats, clock))
         won.append(match.results[0].winner == bot_team)
         if lost is not None and not won[-1]:
             names = [bot if seat % 2 == bot_team else opponent for seat in range(rules.players)]

@@ -42,16 +42,14 @@ from pathlib import Path
 from typing import Any
 
 from dehla import Match
-from dehla.arena.stats import wilson
+from dehla.arena.stats import percentile, wilson
 from dehla.bots import make_bot
 from dehla.bots.base import Bot, bind_bots
 from dehla.bots.search import CheatBot, SearchBot
+from dehla.engine.actions import Action
+from dehla.engine.observe import Observation
+from dehla.play import play_hand
 from dehla.rules import Rules, parse_rules
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else 0.0
 
 
 def make_player(kind: str, seed: int, budget: float, cheat_nodes: int) -> Bot:
@@ -82,15 +80,16 @@ def play_leg(
     ]
     bind_bots(bots, match)
     match.apply(match.random_deal(chance))
-    while not match.is_chance and not match.is_over:
-        seat = match.to_act
-        assert seat is not None
+
+    def timed(seat: int, seen: Observation) -> Action:
         wall, cpu = time.perf_counter(), time.thread_time()
-        action = bots[seat].act(match.observe(seat))
+        action = bots[seat].act(seen)
         if seat % 2 == leg:
             walls.append(time.perf_counter() - wall)
             cpus.append(time.thread_time() - cpu)
-        match.apply(action)
+        return action
+
+    play_hand(match, timed)
     winner = match.results[-1].winner
     return 0.5 if winner is None else float(winner == leg)
 

@@ -17,7 +17,7 @@ a fresh process, and to compile from nothing.  Usage::
 ``--results`` asks only each lead's hand result (``Solver.results``, what the
 search bots ask of their samples) instead of every lead's full value;
 ``--focus K`` with it, only the results of the ``heuristic`` bot's K best
-actions (what ``SearchBot(focus=K)`` asks in the first tricks).
+actions (what ``SearchSettings(focus=K)`` asks in the first tricks).
 """
 
 from __future__ import annotations
@@ -34,15 +34,10 @@ import time
 from typing import Any
 
 from dehla import Match
+from dehla.arena.stats import percentile
 from dehla.bots.heuristic import HeuristicBot
 from dehla.engine.actions import CALLS
 from dehla.solver.fast import SolveLimitReached, Solver
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def ours(
@@ -58,7 +53,7 @@ def ours(
         match = Match("pagat", rng.randrange(4))
         match.apply(match.random_deal(rng))
         match.apply(rng.choice(CALLS))
-        while len(match._tricks) < tricks_done or match._trick:
+        while len(match.tricks) < tricks_done or match.current_trick:
             match.apply(rng.choice(match.legal_actions()))
         start = time.perf_counter()
         before = solver.nodes

@@ -21,7 +21,7 @@ import pytest
 
 from dehla import PRESETS, Deal, Hide, Match, Play
 from dehla.bots import BOTS, Bot, bot_names, make_bot
-from dehla.bots.search import CheatBot, SearchBot
+from dehla.bots.search import CheatBot, SearchBot, SearchSettings
 from dehla.cards import ALL_CARDS, Card
 from dehla.cli.main import main
 from dehla.errors import DehlaError
@@ -115,7 +115,7 @@ def _reproducible_bot(name: str, seed: int = 99, match: Match | None = None) -> 
     ``cheat`` is bound to ``match`` (the only way it sees cards) and capped, so a test never waits on a full solve.
     """
     if name in ("hard", "expert"):
-        return SearchBot(seed, max_samples=3, sample_nodes=30_000, name=name)
+        return SearchBot(seed, max_samples=3, name=name, settings=SearchSettings(sample_nodes=30_000))
     if name == "cheat":
         cheat = CheatBot(seed, node_limit=200_000)
         if match is not None:

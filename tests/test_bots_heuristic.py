@@ -22,9 +22,11 @@ from dehla.bots.heuristic import (
     choose_hidden_card,
     choose_trump_call,
 )
-from dehla.cards import Suit, parse_card
+from dehla.cards import TENS_MASK, Suit, parse_card
 from dehla.engine.actions import REVEAL, Call, Hide, Play
 from dehla.engine.observe import Observation
+from dehla.engine.state import Phase
+from dehla.engine.tricks import NOT_YET, tens_of
 from dehla.errors import DehlaError
 from dehla.rules import PRESETS
 
@@ -335,9 +337,12 @@ class _FullSearch(_Endgame):
         self, hands: list[int], leader: int, trump: int | None, cut_open: bool, pile: int,
         tens: tuple[int, int], won: tuple[int, int],
     ) -> float:
-        trump_from = 0 if trump is not None else 99
+        trump_from = 0 if trump is not None else NOT_YET
         played = self.total - 1
-        return self._turn(hands, [], leader, trump, trump_from, cut_open, pile, None, tens, won, played, _LOW, _HIGH)
+        return self._turn(
+            hands=hands, trick=[], leader=leader, trump=trump, trump_from=trump_from, cut_open=cut_open, pile=pile,
+            collector=None, tens=tens, won=won, played=played, alpha=_LOW, beta=_HIGH,
+        )
 
 
 @pytest.mark.parametrize("rules", ["pagat", "pagat-cut", "taash", "mendikot", "mendikot-6"])
@@ -362,12 +367,50 @@ def test_last_trick_shortcut_agrees_with_the_full_search(rules: str) -> None:
             match.apply(rng.choice(match.legal_actions()))
 
 
+class _Ending(_Endgame):
+    """The endgame with its scoring replaced by a record of the tens and tricks each line ends with."""
+
+    def _result(self, tens: tuple[int, int], won: tuple[int, int]) -> float:
+        self.ended = (tens, won)
+        return 0.0
+
+
+@pytest.mark.parametrize("rules", ["pagat", "pagat-cut", "taash-b2b", "mendikot", "mendikot-band", "mendikot-8"])
+def test_the_endgames_last_trick_ends_as_the_engine_does(rules: str) -> None:
+    """The endgame plays tricks with the trick core (winner, collection): from the last trick's lead, the tens
+    and tricks it reaches are the engine's, whatever the trump, cut, centre or band-hukum rules."""
+    rng = random.Random(f"ending:{rules}")
+    compared = 0
+    while compared < 25:
+        match = Match.new(rules, rng)
+        match.apply(match.random_deal(rng))
+        while match.phase is not Phase.DEAL and not match.is_over:
+            if match.phase is Phase.PLAY and len(match.tricks) == match.rules.tricks_per_hand - 1:
+                break
+            match.apply(rng.choice(match.legal_actions()))
+        state = match.hand_state()
+        if match.phase is not Phase.PLAY or state.hidden_card is not None:
+            continue  # a Taash hand that ended early, or a band-hukum card still face down (no endgame then)
+        seat = state.to_act
+        assert seat is not None and not state.trick
+        ending = _Ending(_Decision(match.observe(seat), Weights()), random.Random(0))
+        pile = state.centre & TENS_MASK
+        ending._final_trick(
+            list(state.hands), seat, state.trump, state.cut_open, pile, tens_of(state.captured), state.tricks_won
+        )
+        while not match.is_chance and not match.is_over:
+            match.apply(match.legal_actions()[0])
+        result = match.results[-1]
+        assert ending.ended == (result.tens, result.tricks_won)
+        compared += 1
+
+
 def test_values_nothing_once_the_result_is_settled() -> None:
-    assert _stakes_of(("mendikot", False, True, (3, 0), (5, 2), 6, 0.0, 0.5)) == (0.0, 0.0)
-    ten, trick = _stakes_of(("mendikot", False, True, (2, 2), (5, 4), 4, 0.0, 0.5))
+    assert _stakes_of((PRESETS["mendikot"], True, (3, 0), (5, 2), 6, 0.0, 0.5)) == (0.0, 0.0)
+    ten, trick = _stakes_of((PRESETS["mendikot"], True, (2, 2), (5, 4), 4, 0.0, 0.5))
     assert ten == 0.0 and trick > 0.5  # at two tens each, tricks decide
-    assert _stakes_of(("pagat", False, False, (2, 0), (3, 3), 7, 0.0, 0.5)) == (0.0, 0.0)  # non-dealers already won
-    assert _stakes_of(("pagat", False, True, (2, 0), (3, 3), 7, 0.0, 0.5))[0] > 1.0  # dealers still need a third
+    assert _stakes_of((PRESETS["pagat"], False, (2, 0), (3, 3), 7, 0.0, 0.5)) == (0.0, 0.0)  # non-dealers already won
+    assert _stakes_of((PRESETS["pagat"], True, (2, 0), (3, 3), 7, 0.0, 0.5))[0] > 1.0  # dealers still need a third
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,10 +10,11 @@ import pytest
 from tests.helpers import position
 
 from dehla import Match, parse_action, parse_cards
-from dehla.bots.tracking import CardTracker, _Placements, trick_winner_index
+from dehla.bots.tracking import CardTracker, _Placements
 from dehla.cards import SUIT_MASKS, Suit, mask_of, parse_card
 from dehla.engine.actions import REVEAL
 from dehla.engine.events import Trick
+from dehla.engine.tricks import NOT_YET, trick_winner
 from dehla.rules import PRESETS
 
 S, H, D, C = Suit.S, Suit.H, Suit.D, Suit.C
@@ -77,9 +78,9 @@ def test_current_trick_winner_with_cut_trump() -> None:
     observation = match.observe(3)
     cards = [card for _seat, card in observation.trick]
     assert observation.trump is S
-    assert trick_winner_index(cards, S, 0) == 1
-    assert trick_winner_index([*cards, parse_card("AS")], S, 0) == 3
-    assert trick_winner_index([*cards, parse_card("AD")], S, 0) == 1
+    assert trick_winner(cards, S, 0) == 1
+    assert trick_winner([*cards, parse_card("AS")], S, 0) == 3
+    assert trick_winner([*cards, parse_card("AD")], S, 0) == 1
 
 
 # Band hukum: seat 0 (dealer 3 + 1) chooses; it holds no diamonds and six hearts.
@@ -229,8 +230,9 @@ def test_inferences_hold_in_random_play(rules: str) -> None:
                             for suit in Suit:
                                 if track.voids[other] >> suit & 1:
                                     assert not sample.hands[other] & SUIT_MASKS[suit] & ~track.known_held[other]
-                    if match._trick and match.trump is not None and match._trump_from < 99:
-                        assert track.trump_from == match._trump_from or match.rules.trump == "cut"
+                    state = match.hand_state()
+                    if state.trick and state.trump is not None and state.trump_from < NOT_YET:
+                        assert track.trump_from == state.trump_from or match.rules.trump == "cut"
             match.apply(rng.choice(match.legal_actions()))
 
 
@@ -260,7 +262,7 @@ def test_trick_winner_agrees_with_the_engine() -> None:
                 trump, trump_from = int(match.trump), len(cards) - 1  # the last card cut
             else:
                 trump, trump_from = None, 0
-            index = trick_winner_index(cards, trump, trump_from)
+            index = trick_winner(cards, trump, trump_from)
             assert (trick.leader + index) % match.players == trick.winner
             checked += 1
 

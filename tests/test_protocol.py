@@ -18,12 +18,11 @@ from dehla import PRESETS, Match, parse_action
 from dehla.bots import RandomBot, make_bot
 from dehla.cli.main import main
 from dehla.errors import DehlaError
+from dehla.play import BotFailure, checked_act, close_bots
 from dehla.protocol import (
     PROTOCOL,
-    BotFailure,
     CommandBot,
-    checked_act,
-    close_bots,
+    make_player,
     observation_from_json,
     python_command,
     serve,
@@ -229,7 +228,7 @@ def test_dehla_bot_bad_names_exit_cleanly(capsys: pytest.CaptureFixture[str]) ->
 def test_a_served_bot_plays_exactly_as_the_same_bot_in_process() -> None:
     """Over the protocol, 'random' with a seed makes the very choices it makes in this process."""
     seeds = [11, 12, 13, 14]
-    outside = [make_bot(BOT_SERVER + " random", seed) if seat % 2 == 0 else RandomBot(seed) for seat, seed in
+    outside = [make_player(BOT_SERVER + " random", seed) if seat % 2 == 0 else RandomBot(seed) for seat, seed in
                enumerate(seeds)]
     try:
         played = play(Match.new("mendikot-band", random.Random(7)), outside, random.Random(7), hands=2)
@@ -245,7 +244,7 @@ def test_a_served_bot_plays_exactly_as_the_same_bot_in_process() -> None:
 @pytest.mark.parametrize("preset", ["pagat", "mendikot-band", "taash", "mendikot-6"])
 def test_example_bot_plays_whole_hands_legally(preset: str) -> None:
     rng = random.Random(3)
-    bots = [make_bot(python_command(str(EXAMPLE)), seat) if seat % 2 == 1 else RandomBot(seat)
+    bots = [make_player(python_command(str(EXAMPLE)), seat) if seat % 2 == 1 else RandomBot(seat)
             for seat in range(PRESETS[preset].players)]
     try:
         match = play(Match.new(preset, rng), bots, rng, hands=2)
@@ -254,15 +253,23 @@ def test_example_bot_plays_whole_hands_legally(preset: str) -> None:
     assert len(match.results) == 2 or match.is_over
 
 
-def test_make_bot_cmd_errors_are_clear() -> None:
+def test_make_player_cmd_errors_are_clear() -> None:
     with pytest.raises(DehlaError, match="the bot command is empty"):
-        make_bot("cmd:")
+        make_player("cmd:")
     with pytest.raises(DehlaError, match="no program 'no-such-program-xyz' found"):
-        make_bot("cmd:no-such-program-xyz --fast")
+        make_player("cmd:no-such-program-xyz --fast")
     with pytest.raises(DehlaError, match="cannot read the bot command"):
-        make_bot("cmd:python 'unclosed")
+        make_player("cmd:python 'unclosed")
     with pytest.raises(DehlaError, match="or cmd:COMMAND"):
-        make_bot("nobody")
+        make_player("nobody")
+
+
+def test_make_player_seats_registered_bots_and_programs_and_make_bot_runs_no_program() -> None:
+    assert isinstance(make_player("random", 1), RandomBot)
+    program = make_player(python_command(str(EXAMPLE)), 1, move_timeout=2.5, reuse=True)
+    assert isinstance(program, CommandBot) and program.move_timeout == 2.5 and program.reuse
+    with pytest.raises(DehlaError, match=r"outside program, not a registered bot: seat it with .*make_player"):
+        make_bot(python_command(str(EXAMPLE)), 1)
 
 
 # ------------------------------------------------------------------------------ misbehaving bots
@@ -341,7 +348,7 @@ def test_a_misbehaving_bot_is_reported_with_the_position(tmp_path: Path, kind: s
     name = misbehaving_bot(tmp_path, kind, after_moves=3)
     rng = random.Random(6)
     bots = [RandomBot(seat) for seat in range(4)]
-    bots[1] = make_bot(name, 5)
+    bots[1] = make_player(name, 5)
     bots[1].move_timeout = 1.0
     match = Match.new("mendikot", rng)
     start = time.monotonic()

@@ -12,11 +12,11 @@ from dehla.bots.search import (
     NODES_PER_SECOND,
     CheatBot,
     SearchBot,
+    SearchSettings,
     _PlayModel,
     _Rejected,
     _Samples,
     _settled,
-    _SolveOdds,
     determinize,
     utility,
 )
@@ -83,10 +83,10 @@ def test_samples_do_not_leak_the_hidden_card() -> None:
         match = Match.new("mendikot-band", rng)
         match.apply(match.random_deal(rng))
         match.apply(match.legal_actions()[0])  # the chooser hides a card
-        seat = (match._chooser + 1) % 4  # type: ignore[operator]
+        seat = (match.hand_state().chooser + 1) % 4  # type: ignore[operator]
         while match.to_act != seat:
             match.apply(rng.choice([a for a in match.legal_actions() if str(a) != "reveal"]))
-        if match._hidden_card is None:
+        if match.hand_state().hidden_card is None:
             continue
         seen = match.observe(seat)
         assert "hide ?" in seen.history
@@ -94,7 +94,7 @@ def test_samples_do_not_leak_the_hidden_card() -> None:
         hidden = set()
         for _ in range(30):
             try:
-                hidden.add(determinize(seen, tracker.sample(rng))._hidden_card)
+                hidden.add(determinize(seen, tracker.sample(rng)).hand_state().hidden_card)
             except _Rejected:
                 continue
         assert len(hidden) > 3  # many different cards, not the true one every time
@@ -126,7 +126,7 @@ def test_hard_bot_plays_legal_moves_to_the_end(preset: str) -> None:
 def test_cheat_needs_the_truth_and_plays_double_dummy_best() -> None:
     rng = random.Random(4)
     match = _random_position("mendikot", rng, 0.0)
-    while len(match._tricks) < 9:
+    while len(match.tricks) < 9:
         match.apply(rng.choice(match.legal_actions()))
     cheat = CheatBot(1)
     seat = match.to_act
@@ -139,7 +139,7 @@ def test_cheat_needs_the_truth_and_plays_double_dummy_best() -> None:
     assert solution.actions[action].net == solution.value.net  # keeps the hand's result under best play
     for trial in range(10):
         other = _random_position("pagat", random.Random(trial), 0.0)
-        while len(other._tricks) < 8:
+        while len(other.tricks) < 8:
             other.apply(rng.choice(other.legal_actions()))
         bound = CheatBot(trial)
         bound.bind(other)
@@ -169,7 +169,7 @@ def test_utility_puts_the_result_first() -> None:
 def test_hint_in_terminal_play() -> None:
     rng = random.Random(8)
     match = _random_position("mendikot", rng, 0.0)
-    while len(match._tricks) < 10:
+    while len(match.tricks) < 10:
         match.apply(rng.choice(match.legal_actions()))
     seat = match.to_act
     assert seat is not None
@@ -231,15 +231,15 @@ def test_hard_bot_stops_early_on_clear_moves_with_the_same_choice() -> None:
     early = agreed = 0
     for _ in range(12):
         match = _random_position("mendikot", rng, 0.0)
-        while len(match._tricks) < 8:
+        while len(match.tricks) < 8:
             match.apply(rng.choice(match.legal_actions()))
         seat = match.to_act
         assert seat is not None
         if len(match.legal_actions()) < 2:
             continue
         # Without inference: the random play that made these positions is what no sensible player does.
-        eager = SearchBot(1, max_samples=40, sample_nodes=200_000, settle_after=8, surprise=0.0)
-        patient = SearchBot(1, max_samples=40, sample_nodes=200_000, settle_after=0, surprise=0.0)
+        eager = SearchBot(1, max_samples=40, settings=SearchSettings(sample_nodes=200_000, settle_after=8))
+        patient = SearchBot(1, max_samples=40, settings=SearchSettings(sample_nodes=200_000, settle_after=0))
         eager_choice = eager.act(match.observe(seat))
         patient_choice = patient.act(match.observe(seat))
         assert patient.last_samples == 40
@@ -252,7 +252,7 @@ def test_hard_bot_stops_early_on_clear_moves_with_the_same_choice() -> None:
     assert agreed >= 2 * early / 3
 
 
-def test_hard_bot_stops_trying_where_first_samples_keep_failing(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hard_bot_stops_trying_where_first_samples_keep_failing() -> None:
     """At the first tricks of a full deal samples are too big to solve; once the bot has seen that, it mostly
     plays as the heuristic there without trying (one move in ten still tries, to keep its figures current)."""
     rng = random.Random(5)
@@ -264,8 +264,7 @@ def test_hard_bot_stops_trying_where_first_samples_keep_failing(monkeypatch: pyt
     seen = match.observe(seat)
     bot = SearchBot(3, budget=0.02)
     key = (seen.rules, max(20_000, int(0.02 / 4 * NODES_PER_SECOND)), 0, False)  # (rules, limit, tricks, focused)
-    odds = _SolveOdds()
-    monkeypatch.setattr(search, "_SOLVE_ODDS", odds)
+    odds = bot.solve_odds
     for _ in range(4):  # the first tries all fail: a full deal is far beyond 20,000 nodes
         assert bot.act(seen) in seen.legal_actions
         assert bot.last_samples == 0
@@ -273,6 +272,7 @@ def test_hard_bot_stops_trying_where_first_samples_keep_failing(monkeypatch: pyt
     for _ in range(40):
         assert bot.act(seen) in seen.legal_actions
     assert 4 < odds.counts[key][0] < 4 + 15  # a few more tries, far fewer than the moves
+    assert SearchBot(3, budget=0.02).solve_odds.counts == {}  # what a bot learned dies with it
 
 
 def _heuristic_position(preset: str, seed: int, tricks: int) -> Match:
@@ -281,7 +281,7 @@ def _heuristic_position(preset: str, seed: int, tricks: int) -> Match:
     match = Match.new(preset, rng)
     match.apply(match.random_deal(rng))
     players = [HeuristicBot(seat) for seat in range(4)]
-    while len(match._tricks) < tricks or match.current_trick:
+    while len(match.tricks) < tricks or match.current_trick:
         seat = match.to_act
         assert seat is not None
         match.apply(players[seat].act(match.observe(seat)))
@@ -347,8 +347,8 @@ def test_hard_bot_weighs_deals_by_how_likely_the_others_plays_make_them(monkeypa
         return real_settled(samples, best, z, ties_after)
 
     monkeypatch.setattr(search, "_settled", spy)
-    bot = SearchBot(2, max_samples=12, sample_nodes=200_000, candidates=60, surprise=0.2, surprise_cutoff=2,
-                    settle_after=1)
+    settings = SearchSettings(sample_nodes=200_000, candidates=60, surprise=0.2, surprise_cutoff=2, settle_after=1)
+    bot = SearchBot(2, max_samples=12, settings=settings)
     assert bot.act(seen) in seen.legal_actions
     assert 1 <= bot.last_samples <= 12
     final = seen_weights[-1]
@@ -359,10 +359,13 @@ def test_hard_bot_weighs_deals_by_how_likely_the_others_plays_make_them(monkeypa
 
 def test_inference_settings_are_checked() -> None:
     with pytest.raises(DehlaError, match="surprise"):
-        SearchBot(1, surprise=1.0)
+        SearchSettings(surprise=1.0)
     with pytest.raises(DehlaError, match="surprise"):
-        SearchBot(1, surprise=-0.1)
-    assert SearchBot(1, surprise=0.0)._model is None
+        SearchSettings(surprise=-0.1)
+    with pytest.raises(DehlaError, match="nodes"):
+        SearchSettings(sample_nodes=0)
+    assert SearchBot(1)._model is None
+    assert SearchBot(1, settings=SearchSettings(surprise=0.1))._model is not None
 
 
 def test_hard_bot_solves_only_the_heuristics_best_few_actions_early_in_a_hand(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -381,10 +384,10 @@ def test_hard_bot_solves_only_the_heuristics_best_few_actions_early_in_a_hand(mo
     assert seat is not None
     seen = early.observe(seat)
     best_two = HeuristicBot(seat).ranked(seen)[:2]
-    bot = SearchBot(4, max_samples=6, sample_nodes=400_000, focus=2, focus_tricks=7)
+    bot = SearchBot(4, max_samples=6, settings=SearchSettings(sample_nodes=400_000, focus=2, focus_tricks=7))
     assert bot.act(seen) in best_two
     assert asked and all(actions == best_two for actions in asked)
     asked.clear()
-    later = SearchBot(4, max_samples=6, sample_nodes=400_000, focus=2, focus_tricks=6)
+    later = SearchBot(4, max_samples=6, settings=SearchSettings(sample_nodes=400_000, focus=2, focus_tricks=6))
     assert later.act(seen) in seen.legal_actions
     assert asked and all(actions is None for actions in asked)

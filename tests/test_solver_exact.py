@@ -15,7 +15,7 @@ import random
 import pytest
 from tests.test_solver_positions import small_positions
 
-from dehla.engine import state as engine_state
+from dehla.engine import tricks
 from dehla.engine.state import Match
 from dehla.rules import PRESETS, Rules, parse_rules
 from dehla.solver import Solver, reference_values
@@ -30,14 +30,14 @@ CASES.append(("pagat+no-reset", parse_rules({"preset": "pagat", "streak_resets":
 
 def _compare(solver: Solver, match: Match, limit: int | None) -> str | None:
     """``None`` when the solver agrees with the reference, else a description of the difference."""
-    saved = engine_state.STAGED_TRICKS
+    saved = tricks.STAGED_TRICKS
     if limit is not None:
-        engine_state.STAGED_TRICKS = limit
+        tricks.STAGED_TRICKS = limit
     try:
         expected, actions = reference_values(match)
         solution = solver.solve(match)
     finally:
-        engine_state.STAGED_TRICKS = saved
+        tricks.STAGED_TRICKS = saved
     got = {str(action): value.level for action, value in solution.actions.items()}
     want = {str(action): level for action, level in actions.items()}
     if solution.value.level == expected and got == want:
@@ -45,7 +45,7 @@ def _compare(solver: Solver, match: Match, limit: int | None) -> str | None:
     hands = [" ".join(str(card) for card in match.hand_of(seat)) for seat in range(match.players)]
     return (
         f"position value {solution.value.level} != reference {expected}; actions {got} != {want}; "
-        f"hands {hands}, trick {match.current_trick}, trump {match._trump}, staged limit {limit}"
+        f"hands {hands}, trick {match.current_trick}, trump {match.trump}, staged limit {limit}"
     )
 
 

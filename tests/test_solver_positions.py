@@ -22,11 +22,9 @@ import random
 from collections.abc import Iterator
 
 from dehla.cards import cards_of
-from dehla.engine import state as engine_state
 from dehla.engine.state import Match, Phase
+from dehla.engine.tricks import NOT_YET
 from dehla.rules import Rules
-
-NOT_YET = engine_state._NOT_YET
 
 
 def remaining(match: Match, seat: int) -> int:

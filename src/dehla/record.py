@@ -12,10 +12,10 @@ Positions in error messages are 0-based indexes into the record's lists:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from dehla.cards import cards_text, parse_card, parse_cards
 from dehla.engine.actions import Action, Deal, parse_action
@@ -34,12 +34,28 @@ __all__ = [
     "write_records",
     "dumps_record",
     "RecordEntry",
+    "ReplayJSON",
 ]
 
 FORMAT = "dehla-record/1"
 
 #: Called after each step of a replay: ``(match, hand, action_index or None for the deal, action, events)``.
 StepCallback = Callable[[Match, int, "int | None", "Action | Deal", "tuple[Event, ...]"], None]
+
+
+class MatchResultJSON(TypedDict):
+    """The match's standing in ``dehla replay --json``: whether it is over, who won, the score per team."""
+
+    over: bool
+    winner: int | None
+    score: list[int]
+
+
+class ReplayJSON(TypedDict):
+    """``dehla replay --json`` (SPEC 4.3): each hand's result (``result_json``), then the match's standing."""
+
+    hands: list[dict[str, Any]]
+    match: MatchResultJSON
 
 
 def to_record(match: Match, players: list[str] | None = None) -> dict[str, Any]:
@@ -66,7 +82,7 @@ def to_record(match: Match, players: list[str] | None = None) -> dict[str, Any]:
     return record
 
 
-def dumps_record(record: dict[str, Any]) -> str:
+def dumps_record(record: Mapping[str, object]) -> str:
     """One record as one line of JSON (for JSON Lines files)."""
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
@@ -184,7 +200,7 @@ def _replay_hand(
             on_step(match, index, position, action, events)
 
 
-def replay_json(match: Match) -> dict[str, Any]:
+def replay_json(match: Match) -> ReplayJSON:
     """The ``dehla replay --json`` object of a replayed match (SPEC 4.3).
 
     An unfinished last hand (a match in progress) is shown with ``"complete":
@@ -278,7 +294,7 @@ def read_records(path: str | Path) -> Iterator[RecordEntry]:
     yield from parse_records(text, name)
 
 
-def write_records(path: str | Path, records: Iterable[dict[str, Any]]) -> int:
+def write_records(path: str | Path, records: Iterable[Mapping[str, object]]) -> int:
     """Write records as JSON Lines; returns how many were written."""
     count = 0
     with Path(path).open("w", encoding="utf-8") as out:

@@ -8,7 +8,7 @@ the luck of the cards cancels between the legs.  For whole matches the chance
 of every later hand is drawn from one per-match stream, so hand ``k`` of both
 legs is dealt the same cards as long as both legs last that long.
 
-Every bot is made by name (``make_bot(name, seed)``, ``cmd:`` programs
+Every bot is made by name (``make_player(name, seed)``, ``cmd:`` programs
 included) for each leg, with a seed derived from (arena seed, item, leg,
 seat).  A bot that fails (``BotFailure``: an illegal or unreadable answer, an
 error, a timeout, a dead program, an exception) loses the hand, or the match,
@@ -19,22 +19,52 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from dehla.arena.seeds import derive_seed
-from dehla.bots.base import Bot, bind_bots, make_bot
+from dehla.bots.base import Bot, bind_bots
 from dehla.engine.events import HandResult
 from dehla.engine.state import Match
-from dehla.protocol.host import CommandBot, stop_idle_processes
+from dehla.play import BotFailure, FailureJSON, checked_act, close_bots, play_hand
+from dehla.protocol.host import make_player, stop_idle_processes
 from dehla.protocol.messages import DEFAULT_MOVE_TIMEOUT
-from dehla.protocol.referee import BotFailure, checked_act, close_bots
 from dehla.record import to_record
 from dehla.rules import Rules
 
-__all__ = ["ArenaConfig", "Task", "plan_tasks", "play_task", "LegResult"]
+__all__ = ["ArenaConfig", "Task", "plan_tasks", "play_task", "LegResult", "HandSummary", "LegFailure"]
 
-#: A leg's outcome as JSON-ready data (see ``play_leg``).
-LegResult = dict[str, Any]
+#: Which entrant of a pair: ``a`` (the first) or ``b``.
+Side = Literal["a", "b"]
+
+
+class HandSummary(TypedDict):
+    """A hand from bot A's side: A's score (1 win, 0 loss, 0.5 drawn hand) and both teams' feats as [A, B]."""
+
+    score: float
+    tens: list[int]
+    sweeps: list[int]
+    kots: list[int]
+    whitewashes: list[int]
+    forfeit: Side | None  # the side whose bot failed, for an unfinished hand lost that way
+
+
+class LegFailure(FailureJSON):
+    """A bot's failure (``BotFailure.to_json()``) and the side it played for."""
+
+    side: Side
+
+
+class LegResult(TypedDict):
+    """A leg's outcome as JSON-ready data (see ``play_leg``); ``match`` is A's result of a whole match."""
+
+    kind: str
+    pair: list[int]
+    index: int
+    leg: int
+    hands: list[HandSummary]
+    match: float | None
+    failure: LegFailure | None
+    record: dict[str, Any] | None
 
 #: Deals per unit of work: small enough for a lively progress bar, big enough to keep overheads low.
 DEALS_PER_TASK = 10
@@ -116,11 +146,8 @@ def play_task(config: ArenaConfig, task: Task) -> list[LegResult]:
 
 
 def _make_bot(config: ArenaConfig, name: str, seed: int) -> Bot:
-    bot = make_bot(name, seed)
-    if isinstance(bot, CommandBot):
-        bot.move_timeout = config.move_timeout
-        bot.reuse = True  # one program serves game after game of a task (hello starts a new game)
-    return bot
+    # reuse: one program serves game after game of a task (hello starts a new game)
+    return make_player(name, seed, move_timeout=config.move_timeout, reuse=True)
 
 
 def play_leg(config: ArenaConfig, kind: str, pair: tuple[int, int], index: int, leg: int) -> LegResult:
@@ -140,16 +167,13 @@ def play_leg(config: ArenaConfig, kind: str, pair: tuple[int, int], index: int, 
         for seat, entrant in enumerate(entrants)
     ]
     bind_bots(bots, match)  # only the measurement-only ``cheat`` uses it
-    hands: list[dict[str, Any]] = []
-    failure: dict[str, Any] | None = None
+    hands: list[HandSummary] = []
+    failure: LegFailure | None = None
     try:
         while not match.is_over:
             match.apply(match.random_deal(chance))
             try:
-                while not match.is_chance and not match.is_over:
-                    seat = match.to_act
-                    assert seat is not None
-                    match.apply(checked_act(bots[seat], match.observe(seat), labels[seat]))
+                play_hand(match, lambda seat, seen: checked_act(bots[seat], seen, labels[seat]))
             except BotFailure as error:
                 failure = {**error.to_json(), "side": "a" if error.team == a_team else "b"}
                 hands.append(_forfeit_summary(match, a_team, failed_team=error.team))
@@ -187,7 +211,7 @@ def play_leg(config: ArenaConfig, kind: str, pair: tuple[int, int], index: int, 
     }
 
 
-def _hand_summary(result: HandResult, a_team: int, rules: Rules) -> dict[str, Any]:
+def _hand_summary(result: HandResult, a_team: int, rules: Rules) -> HandSummary:
     """A finished hand from bot A's side: its score (1 win, 0 loss, 0.5 drawn hand) and both teams' feats."""
     b_team = 1 - a_team
     winner = result.winner
@@ -205,7 +229,7 @@ def _hand_summary(result: HandResult, a_team: int, rules: Rules) -> dict[str, An
     }
 
 
-def _forfeit_summary(match: Match, a_team: int, failed_team: int) -> dict[str, Any]:
+def _forfeit_summary(match: Match, a_team: int, failed_team: int) -> HandSummary:
     """An unfinished hand lost by the team whose bot failed; tens are those collected when it stopped."""
     public = match.observe(0)
     b_team = 1 - a_team

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from dehla.arena.report import ArenaReport
 
 __all__ = ["plot_win_rates"]
 
 
-def plot_win_rates(report: dict[str, Any], directory: Path, stem: str = "win_rates") -> list[Path]:
+def plot_win_rates(report: ArenaReport, directory: Path, stem: str = "win_rates") -> list[Path]:
     """Draw hand-win (and match-win) rates of A against B for every pair; returns the files written."""
     import matplotlib
 
@@ -17,6 +20,7 @@ def plot_win_rates(report: dict[str, Any], directory: Path, stem: str = "win_rat
     from matplotlib import pyplot
 
     pairs = report["pairs"]
+    series: list[tuple[str, Literal["hand_win_rate", "match_win_rate"], str, float]]
     series = [("hand-win rate", "hand_win_rate", "o", 0.0)]
     if any(stats["matches"] for stats in pairs):
         series = [("hand-win rate", "hand_win_rate", "o", -0.12), ("match-win rate", "match_win_rate", "s", 0.12)]

@@ -11,14 +11,15 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-from dehla.arena.games import ArenaConfig, LegResult
-from dehla.arena.stats import elo_difference, elo_ratings, mean_interval, wilson
+from dehla.arena.games import ArenaConfig, LegFailure, LegResult, Side
+from dehla.arena.stats import Interval, elo_difference, elo_ratings, mean_interval, wilson
 from dehla.bots.base import BOTS
 
 __all__ = [
-    "REPORT_FORMAT", "jsonable", "summarize", "write_json", "write_csv", "summary_lines", "leg_key", "CSV_COLUMNS"
+    "REPORT_FORMAT", "jsonable", "summarize", "write_json", "write_csv", "summary_lines", "leg_key", "CSV_COLUMNS",
+    "ArenaReport", "PairStats", "EntrantJSON", "ReportFailure", "RunInfo",
 ]
 
 REPORT_FORMAT = "dehla-arena/1"
@@ -26,19 +27,112 @@ REPORT_FORMAT = "dehla-arena/1"
 FAILURES_LISTED = 50
 
 
+class PairStats(TypedDict):
+    """One pair's figures, from A's side, each estimate with its 95% interval (``results.json`` ``pairs``)."""
+
+    a: str
+    b: str
+    hands: int
+    hand_wins: int
+    hand_losses: int
+    hand_draws: int
+    hand_win_rate: Interval
+    elo_difference: Interval
+    a_tens_per_hand: Interval
+    a_sweeps: int
+    a_sweeps_rate: Interval
+    a_kots: int
+    a_kots_rate: Interval
+    a_whitewashes: int
+    a_whitewashes_rate: Interval
+    a_forfeits: int
+    b_tens_per_hand: Interval
+    b_sweeps: int
+    b_sweeps_rate: Interval
+    b_kots: int
+    b_kots_rate: Interval
+    b_whitewashes: int
+    b_whitewashes_rate: Interval
+    b_forfeits: int
+    matches: int
+    match_wins: int
+    match_losses: int
+    match_win_rate: Interval
+
+
+class EntrantJSON(TypedDict):
+    label: str
+    name: str
+    level: int | None  # None for an outside (cmd:) program
+    elo: float | None
+
+
+class ReportFailure(LegFailure):
+    """A listed failure: the leg's failure and where in the arena it happened."""
+
+    item: str
+    index: int
+    leg: int
+
+
+class RunInfo(TypedDict):
+    """How the arena was run (not part of the results: they do not depend on it)."""
+
+    backend: str
+    workers: int | None
+    address: str | None
+    seconds: float
+    hands: int
+    hands_per_second: float | None
+
+
+class ArenaReport(TypedDict):
+    """The arena's report, ``results.json`` (``dehla-arena/1``, docs/arena.md)."""
+
+    format: str
+    rules: str | dict[str, Any]
+    seed: int
+    deals: int
+    matches: int
+    move_timeout: float
+    bots: list[EntrantJSON]
+    pairs: list[PairStats]
+    failure_count: int
+    failures: list[ReportFailure]
+    run: NotRequired[RunInfo]
+
+
 def leg_key(leg: LegResult) -> tuple[int, int, int, int, int]:
     """The fixed order of legs: pair, deals before matches, item, leg."""
     return (leg["pair"][0], leg["pair"][1], 0 if leg["kind"] == "deal" else 1, leg["index"], leg["leg"])
 
 
-def _pair_stats(config: ArenaConfig, pair: tuple[int, int], legs: list[LegResult]) -> dict[str, Any]:
+def _pair_stats(config: ArenaConfig, pair: tuple[int, int], legs: list[LegResult]) -> PairStats:
     hands = [hand for leg in legs for hand in leg["hands"]]
     count = len(hands)
     score = math.fsum(hand["score"] for hand in hands)
     wins = sum(1 for hand in hands if hand["score"] == 1.0)
     draws = sum(1 for hand in hands if hand["score"] == 0.5)
     hand_rate = wilson(score, count)
-    stats: dict[str, Any] = {
+
+    def tens(position: int) -> Interval:
+        return mean_interval([float(hand["tens"][position]) for hand in hands])
+
+    def sweeps(position: int) -> int:
+        return sum(hand["sweeps"][position] for hand in hands)
+
+    def kots(position: int) -> int:
+        return sum(hand["kots"][position] for hand in hands)
+
+    def whitewashes(position: int) -> int:
+        return sum(hand["whitewashes"][position] for hand in hands)
+
+    def forfeits(side: Side) -> int:
+        return sum(1 for leg in legs if leg["failure"] is not None and leg["failure"]["side"] == side)
+
+    match_legs = [leg for leg in legs if leg["kind"] == "match"]
+    match_wins = sum(1 for leg in match_legs if leg["match"] == 1.0)
+    return {
         "a": config.labels[pair[0]],
         "b": config.labels[pair[1]],
         "hands": count,
@@ -47,26 +141,30 @@ def _pair_stats(config: ArenaConfig, pair: tuple[int, int], legs: list[LegResult
         "hand_draws": draws,
         "hand_win_rate": hand_rate,
         "elo_difference": elo_difference(hand_rate),
+        "a_tens_per_hand": tens(0),
+        "a_sweeps": sweeps(0),
+        "a_sweeps_rate": wilson(sweeps(0), count),
+        "a_kots": kots(0),
+        "a_kots_rate": wilson(kots(0), count),
+        "a_whitewashes": whitewashes(0),
+        "a_whitewashes_rate": wilson(whitewashes(0), count),
+        "a_forfeits": forfeits("a"),
+        "b_tens_per_hand": tens(1),
+        "b_sweeps": sweeps(1),
+        "b_sweeps_rate": wilson(sweeps(1), count),
+        "b_kots": kots(1),
+        "b_kots_rate": wilson(kots(1), count),
+        "b_whitewashes": whitewashes(1),
+        "b_whitewashes_rate": wilson(whitewashes(1), count),
+        "b_forfeits": forfeits("b"),
+        "matches": len(match_legs),
+        "match_wins": match_wins,
+        "match_losses": len(match_legs) - match_wins,
+        "match_win_rate": wilson(match_wins, len(match_legs)),
     }
-    for side, position in (("a", 0), ("b", 1)):
-        stats[f"{side}_tens_per_hand"] = mean_interval([float(hand["tens"][position]) for hand in hands])
-        for feat in ("sweeps", "kots", "whitewashes"):
-            total = sum(hand[feat][position] for hand in hands)
-            stats[f"{side}_{feat}"] = total
-            stats[f"{side}_{feat}_rate"] = wilson(total, count)
-        stats[f"{side}_forfeits"] = sum(
-            1 for leg in legs if leg["failure"] is not None and leg["failure"]["side"] == side
-        )
-    match_legs = [leg for leg in legs if leg["kind"] == "match"]
-    match_wins = sum(1 for leg in match_legs if leg["match"] == 1.0)
-    stats["matches"] = len(match_legs)
-    stats["match_wins"] = match_wins
-    stats["match_losses"] = len(match_legs) - match_wins
-    stats["match_win_rate"] = wilson(match_wins, len(match_legs))
-    return stats
 
 
-def summarize(config: ArenaConfig, legs: Sequence[LegResult], run: dict[str, Any] | None = None) -> dict[str, Any]:
+def summarize(config: ArenaConfig, legs: Sequence[LegResult], run: RunInfo | None = None) -> ArenaReport:
     """The report: settings, per-pair statistics with 95% intervals, Elo ratings and failures."""
     ordered = sorted(legs, key=leg_key)
     by_pair: dict[tuple[int, int], list[LegResult]] = {pair: [] for pair in config.pairs}
@@ -78,9 +176,11 @@ def summarize(config: ArenaConfig, legs: Sequence[LegResult], run: dict[str, Any
         if stats["hands"]:
             scores.append((pair[0], pair[1], stats["hand_win_rate"]["value"] * stats["hands"], stats["hands"]))
     ratings = elo_ratings(len(config.bots), scores)
-    failures = [leg["failure"] | {"item": leg["kind"], "index": leg["index"], "leg": leg["leg"]}
-                for leg in ordered if leg["failure"] is not None]
-    bots = []
+    failures: list[ReportFailure] = []
+    for leg in ordered:
+        if leg["failure"] is not None:
+            failures.append({**leg["failure"], "item": leg["kind"], "index": leg["index"], "leg": leg["leg"]})
+    bots: list[EntrantJSON] = []
     for position, (name, label) in enumerate(zip(config.bots, config.labels)):
         info = BOTS.get(name)
         bots.append(
@@ -91,7 +191,7 @@ def summarize(config: ArenaConfig, legs: Sequence[LegResult], run: dict[str, Any
                 "elo": ratings[position] if ratings else None,
             }
         )
-    report: dict[str, Any] = {
+    report: ArenaReport = {
         "format": REPORT_FORMAT,
         "rules": config.rules.to_json(),
         "seed": config.seed,
@@ -119,7 +219,7 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def write_json(report: dict[str, Any], path: Path) -> None:
+def write_json(report: ArenaReport, path: Path) -> None:
     path.write_text(json.dumps(jsonable(report), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
@@ -138,25 +238,24 @@ for _name in _INTERVALS:
     CSV_COLUMNS += [_name, f"{_name}_low", f"{_name}_high"]
 
 
-def write_csv(report: dict[str, Any], path: Path) -> None:
+def write_csv(report: ArenaReport, path: Path) -> None:
     """One row per pair of bots (A against B, from A's side)."""
     with path.open("w", encoding="utf-8", newline="") as out:
         writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
         writer.writeheader()
         for stats in report["pairs"]:
-            row: dict[str, Any] = {}
-            for column in CSV_COLUMNS:
-                if column in stats and not isinstance(stats[column], dict):
-                    row[column] = stats[column]
-            for name in _INTERVALS:
-                interval = stats[name]
-                for suffix, key in (("", "value"), ("_low", "low"), ("_high", "high")):
-                    value = interval[key]
-                    row[f"{name}{suffix}"] = "" if math.isnan(value) else value
+            row: dict[str, object] = {}
+            for column, value in stats.items():
+                if isinstance(value, dict):  # an estimate: value, low and high in three columns
+                    for suffix, key in (("", "value"), ("_low", "low"), ("_high", "high")):
+                        bound = value[key]
+                        row[f"{column}{suffix}"] = "" if math.isnan(bound) else bound
+                else:
+                    row[column] = value
             writer.writerow(row)
 
 
-def _interval_text(interval: dict[str, float], percent: bool = True) -> str:
+def _interval_text(interval: Interval, percent: bool = True) -> str:
     if math.isnan(interval["value"]):
         return "—"
     if percent:
@@ -164,7 +263,7 @@ def _interval_text(interval: dict[str, float], percent: bool = True) -> str:
     return f"{interval['value']:.2f} [{interval['low']:.2f}, {interval['high']:.2f}]"
 
 
-def summary_lines(report: dict[str, Any]) -> list[str]:
+def summary_lines(report: ArenaReport) -> list[str]:
     """A plain-text summary: each pair's headline figures with 95% intervals, then the Elo table."""
     lines = []
     for stats in report["pairs"]:
@@ -177,12 +276,16 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         if stats["matches"]:
             lines.append(f"  match-win rate of {stats['a']}: {_interval_text(stats['match_win_rate'])}"
                          f"  ({stats['match_wins']} of {stats['matches']})")
-        for side in ("a", "b"):
-            name = stats[side]
+        sides = (
+            (stats["a"], stats["a_tens_per_hand"], stats["a_sweeps"], stats["a_kots"], stats["a_whitewashes"],
+             stats["a_forfeits"]),
+            (stats["b"], stats["b_tens_per_hand"], stats["b_sweeps"], stats["b_kots"], stats["b_whitewashes"],
+             stats["b_forfeits"]),
+        )
+        for name, tens, sweeps, kots, whitewashes, forfeits in sides:
             lines.append(
-                f"  {name}: tens/hand {_interval_text(stats[f'{side}_tens_per_hand'], percent=False)}, "
-                f"sweeps {stats[f'{side}_sweeps']}, kots {stats[f'{side}_kots']}, "
-                f"whitewashes {stats[f'{side}_whitewashes']}, forfeits {stats[f'{side}_forfeits']}"
+                f"  {name}: tens/hand {_interval_text(tens, percent=False)}, "
+                f"sweeps {sweeps}, kots {kots}, whitewashes {whitewashes}, forfeits {forfeits}"
             )
     if len(report["bots"]) > 2:
         lines.append("Elo (Bradley–Terry fit of all hands, average 1500):")

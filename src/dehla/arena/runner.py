@@ -5,12 +5,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from dehla.arena.executors import ProgressCallback, run_local, run_ray
 from dehla.arena.games import ArenaConfig, LegResult, plan_tasks
 from dehla.arena.plot import plot_win_rates
-from dehla.arena.report import leg_key, summarize, write_csv, write_json
+from dehla.arena.report import ArenaReport, RunInfo, leg_key, summarize, write_csv, write_json
 from dehla.errors import DehlaError
 from dehla.record import dumps_record
 
@@ -23,7 +22,7 @@ BACKENDS = ("local", "ray")
 class ArenaRun:
     """An arena's report and the legs it came from (in the report's fixed order)."""
 
-    report: dict[str, Any]
+    report: ArenaReport
     legs: list[LegResult]
 
 
@@ -48,7 +47,7 @@ def run_arena(
     seconds = time.perf_counter() - start
     legs.sort(key=leg_key)
     hands = sum(len(leg["hands"]) for leg in legs)
-    run = {
+    run: RunInfo = {
         "backend": backend,
         "workers": workers,
         "address": address,

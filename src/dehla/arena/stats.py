@@ -6,6 +6,8 @@
 * Means (tens per hand) get mean ± 1.96·sd/√n.
 * The Elo difference of a pair is 400·log10(p / (1 − p)) of its hand-win rate
   p, its interval the same transform of the Wilson bounds.
+* ``percentile`` (move times, node counts in the benchmarks) is the nearest
+  rank: the value at position ``round(share * (n - 1))`` of the sorted values.
 * Ratings for the whole round robin are the Bradley–Terry maximum-likelihood
   fit of every pair's hand score (draws half), on the Elo scale with an
   average of 1500.  One drawn game is added to every pair as a prior, so a
@@ -16,15 +18,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TypedDict
 
-__all__ = ["Z95", "wilson", "mean_interval", "elo_difference", "elo_ratings", "Interval"]
+__all__ = ["Z95", "wilson", "mean_interval", "elo_difference", "elo_ratings", "percentile", "Interval"]
 
 #: The normal quantile for a two-sided 95% interval.
 Z95 = 1.959963984540054
 #: Elo differences are cut at this size when a rate is 0 or 1.
 ELO_LIMIT = 1200.0
 
-Interval = dict[str, float]
+class Interval(TypedDict):
+    """An estimate with its 95% interval; all three NaN when there is no data (``null`` in the JSON report)."""
+
+    value: float
+    low: float
+    high: float
 
 
 def _round(value: float) -> float:
@@ -55,6 +63,14 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
     return {"value": _round(mean), "low": _round(mean - half), "high": _round(mean + half)}
 
 
+def percentile(values: Sequence[float], share: float) -> float:
+    """The value below which ``share`` (0..1) of ``values`` lie, by nearest rank; 0.0 when there are none."""
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))]
+
+
 def _elo_of_rate(rate: float) -> float:
     if rate <= 0.0:
         return -ELO_LIMIT
@@ -66,7 +82,7 @@ def _elo_of_rate(rate: float) -> float:
 def elo_difference(rate: Interval) -> Interval:
     """The Elo difference that a score rate means, with the interval carried over from the rate's bounds."""
     if math.isnan(rate["value"]):
-        return dict(rate)
+        return rate.copy()
     return {
         "value": _round(_elo_of_rate(rate["value"])),
         "low": _round(_elo_of_rate(rate["low"])),

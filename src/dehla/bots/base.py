@@ -86,15 +86,15 @@ def bind_bots(bots: Sequence[object], match: Match) -> None:
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A new bot by registered name, or an outside program by ``cmd:COMMAND``; a clear error lists the names otherwise.
+    """A new registered bot by name; a clear error lists the names otherwise.
 
-    A ``cmd:`` bot (``dehla.protocol.CommandBot``) runs its program over the bot
-    protocol from its first move; call its ``close()`` when the match is over.
+    Outside programs (``cmd:COMMAND``) are players too, but this layer runs no programs:
+    ``dehla.protocol.make_player`` seats either kind.
     """
     if name.startswith("cmd:"):
-        from dehla.protocol.host import CommandBot
-
-        return CommandBot(name[len("cmd:") :], seed)
+        raise DehlaError(
+            f"{name!r} is an outside program, not a registered bot: seat it with dehla.protocol.make_player"
+        )
     try:
         info = BOTS[name]
     except KeyError:

@@ -26,12 +26,14 @@ import random
 from dataclasses import dataclass
 
 from dehla.bots.base import register
-from dehla.bots.tracking import CardTracker, beats, card_bit_above, trick_winner_index
-from dehla.cards import ALL_CARDS, SUIT_MASKS, TEN, Card, Suit
+from dehla.bots.tracking import CardTracker, beats, card_bit_above
+from dehla.cards import ALL_CARDS, SUIT_MASKS, TEN, TENS_MASK, Card, Suit, mask_of
 from dehla.engine.actions import CALLS, HIDES, Action, Call, Hide, Play, Reveal
 from dehla.engine.observe import Observation
 from dehla.engine.scoring import hand_outcome
+from dehla.engine.tricks import NOT_YET, collect, trick_winner
 from dehla.errors import DehlaError
+from dehla.rules import Rules
 
 __all__ = ["HeuristicBot", "Weights", "suit_strength", "choose_trump_call", "choose_hidden_card"]
 
@@ -61,7 +63,8 @@ def choose_hidden_card(cards: list[Card] | tuple[Card, ...]) -> Card:
 
 @dataclass(frozen=True)
 class Weights:
-    """Tuning constants, in units of one ten captured."""
+    """Every tuned number of the bot, each with its reason: worths in units of one ten captured, chances and
+    shares as fractions.  How the tuned ones were chosen is in docs/benchmarks.md ("Heuristic bot")."""
 
     trick: float = 0.15  # a trick, when tricks count (Mendikot, Taash)
     win: float = 0.4  # a card that may win a later trick, kept in hand
@@ -70,6 +73,8 @@ class Weights:
     centre_them: float = 0.05  # the opponents becoming the next collector
     cunning: float = 0.0  # opponents beat a card when they can (1) or play blind (0), or in between
     partner_willing: float = 1.0  # how surely partner beats an opponent's card when it can
+    overtake_again: float = 0.5  # once someone still to play has overtaken, the chance a later one beats the
+    # (higher, unknown) card now best is taken as this share of its chance to beat the card it had to beat
     draw_trumps: float = 0.12  # leading trumps while holding most of them
     falling: float = 0.8  # how surely a player holding the ten of the suit led drops it, per card of the suit
     last_reserve: float = 0.3  # keeping the top trump for the last trick, per ten expected in the centre then
@@ -78,6 +83,7 @@ class Weights:
     cut_suit: float = 0.06  # per unit of strength of the suit a cut would make trump
     ten_base: float = 0.55  # chance of saving a ten with higher cards out, before length and danger
     ten_length: float = 0.1  # ... more for each other card of its suit I hold
+    ten_length_cap: int = 3  # ... counting at most this many: past three guards, length no longer protects a ten
     ten_danger: float = 0.06  # ... less for each higher card still out
     ten_late: float = 0.2  # ... less as the hand goes on
     ten_floor: float = 0.4  # ... never below this: it may still be dropped on partner's winner later
@@ -90,6 +96,27 @@ class Weights:
     endgame_deals_many: int = 12  # ... with six or eight players (longer tricks, many more deals)
     endgame_lines: int = 12000  # ... and at most about this many lines of play in all
     blunder: float = 0.0  # chance of a random legal action (a weaker player)
+    # Chances the card tracker cannot give: how likely a player void in the suit led can trump.
+    ruff_chooser: float = 0.9  # the band-hukum chooser, card still hidden: it chose the suit, so holds most of it
+    ruff_unknown: float = 0.45  # anyone else, when I do not know the hidden suit: about one suit in two is live
+    ruff_blind_hidden: float = 0.2  # a void player playing blind, card still hidden: few of its cards are trumps
+    # What a card kept for later is worth, as a share of ``win`` (a likely winner).
+    win_decay: float = 0.55  # per higher card still out: each one may take the trick my card would win
+    trump_win_floor: float = 0.35  # a trump wins at least this often: it also beats every card of a void suit
+    trump_risk_cut: float = 0.75  # a card of a plain suit while a trump is live: it may be trumped
+    ten_as_winner: float = 0.5  # a ten kept is also a card that may win a trick, less so than any other card
+    ten_win_decay: float = 0.5  # ... per higher card still out (steeper than win_decay: it is a target)
+    rank_tiebreak: float = 0.002  # per rank: between cards of equal value keep the higher, play the lower
+    # Chance of capturing my own ten later (see ``ten_base``), where no card of the suit decides it.
+    ten_trump: float = 0.9  # a ten of trumps: only a higher trump takes it
+    ten_trump_danger: float = 0.06  # ... less for each higher trump still out
+    ten_boss: float = 0.9  # a ten no card still out can beat, while no trump can be played
+    ten_boss_trumped: float = 0.8  # ... and while a trump is or may become live: a void player may trump it
+    ten_ceiling: float = 0.95  # never above this: a ten can always be lost to a line nobody tracks
+    loose_tens: float = 0.3  # share of the tens neither taken nor in the centre expected there by the last trick
+    draw_trumps_low: float = 0.3  # share of ``draw_trumps`` for leading a trump a card still out can beat
+    cut_alone: float = 1.0  # strength taken off a cut that would leave me no other card of the new trump suit
+    endgame_deals_min: int = 4  # the exact endgame looks at no fewer deals, however many lines each has
 
 
 @dataclass
@@ -152,19 +179,19 @@ class _Decision:
 
     def __init__(self, obs: Observation, weights: Weights) -> None:
         self.obs = obs
-        self.w = weights
-        self.t = t = CardTracker(obs)
+        self.weights = weights
+        self.tracker = tracker = CardTracker(obs)
         self.me = obs.seat
         self.team = obs.seat % 2
-        self.n = obs.players
+        self.players = obs.players
         rules = obs.rules
         self.rules = rules
         self.trick = [card for _seat, card in obs.trick]
         self.led: int | None = self.trick[0] // 13 if self.trick else None
         self.trump: int | None = None if obs.trump is None else int(obs.trump)
-        self.my_trump: int | None = None if t.private_trump is None else int(t.private_trump)
+        self.my_trump: int | None = None if tracker.private_trump is None else int(tracker.private_trump)
         first_after = len(self.trick) + 1
-        self.remaining = [(self.me + k) % self.n for k in range(self.n - first_after + 1)][1:]
+        self.remaining = [(self.me + k) % self.players for k in range(self.players - first_after + 1)][1:]
         self.centre = rules.collection == "centre"
         self.centre_tens = obs.centre_tens
         self.next_collector = obs.next_collector
@@ -172,16 +199,16 @@ class _Decision:
         self.tricks_count = rules.scoring != "pagat"
         self.ten_value, self.trick_value = self._stakes()
         self.win_value = weights.win * self.ten_value + self.trick_value
-        self.trump_risk = self.trump is not None or t.cut_open or t.hidden_open
+        self.trump_risk = self.trump is not None or tracker.cut_open or tracker.hidden_open
         if self.trick:
-            best_index = trick_winner_index(self.trick, self.trump, t.trump_from)
+            best_index = trick_winner(self.trick, self.trump, tracker.trump_from)
             self.best = self.trick[best_index]
             self.best_seat = obs.trick[best_index][0]
             self.best_is_trump = (
                 self.trump is not None
                 and self.best // 13 == self.trump
                 and self.trump != self.led
-                and best_index >= t.trump_from
+                and best_index >= tracker.trump_from
             )
         self.trick_tens = sum(1 for card in self.trick if card % 13 == TEN)
         self._lead_strength: dict[int, float] | None = None
@@ -207,7 +234,7 @@ class _Decision:
         tricks = (obs.tricks_won[team], obs.tricks_won[1 - team])
         played = len(obs.tricks)
         left = rules.tricks_per_hand - played
-        key = (rules.scoring, rules.trick_minimum, dealer_team, tens, tricks, left, self.w.sweep, self.w.odds)
+        key = (rules, dealer_team, tens, tricks, left, self.weights.sweep, self.weights.odds)
         return _stakes_of(key)
 
     # ------------------------------------------------------------------------------------------
@@ -229,15 +256,15 @@ class _Decision:
         return max(values, key=lambda action: values[action])  # the first of the best, in legal order
 
     def _play_value(self, card: int) -> float:
-        outcome = self._after(card, self.trump, self.t.cut_open, self.t.hidden_open)
+        outcome = self._after(card, self.trump, self.tracker.cut_open, self.tracker.hidden_open)
         value = self._trick_value(card, outcome) - self._keep_value(card)
         if not self.trick:
             value += self._lead_bonus(card)
             return value
         if self._trumps_partner(outcome):
-            value -= self.w.trump_partner
-        if self.t.cut_open and outcome.trump is not None and self.trump is None:
-            value += self.w.cut_suit * self._cut_strength(card // 13, card)
+            value -= self.weights.trump_partner
+        if self.tracker.cut_open and outcome.trump is not None and self.trump is None:
+            value += self.weights.cut_suit * self._cut_strength(card // 13, card)
         return value
 
     def _trumps_partner(self, outcome: _Outcome) -> bool:
@@ -245,8 +272,7 @@ class _Decision:
 
         The bot does not do that (before the exact endgame): whichever of us takes the trick, my team
         has it, and the trump is worth more kept.  The double-dummy analysis of lost hands flagged
-        these plays; forbidding them won more hands against ``random`` in ``pagat`` on 7 of 8 seeds
-        (``docs/benchmarks.md``, "Fourth round").
+        these plays (the measurement is in ``docs/benchmarks.md``, "Fourth round").
         """
         return (
             not self.last_trick
@@ -257,15 +283,15 @@ class _Decision:
 
     def _reveal_value(self) -> float:
         """Expected value of asking for the band-hukum card, over what trump may turn out to be."""
-        t = self.t
+        tracker = self.tracker
         led = self.led
         assert led is not None
         hand = list(self.obs.hand)
-        if self.me == t.chooser and self.obs.hidden_card is not None:
+        if self.me == tracker.chooser and self.obs.hidden_card is not None:
             suits = {int(self.obs.hidden_card.suit): 1.0}
             hand.append(self.obs.hidden_card)
         else:
-            counts = {suit: (t.unseen & SUIT_MASKS[suit]).bit_count() for suit in range(4)}
+            counts = {suit: (tracker.unseen & SUIT_MASKS[suit]).bit_count() for suit in range(4)}
             total = sum(counts.values()) or 1
             suits = {suit: count / total for suit, count in counts.items() if count}
         value = 0.0
@@ -316,74 +342,74 @@ class _Decision:
 
     def _p_beat(self, seat: int, outcome: _Outcome, led: int) -> float:
         """Chance that ``seat``, still to play, can beat the best card."""
-        t = self.t
+        tracker = self.tracker
         best = outcome.best
         trump = outcome.trump
         if outcome.is_trump:
-            higher = t.outstanding(best // 13) & card_bit_above(best)
+            higher = tracker.outstanding(best // 13) & card_bit_above(best)
             if not higher:
                 return 0.0
-            return t.p_void(seat, led) * t.p_any(seat, higher)
-        higher = t.outstanding(led) & card_bit_above(best)
-        p_higher = t.p_any(seat, higher) if higher else 0.0
+            return tracker.p_void(seat, led) * tracker.p_any(seat, higher)
+        higher = tracker.outstanding(led) & card_bit_above(best)
+        p_higher = tracker.p_any(seat, higher) if higher else 0.0
         if trump is not None and trump != led:
-            trumps = t.outstanding(trump)
-            p_ruff = t.p_any(seat, trumps) if trumps else 0.0
+            trumps = tracker.outstanding(trump)
+            p_ruff = tracker.p_any(seat, trumps) if trumps else 0.0
         elif outcome.cut_open:
             p_ruff = 1.0
         elif outcome.hidden_open:
-            hidden_suit = self.my_trump if self.me == t.chooser else None
-            if seat == t.chooser:
-                p_ruff = 0.9
+            hidden_suit = self.my_trump if self.me == tracker.chooser else None
+            if seat == tracker.chooser:
+                p_ruff = self.weights.ruff_chooser
             elif hidden_suit is not None:
-                p_ruff = 0.0 if hidden_suit == led else t.p_any(seat, t.outstanding(hidden_suit))
+                p_ruff = 0.0 if hidden_suit == led else tracker.p_any(seat, tracker.outstanding(hidden_suit))
             else:
-                p_ruff = 0.45
+                p_ruff = self.weights.ruff_unknown
         else:
             p_ruff = 0.0
         if not p_ruff:
             return p_higher
-        return min(1.0, p_higher + t.p_void(seat, led) * p_ruff)
+        return min(1.0, p_higher + tracker.p_void(seat, led) * p_ruff)
 
     def _p_beat_blind(self, seat: int, outcome: _Outcome, led: int) -> float:
         """Chance that ``seat`` beats the best card if it plays any of its legal cards at random."""
-        t = self.t
+        tracker = self.tracker
         best = outcome.best
         trump = outcome.trump
         size = max(1, self.obs.hand_sizes[seat])
-        void = t.p_void(seat, led)
+        void = tracker.p_void(seat, led)
         if outcome.is_trump:
-            higher = t.outstanding(best // 13) & card_bit_above(best)
+            higher = tracker.outstanding(best // 13) & card_bit_above(best)
             return void * self._expected_in(seat, higher) / size if higher else 0.0
-        higher = t.outstanding(led) & card_bit_above(best)
-        length = t.suit_length(seat, led)
+        higher = tracker.outstanding(led) & card_bit_above(best)
+        length = tracker.suit_length(seat, led)
         follow = (1.0 - void) * min(1.0, self._expected_in(seat, higher) / length) if higher and length > 0 else 0.0
         if trump is not None and trump != led:
-            ruff = self._expected_in(seat, t.outstanding(trump)) / size
+            ruff = self._expected_in(seat, tracker.outstanding(trump)) / size
         elif outcome.cut_open:
             ruff = 1.0
         elif outcome.hidden_open:
-            ruff = 0.2
+            ruff = self.weights.ruff_blind_hidden
         else:
             ruff = 0.0
         return min(1.0, follow + void * min(1.0, ruff))
 
     def _expected_in(self, seat: int, mask: int) -> float:
         """Expected number of the cards of ``mask`` in ``seat``'s hand."""
-        t = self.t
-        total = float((t.known_held[seat] & mask).bit_count())
-        unseen = mask & t.unseen
+        tracker = self.tracker
+        total = float((tracker.known_held[seat] & mask).bit_count())
+        unseen = mask & tracker.unseen
         if unseen:
-            expected = t.expected()
+            expected = tracker.expected()
             for suit in range(4):
                 part = (unseen & SUIT_MASKS[suit]).bit_count()
                 if part:
-                    total += expected[suit][seat] * part / (t.unseen & SUIT_MASKS[suit]).bit_count()
+                    total += expected[suit][seat] * part / (tracker.unseen & SUIT_MASKS[suit]).bit_count()
         return total
 
     def _p_opponent_beats(self, seat: int, outcome: _Outcome, led: int) -> float:
         """An opponent beats the best card: a blend of one that always does when it can and one that plays blind."""
-        cunning = self.w.cunning
+        cunning = self.weights.cunning
         can = self._p_beat(seat, outcome, led)
         if cunning >= 1.0 or not can:
             return can
@@ -392,7 +418,7 @@ class _Decision:
     def _trick_value(self, card: int, outcome: _Outcome) -> float:
         """Expected value for my team of the trick once everybody has played, if I play ``card``."""
         led = self.led if self.led is not None else card // 13
-        w = self.w
+        weights = self.weights
         team = self.team
         states: dict[tuple[int, bool], float] = {(outcome.seat, False): 1.0}
         for seat in self.remaining:
@@ -400,13 +426,13 @@ class _Decision:
             if side != team:
                 beat, willing = self._p_opponent_beats(seat, outcome, led), 1.0
             else:
-                beat, willing = self._p_beat(seat, outcome, led), w.partner_willing
+                beat, willing = self._p_beat(seat, outcome, led), weights.partner_willing
             updated: dict[tuple[int, bool], float] = {}
             for (winner, flipped), chance in states.items():
                 if winner % 2 == side:
                     updated[(winner, flipped)] = updated.get((winner, flipped), 0.0) + chance
                     continue
-                flip = beat * willing * (0.5 if flipped else 1.0)
+                flip = beat * willing * (weights.overtake_again if flipped else 1.0)
                 if flip:
                     updated[(seat, True)] = updated.get((seat, True), 0.0) + chance * flip
                 updated[(winner, flipped)] = updated.get((winner, flipped), 0.0) + chance * (1.0 - flip)
@@ -420,16 +446,16 @@ class _Decision:
     def _falling_tens(self, card: int, led: int) -> float:
         """Expected number of tens the players still to play drop into this trick: the ten of the suit led,
         which its holder may have to play (the fewer cards of the suit it holds, the likelier)."""
-        t = self.t
+        tracker = self.tracker
         ten = led * 13 + TEN
         bit = 1 << ten
-        if card == ten or (not t.unseen & bit and not any(mask & bit for mask in t.known_held)):
+        if card == ten or (not tracker.unseen & bit and not any(mask & bit for mask in tracker.known_held)):
             return 0.0
         expected = 0.0
         for seat in self.remaining:
-            holds = t.p_card(seat, ten)
+            holds = tracker.p_card(seat, ten)
             if holds:
-                expected += self.w.falling * holds / max(1.0, t.suit_length(seat, led))
+                expected += self.weights.falling * holds / max(1.0, tracker.suit_length(seat, led))
         return expected
 
     def _won_by(self, winner: int, tens: float, card: int) -> float:
@@ -442,15 +468,15 @@ class _Decision:
             value = pile * self.ten_value
         elif winner == self.me:
             # I lead the next trick: I collect the pile then if my best lead wins; if it does not, the
-            # pile stays in play, so it is then worth no more to us than to them (``centre_rest`` 0: on
-            # 64,000 pagat hands against random, 0.2 won 84 fewer, docs/benchmarks.md).
+            # pile stays in play, so it is then worth no more to us than to them (``centre_rest``; the
+            # measurement behind its value is in docs/benchmarks.md, "Heuristic bot").
             follow_up = self._follow_up(card)
-            share = follow_up + (1.0 - follow_up) * self.w.centre_rest
+            share = follow_up + (1.0 - follow_up) * self.weights.centre_rest
             value = share * pile * self.ten_value
         elif sign > 0:
-            value = self.w.centre_us * pile * self.ten_value
+            value = self.weights.centre_us * pile * self.ten_value
         else:
-            value = self.w.centre_them * pile * self.ten_value
+            value = self.weights.centre_them * pile * self.ten_value
         if self.tricks_count:
             value += self.trick_value
         return sign * value
@@ -460,9 +486,9 @@ class _Decision:
         if self._lead_strength is None:
             strength: dict[int, float] = {}
             for held in self.obs.hand:
-                outcome = _Outcome(held, self.me, False, self.trump, self.t.cut_open, self.t.hidden_open)
+                outcome = _Outcome(held, self.me, False, self.trump, self.tracker.cut_open, self.tracker.hidden_open)
                 chance = 1.0
-                for seat in range(self.n):
+                for seat in range(self.players):
                     if seat % 2 != self.team:
                         chance *= 1.0 - self._p_opponent_beats(seat, outcome, held // 13)
                 strength[held] = chance
@@ -476,31 +502,34 @@ class _Decision:
         """What ``card`` is worth if I keep it for later tricks (with what it does for my ten of its suit)."""
         if trump is None:
             trump = self.my_trump
-        t = self.t
+        tracker = self.tracker
         suit = card // 13
-        higher = t.higher_outstanding(card).bit_count()
+        higher = tracker.higher_outstanding(card).bit_count()
         is_trump = trump is not None and suit == trump
-        tiebreak = 0.002 * (card % 13)
-        length = (t.own & SUIT_MASKS[suit]).bit_count()
+        weights = self.weights
+        tiebreak = weights.rank_tiebreak * (card % 13)
+        length = (tracker.own & SUIT_MASKS[suit]).bit_count()
         if card % 13 == TEN:
             if not self.ten_value:
                 return tiebreak
             keep = self._ten_keep(higher, length, is_trump)
-            return (2.0 * keep - 1.0) * self.ten_value + 0.5 * self.win_value * 0.5**higher + tiebreak
-        strength = 0.55**higher
+            # Kept, the ten is mine with chance ``keep`` and theirs otherwise: a swing of one ten either way.
+            winner = weights.ten_as_winner * self.win_value * weights.ten_win_decay**higher
+            return (2.0 * keep - 1.0) * self.ten_value + winner + tiebreak
+        strength = weights.win_decay**higher
         if is_trump:
-            strength = 0.35 + 0.65 * strength
+            strength = weights.trump_win_floor + (1.0 - weights.trump_win_floor) * strength
         elif self.trump_risk:
-            strength *= 0.75
+            strength *= weights.trump_risk_cut
         value = self.win_value * strength + tiebreak
-        if self.centre and is_trump and not higher and self.w.last_reserve and self._sure_trumps() == 1:
+        if self.centre and is_trump and not higher and weights.last_reserve and self._sure_trumps() == 1:
             # The top trump wins the last trick whatever is led, and the last trick takes what is left.
             # One such trump is enough for that: holding more, any one of them may be spent now.
-            value += self.w.last_reserve * self._end_pile() * len(self.obs.tricks) / self.rules.tricks_per_hand
+            value += weights.last_reserve * self._end_pile() * len(self.obs.tricks) / self.rules.tricks_per_hand
         ten = suit * 13 + TEN
-        if self.ten_value and t.own >> ten & 1:
+        if self.ten_value and tracker.own >> ten & 1:
             # A card that guards my ten: without it the ten is easier to catch.
-            ten_higher = t.higher_outstanding(ten).bit_count()
+            ten_higher = tracker.higher_outstanding(ten).bit_count()
             loss = self._ten_keep(ten_higher, length, is_trump) - self._ten_keep(ten_higher, length - 1, is_trump)
             value += 2.0 * loss * self.ten_value
         return value
@@ -510,46 +539,47 @@ class _Decision:
         trump = self.my_trump
         if trump is None:
             return 0
-        t = self.t
-        return sum(1 for card in self.obs.hand if card // 13 == trump and not t.higher_outstanding(card))
+        tracker = self.tracker
+        return sum(1 for card in self.obs.hand if card // 13 == trump and not tracker.higher_outstanding(card))
 
     def _end_pile(self) -> float:
         """A rough count of the tens still to be collected when the last trick is played."""
         obs = self.obs
         loose = 4 - obs.tens[0] - obs.tens[1] - self.centre_tens
-        return (self.centre_tens + 0.3 * loose) * self.ten_value
+        return (self.centre_tens + self.weights.loose_tens * loose) * self.ten_value
 
     def _ten_keep(self, higher: int, length: int, is_trump: bool) -> float:
         """Chance of capturing my own ten later, given the higher cards out and how many cards of its suit I hold."""
-        w = self.w
-        late = w.ten_late * len(self.obs.tricks) / self.rules.tricks_per_hand
+        weights = self.weights
+        late = weights.ten_late * len(self.obs.tricks) / self.rules.tricks_per_hand
         if is_trump:
-            keep = 0.9 - 0.06 * higher - late
+            keep = weights.ten_trump - weights.ten_trump_danger * higher - late
         elif higher == 0:
-            keep = (0.8 if self.trump_risk else 0.9) - late
+            keep = (weights.ten_boss_trumped if self.trump_risk else weights.ten_boss) - late
         else:
-            keep = w.ten_base + w.ten_length * min(length - 1, 3) - w.ten_danger * higher - late
-        return min(0.95, max(w.ten_floor, keep))
+            guards = min(length - 1, weights.ten_length_cap)
+            keep = weights.ten_base + weights.ten_length * guards - weights.ten_danger * higher - late
+        return min(weights.ten_ceiling, max(weights.ten_floor, keep))
 
     def _lead_bonus(self, card: int) -> float:
         """Leading rules of thumb: draw trumps while holding most of them; never lead an unguarded ten."""
-        t = self.t
-        if card % 13 == TEN and t.higher_outstanding(card) and card // 13 != self.my_trump:
-            return -self.w.lead_ten * self.ten_value
+        tracker = self.tracker
+        if card % 13 == TEN and tracker.higher_outstanding(card) and card // 13 != self.my_trump:
+            return -self.weights.lead_ten * self.ten_value
         trump = self.my_trump
-        if trump is None or card // 13 != trump or t.hidden_open:
+        if trump is None or card // 13 != trump or tracker.hidden_open:
             return 0.0
-        mine = (t.own & SUIT_MASKS[trump]).bit_count()
-        out = t.outstanding(trump)
+        mine = (tracker.own & SUIT_MASKS[trump]).bit_count()
+        out = tracker.outstanding(trump)
         if not out or mine < out.bit_count():
             return 0.0
-        boss = not t.higher_outstanding(card)
-        return self.w.draw_trumps * (1.0 if boss else 0.3)
+        boss = not tracker.higher_outstanding(card)
+        return self.weights.draw_trumps * (1.0 if boss else self.weights.draw_trumps_low)
 
     def _cut_strength(self, suit: int, card: int) -> float:
         """How good a trump ``suit`` would be for me (cut trump): my other cards of it and their honours."""
         others = [c for c in self.obs.hand if c // 13 == suit and c != card]
-        return suit_strength(others, suit) - 1.0 * (not others)
+        return suit_strength(others, suit) - self.weights.cut_alone * (not others)
 
 
 _LOW, _HIGH = -10.0, 10.0  # beyond any hand value
@@ -566,45 +596,46 @@ class _Endgame:
     """
 
     def __init__(self, decision: _Decision, rng: random.Random) -> None:
-        self.d = decision
+        self.decision = decision
         self.rng = rng
         obs = decision.obs
         self.rules = obs.rules
-        self.n = obs.players
+        self.players = obs.players
         self.team = decision.team
         self.total = self.rules.tricks_per_hand
         self.centre = self.rules.collection == "centre"
         self.resets = self.rules.streak_resets
-        self.sweep = decision.w.sweep if self.rules.scoring != "mendikot" else 0.0
-        self.cunning = decision.w.endgame_cunning
+        self.sweep = decision.weights.sweep if self.rules.scoring != "mendikot" else 0.0
+        self.cunning = decision.weights.endgame_cunning
         self._results: dict[tuple[tuple[int, int], tuple[int, int]], float] = {}
 
     def choose(self) -> Action | None:
-        d = self.d
-        obs = d.obs
-        t = d.t
-        if t.hidden_open or any(obs.undealt) or obs.phase != "play":
+        decision = self.decision
+        obs = decision.obs
+        tracker = decision.tracker
+        if tracker.hidden_open or any(obs.undealt) or obs.phase != "play":
             return None
         plays = [action for action in obs.legal_actions if isinstance(action, Play)]
         if len(plays) != len(obs.legal_actions):
             return None  # pragma: no cover - reveal is only offered while the card is hidden
-        limit = self.d.w.endgame_deals if self.n == 4 else self.d.w.endgame_deals_many
+        limit = self.decision.weights.endgame_deals if self.players == 4 else self.decision.weights.endgame_deals_many
         # Fewer deals when each has many lines of play, so that no decision takes long.
         lines = 1
         for size in obs.hand_sizes:
             lines *= math.factorial(size)
-        limit = max(4, min(limit, self.d.w.endgame_lines // lines))
-        # The greedy pass, not quite uniform: uniform deals did no better here (pagat against random, eight
-        # seeds of 2,000 deals: 17 hands fewer in 32,000, 44 better and 61 worse; docs/benchmarks.md).
-        deals = t.deals(limit, self.rng, exact=False)
+        limit = max(self.decision.weights.endgame_deals_min, min(limit, self.decision.weights.endgame_lines // lines))
+        # The greedy pass, not quite uniform: uniform deals did no better here (the measurement is in
+        # docs/benchmarks.md, "Heuristic bot").
+        deals = tracker.deals(limit, self.rng, exact=False)
         if not deals:
             return None  # pragma: no cover - the real deal is always consistent
         trick = list(obs.trick)
-        leader = obs.leader if obs.leader is not None else d.me
-        trump = d.trump
-        trump_from = t.trump_from if trump is not None else 99
+        leader = obs.leader if obs.leader is not None else decision.me
+        trump = decision.trump
+        trump_from = tracker.trump_from if trump is not None else NOT_YET
         tens = (obs.tens[0], obs.tens[1])
         won = (obs.tricks_won[0], obs.tricks_won[1])
+        centre_tens = mask_of(obs.centre) & TENS_MASK
         best_action: Action | None = None
         best_total = float("-inf")
         for action in plays:
@@ -612,60 +643,67 @@ class _Endgame:
             for deal in deals:
                 hands = list(deal.hands)
                 total += self._play(
-                    hands, trick, leader, d.me, action.card, trump, trump_from, t.cut_open,
-                    d.centre_tens, obs.next_collector, tens, won, len(obs.tricks), _LOW, _HIGH,
+                    hands=hands, trick=trick, leader=leader, seat=decision.me, card=action.card, trump=trump,
+                    trump_from=trump_from, cut_open=tracker.cut_open, pile=centre_tens, collector=obs.next_collector,
+                    tens=tens, won=won, played=len(obs.tricks), alpha=_LOW, beta=_HIGH,
                 )
             if total > best_total + 1e-9:
                 best_action, best_total = action, total
         return best_action
 
     def _play(
-        self, hands: list[int], trick: list[tuple[int, Card]], leader: int, seat: int, card: int,
+        self, *, hands: list[int], trick: list[tuple[int, Card]], leader: int, seat: int, card: int,
         trump: int | None, trump_from: int, cut_open: bool, pile: int, collector: int | None,
         tens: tuple[int, int], won: tuple[int, int], played: int, alpha: float, beta: float,
     ) -> float:
-        """Value for my team after ``seat`` plays ``card``, both sides playing perfectly from there (alpha-beta)."""
+        """Value for my team after ``seat`` plays ``card``, both sides playing perfectly from there (alpha-beta).
+
+        The line of play so far, as everybody sees it within one deal: ``hands`` (masks, copied before a change),
+        ``trick`` as (seat, card) in play order, its ``leader``, ``trump`` and ``trump_from`` (the index in the trick
+        from which trumps count), ``cut_open`` (the first card off the suit led will make trump), ``pile`` (the
+        tens in the centre, a mask), ``collector`` (the seat that takes it with one more trick), ``tens`` and
+        ``won`` per team, and the tricks ``played``.  Keyword-only, so that no caller can pass them out of order;
+        not a frozen state object, whose fields cost more to read at every card than arguments cost to bind
+        (docs/benchmarks.md, "Endgame arguments").
+        """
         hands = list(hands)
         hands[seat] &= ~(1 << card)
         if trick and cut_open and card // 13 != trick[0][1] // 13:
             trump, trump_from, cut_open = card // 13, len(trick), False
         trick = [*trick, (seat, ALL_CARDS[card])]
-        if len(trick) < self.n:
+        if len(trick) < self.players:
             return self._turn(
-                hands, trick, leader, trump, trump_from, cut_open, pile, collector, tens, won, played, alpha, beta
+                hands=hands, trick=trick, leader=leader, trump=trump, trump_from=trump_from, cut_open=cut_open,
+                pile=pile, collector=collector, tens=tens, won=won, played=played, alpha=alpha, beta=beta,
             )
         cards = [played_card for _seat, played_card in trick]
-        winner = (leader + trick_winner_index(cards, trump, trump_from)) % self.n
+        winner = (leader + trick_winner(cards, trump, trump_from)) % self.players
         side = winner % 2
-        in_trick = sum(1 for played_card in cards if played_card % 13 == TEN)
         played += 1
         last = played == self.total
         won = (won[0] + 1, won[1]) if side == 0 else (won[0], won[1] + 1)
-        if not self.centre:
-            tens = (tens[0] + in_trick, tens[1]) if side == 0 else (tens[0], tens[1] + in_trick)
-        else:
-            pile += in_trick
-            if last or winner == collector:
-                tens = (tens[0] + pile, tens[1]) if side == 0 else (tens[0], tens[1] + pile)
-                pile = 0
-                collector = None if self.resets else winner
-            else:
-                collector = winner
+        # Only the tens matter here, so the centre (``pile``) and what a trick takes are masks of tens.
+        trick_tens = sum(1 << played_card for played_card in cards if played_card % 13 == TEN)
+        taken, pile, collector = collect(trick_tens, winner, pile, collector, last, not self.centre, self.resets)
+        if taken:
+            count = taken.bit_count()
+            tens = (tens[0] + count, tens[1]) if side == 0 else (tens[0], tens[1] + count)
         if last:
             return self._result(tens, won)
         if played + 1 == self.total:
             return self._final_trick(hands, winner, trump, cut_open, pile, tens, won)
-        follow_from = 0 if trump is not None else 99
+        follow_from = 0 if trump is not None else NOT_YET
         return self._turn(
-            hands, [], winner, trump, follow_from, cut_open, pile, collector, tens, won, played, alpha, beta
+            hands=hands, trick=[], leader=winner, trump=trump, trump_from=follow_from, cut_open=cut_open,
+            pile=pile, collector=collector, tens=tens, won=won, played=played, alpha=alpha, beta=beta,
         )
 
     def _turn(
-        self, hands: list[int], trick: list[tuple[int, Card]], leader: int, trump: int | None, trump_from: int,
+        self, *, hands: list[int], trick: list[tuple[int, Card]], leader: int, trump: int | None, trump_from: int,
         cut_open: bool, pile: int, collector: int | None, tens: tuple[int, int], won: tuple[int, int], played: int,
         alpha: float, beta: float,
     ) -> float:
-        seat = (leader + len(trick)) % self.n
+        seat = (leader + len(trick)) % self.players
         hand = hands[seat]
         if trick:
             follow = hand & SUIT_MASKS[trick[0][1] // 13]
@@ -680,8 +718,9 @@ class _Endgame:
                 low = hand & -hand
                 hand ^= low
                 values.append(self._play(
-                    hands, trick, leader, seat, low.bit_length() - 1, trump, trump_from, cut_open, pile, collector,
-                    tens, won, played, _LOW, _HIGH,
+                    hands=hands, trick=trick, leader=leader, seat=seat, card=low.bit_length() - 1, trump=trump,
+                    trump_from=trump_from, cut_open=cut_open, pile=pile, collector=collector, tens=tens, won=won,
+                    played=played, alpha=_LOW, beta=_HIGH,
                 ))
             return cunning * min(values) + (1.0 - cunning) * sum(values) / len(values)
         best = _LOW if mine else _HIGH
@@ -689,8 +728,9 @@ class _Endgame:
             low = hand & -hand
             hand ^= low
             value = self._play(
-                hands, trick, leader, seat, low.bit_length() - 1, trump, trump_from, cut_open, pile, collector,
-                tens, won, played, alpha, beta,
+                hands=hands, trick=trick, leader=leader, seat=seat, card=low.bit_length() - 1, trump=trump,
+                trump_from=trump_from, cut_open=cut_open, pile=pile, collector=collector, tens=tens, won=won,
+                played=played, alpha=alpha, beta=beta,
             )
             if mine:
                 best = max(best, value)
@@ -708,14 +748,16 @@ class _Endgame:
     ) -> float:
         """The last trick, where every player has one card left: no choice, so no search (the hot path)."""
         cards: list[int] = []
-        trump_from = 0 if trump is not None else 99
-        for offset in range(self.n):
-            card = hands[(leader + offset) % self.n].bit_length() - 1
+        trump_from = 0 if trump is not None else NOT_YET
+        for offset in range(self.players):
+            card = hands[(leader + offset) % self.players].bit_length() - 1
             if offset and cut_open and card // 13 != cards[0] // 13:
                 trump, trump_from, cut_open = card // 13, offset, False
             cards.append(card)
-        side = (leader + trick_winner_index(cards, trump, trump_from)) % 2
-        taken = sum(1 for card in cards if card % 13 == TEN) + (pile if self.centre else 0)
+        winner = (leader + trick_winner(cards, trump, trump_from)) % self.players
+        side = winner % 2
+        trick_tens = sum(1 << card for card in cards if card % 13 == TEN)
+        taken = collect(trick_tens, winner, pile, None, True, not self.centre, self.resets)[0].bit_count()
         won = (won[0] + 1, won[1]) if side == 0 else (won[0], won[1] + 1)
         tens = (tens[0] + taken, tens[1]) if side == 0 else (tens[0], tens[1] + taken)
         return self._result(tens, won)
@@ -724,7 +766,7 @@ class _Endgame:
         key = (tens, won)
         value = self._results.get(key)
         if value is None:
-            outcome = hand_outcome(self.rules, self.d.obs.dealer, tens, won)
+            outcome = hand_outcome(self.rules, self.decision.obs.dealer, tens, won)
             value = 1.0 if outcome.winner == self.team else (0.5 if outcome.winner is None else 0.0)
             if self.sweep:
                 value += self.sweep * ((tens[self.team] == 4) - (tens[1 - self.team] == 4))
@@ -737,27 +779,31 @@ _NEUTRAL = 0.1875  # what one ten moves the chance of winning at the start of a 
 
 @functools.lru_cache(maxsize=4096)
 def _stakes_of(
-    key: tuple[str, bool, bool, tuple[int, int], tuple[int, int], int, float, float],
+    key: tuple[Rules, bool, tuple[int, int], tuple[int, int], int, float, float],
 ) -> tuple[float, float]:
-    scoring, trick_minimum, dealer_team, tens, tricks, left, sweep, odds = key
+    """``(ten, trick)`` values for ``(rules, dealer_team, tens, tricks, left, sweep, odds)``: see ``_stakes``."""
+    rules, dealer_team, tens, tricks, left, sweep, odds = key
     tens_left = 4 - tens[0] - tens[1]
     if tens_left:
-        more = _p_win(scoring, trick_minimum, dealer_team, (tens[0] + 1, tens[1]), tricks, left, sweep, odds)
-        less = _p_win(scoring, trick_minimum, dealer_team, (tens[0], tens[1] + 1), tricks, left, sweep, odds)
+        more = _p_win(rules, dealer_team, (tens[0] + 1, tens[1]), tricks, left, sweep, odds)
+        less = _p_win(rules, dealer_team, (tens[0], tens[1] + 1), tricks, left, sweep, odds)
         ten = (more - less) / 2 / _NEUTRAL
     else:
         ten = 0.0
     trick = 0.0
-    if left and scoring != "pagat":
-        more = _p_win(scoring, trick_minimum, dealer_team, tens, (tricks[0] + 1, tricks[1]), left - 1, sweep, odds)
-        less = _p_win(scoring, trick_minimum, dealer_team, tens, (tricks[0], tricks[1] + 1), left - 1, sweep, odds)
+    if left and rules.scoring != "pagat":
+        more = _p_win(rules, dealer_team, tens, (tricks[0] + 1, tricks[1]), left - 1, sweep, odds)
+        less = _p_win(rules, dealer_team, tens, (tricks[0], tricks[1] + 1), left - 1, sweep, odds)
         trick = (more - less) / 2 / _NEUTRAL
     return max(0.0, ten), max(0.0, trick)
 
 
+#: A hand's worth to my team by its winner: a win, nobody (a drawn or unscored hand), a loss.
+_WORTH = {0: 1.0, None: 0.5, 1: 0.0}
+
+
 def _p_win(
-    scoring: str,
-    trick_minimum: bool,
+    rules: Rules,
     dealer_team: bool,
     tens: tuple[int, int],
     tricks: tuple[int, int],
@@ -765,27 +811,26 @@ def _p_win(
     sweep: float,
     odds: float = 0.5,
 ) -> float:
-    """Chance my team wins the hand if each ten still open is mine with chance ``odds`` and each trick is even."""
+    """Chance my team wins the hand if each ten still open is mine with chance ``odds`` and each trick is even.
+
+    My team plays as team 0 of ``scoring.hand_outcome`` (so the dealer sits on team 0 when ``dealer_team``).
+    """
+    dealer = 0 if dealer_team else 1
     tens_left = 4 - tens[0] - tens[1]
     total = 0.0
     for mine in range(tens_left + 1):
         ten_weight = math.comb(tens_left, mine) * odds**mine * (1.0 - odds) ** (tens_left - mine)
         x, y = tens[0] + mine, tens[1] + tens_left - mine
-        if scoring == "pagat":
-            value = 1.0 if x > y or (x == y and not dealer_team) else 0.0
+        if rules.scoring == "pagat":  # tricks never count: one outcome per split of the tens
+            value = _WORTH[hand_outcome(rules, dealer, (x, y), tricks).winner]
             value += sweep * ((x == 4) - (y == 4))
             total += ten_weight * value
             continue
         for won in range(left + 1):
             weight = ten_weight * math.comb(left, won) / 2**left
             u, v = tricks[0] + won, tricks[1] + left - won
-            if x == y:
-                value = 1.0 if u > v else (0.5 if u == v else 0.0)
-            elif scoring == "taash" and trick_minimum and 2 * (u if x > y else v) <= u + v:
-                value = 0.5  # nobody scores
-            else:
-                value = 1.0 if x > y else 0.0
-            if scoring == "taash":
+            value = _WORTH[hand_outcome(rules, dealer, (x, y), (u, v)).winner]
+            if rules.scoring == "taash":
                 value += sweep * ((x == 4) - (y == 4))
             total += weight * value
     return total

@@ -26,6 +26,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dehla.bots.base import Bot, register
@@ -34,7 +35,8 @@ from dehla.bots.tracking import CardTracker, HolderSample
 from dehla.cards import SUIT_MASKS, Card, cards_of
 from dehla.engine.actions import Action, Deal, Hide, Play, parse_action
 from dehla.engine.observe import Observation, observe
-from dehla.engine.state import OPENING_PACKET, STAGED_TRICKS, Match, Phase
+from dehla.engine.state import Match, Phase
+from dehla.engine.tricks import OPENING_PACKET, STAGED_TRICKS
 from dehla.errors import DehlaError
 from dehla.rules import Rules
 
@@ -42,14 +44,10 @@ if TYPE_CHECKING:  # the solver (and numba) load on first use, not with every co
     from dehla.solver.fast import Results, Solver
     from dehla.solver.objective import Value
 
-__all__ = ["SearchBot", "CheatBot", "determinize", "utility", "DEFAULT_BUDGETS"]
+__all__ = ["SearchBot", "SearchSettings", "CheatBot", "determinize", "utility", "DEFAULT_BUDGETS"]
 
 #: Seconds per move: (hard, expert).
 DEFAULT_BUDGETS = (0.5, 2.0)
-#: The inference's chance that another player made a play ``heuristic`` would not have made; 0 is off.
-#: Off by default: at 0.05 it won +0.7% of pagat hands [-1.6%, +2.9%] for 50 times the median move time
-#: (docs/benchmarks.md).
-DEFAULT_SURPRISE = 0.0
 #: Search nodes a second the solver manages on one core (used to turn a time budget into a node limit;
 #: about 2.3 million measured, see docs/benchmarks.md).
 NODES_PER_SECOND = 2_000_000
@@ -58,11 +56,14 @@ NODES_PER_SECOND = 2_000_000
 class _SolveOdds:
     """How often a solve within a node limit finished, per rules, node limit and tricks played.
 
-    Learned in this process and shared by every bot using it.  Where most tries
-    failed, ``worth_trying`` says no, except one time in ten to keep the figures
-    current, so the first tricks of a full deal, which no budget can solve, do
-    not spend a share of every move's budget on a solve that fails (on full pagat
-    deals that had been a third of the search bot's thinking time).
+    Each bot keeps its own, learned from its own moves: nothing outlives the
+    bot, so a bot plays the same whatever ran before it in the process.  Where
+    most tries failed, ``worth_trying`` says no, except one time in ten to keep
+    the figures current, so the first tricks of a full deal, which no budget can
+    solve, do not spend a share of every move's budget on a solve that fails (on
+    full pagat deals that had been a third of the search bot's thinking time).
+    A failed try costs time only: the move is then the heuristic's, as it is
+    when the bot does not try.
     """
 
     TRIES = 4  # tries before the figures are trusted
@@ -81,8 +82,6 @@ class _SolveOdds:
         counts[0] += 1
         counts[1] += solved
 
-
-_SOLVE_ODDS = _SolveOdds()
 
 
 def utility(value: Value, team: int) -> float:
@@ -154,11 +153,12 @@ def determinize(observation: Observation, sample: HolderSample) -> Match:
                 match.apply(parse_action(text))
     except DehlaError as error:
         raise _Rejected(str(error)) from None
+    state = match.hand_state()
     if (
-        match.to_act != observation.seat
-        or match.trump != observation.trump
-        or (match._hidden_card is not None) != observation.trump_hidden
-        or tuple(mask.bit_count() for mask in match._pending) != observation.undealt
+        state.to_act != observation.seat
+        or state.trump != observation.trump
+        or (state.hidden_card is not None) != observation.trump_hidden
+        or tuple(mask.bit_count() for mask in state.pending) != observation.undealt
     ):
         raise _Rejected("the replay does not reach the observed position")
     return match
@@ -314,7 +314,7 @@ class _PlayModel:
                 seat is not None
                 and seat != observer
                 and len(replay.legal_actions()) > 1
-                and not (replay.phase is Phase.PLAY and replay._hands[seat].bit_count() <= endgame)
+                and not (replay.phase is Phase.PLAY and len(replay.hand_of(seat)) <= endgame)
                 and self.player.act(observe(replay, seat)) != action
             ):
                 count += 1
@@ -324,19 +324,16 @@ class _PlayModel:
         return count
 
 
-class SearchBot:
-    """Sample the unseen cards, solve each sample exactly, play the best action on average.
+@dataclass(frozen=True)
+class SearchSettings:
+    """How a search bot searches, beyond what a player would set: for tests and experiments (benchmarks).
 
-    ``budget`` is the thinking time per move in CPU seconds of one core (the
-    same as seconds on an idle core);
-    ``max_samples`` caps the samples of one move.  After ``settle_after``
-    samples the bot stops early once the choice is settled (see ``_settled``,
-    with ``settle_z`` standard errors; ``settle_after=0`` never stops early):
-    clear moves come quickly, and hard ones keep the whole budget.  The
-    solver's transposition table is kept from move to move.  With
-    ``sample_nodes`` the bot ignores the clock and gives every sample that
-    many search nodes instead: slower to tune but reproducible, for tests and
-    experiments.
+    The defaults are the bots' play.  After ``settle_after`` samples a bot stops
+    early once the choice is settled (see ``_settled``, with ``settle_z``
+    standard errors; ``settle_after=0`` never stops early): clear moves come
+    quickly, and hard ones keep the whole budget.  With ``sample_nodes`` the bot
+    ignores the clock and gives every sample that many search nodes instead:
+    slower to tune but reproducible.  ``table_bits`` sizes the solver's table.
 
     Inference (``surprise``, the chance that another player made a play
     ``heuristic`` would not have made; 0 turns it off): in each deal drawn the
@@ -344,24 +341,56 @@ class SearchBot:
     (``_PlayModel``); a deal is weighted by ``surprise`` to the power of its
     surprises beyond the fewest found in any deal of the move, and a deal more
     than ``surprise_cutoff`` beyond them is not solved.  At most ``candidates``
-    deals are drawn a move.
+    deals are drawn a move (default: four times the bot's samples).  Off in
+    play: at 0.05 it won +0.7% of pagat hands [-1.6%, +2.9%] for 50 times the
+    median move time (docs/benchmarks.md).
 
     ``focus``: while fewer than ``focus_tricks`` tricks are done, solve only the
     results of the ``heuristic`` bot's ``focus`` best actions (``HeuristicBot.ranked``)
-    and choose among those; 0 weighs every action.  Early in a hand most of
-    a solve goes to proving what each action keeps, so this buys more samples
-    where a full solve affords one or two.
+    and choose among those; 0 weighs every action.
 
-    By default each sample is solved only as far as the hand's result
-    (``Solver.results``: who wins, by how many points), which costs a fraction of
-    a full solve early in a hand, so the bot starts searching a trick or two
-    sooner; among actions with the same average result it plays what
-    ``heuristic`` would, when that is one of them.  ``exact_tens=True`` solves
-    the tens too and breaks ties by them (``utility``), as the bot did before.
+    ``exact_tens=True`` solves the tens too and breaks ties by them
+    (``utility``), as the bot did before it solved only results;
+    ``uniform=False`` draws deals with the tracker's greedy pass, which is not
+    quite uniform, as the bot did before (for comparison).
+    """
 
-    Each deal is drawn uniformly among those consistent with the observation
-    (``CardTracker.sample``); ``uniform=False`` uses the tracker's greedy pass,
-    which is not quite uniform, as the bot did before (for comparison).
+    table_bits: int = 19
+    sample_nodes: int | None = None
+    settle_after: int = 12
+    settle_z: float = 3.0
+    surprise: float = 0.0
+    candidates: int | None = None
+    surprise_cutoff: int = 2
+    exact_tens: bool = False
+    focus: int = 0
+    focus_tricks: int = 3
+    uniform: bool = True
+
+    def __post_init__(self) -> None:
+        if self.sample_nodes is not None and self.sample_nodes <= 0:
+            raise DehlaError(f"the nodes per sample must be positive, not {self.sample_nodes}")
+        if not 0.0 <= self.surprise < 1.0:
+            raise DehlaError(f"the surprise chance must be at least 0 and below 1, not {self.surprise}")
+
+
+class SearchBot:
+    """Sample the unseen cards, solve each sample exactly, play the best action on average.
+
+    ``budget`` is the thinking time per move in CPU seconds of one core (the
+    same as seconds on an idle core); ``max_samples`` caps the samples of one
+    move; ``seed`` makes the bot's random choices repeatable (its moves still
+    follow the clock unless ``settings.sample_nodes`` is set).  The solver's
+    transposition table is kept from move to move; nothing the bot learns
+    outlives it.  ``settings`` (``SearchSettings``) holds the knobs that tests
+    and benchmarks vary.
+
+    Each sample is solved only as far as the hand's result (``Solver.results``:
+    who wins, by how many points), which costs a fraction of a full solve early
+    in a hand, so the bot starts searching a trick or two sooner; among actions
+    with the same average result it plays what ``heuristic`` would, when that
+    is one of them.  Each deal is drawn uniformly among those consistent with
+    the observation (``CardTracker.sample``).
     """
 
     def __init__(
@@ -370,42 +399,20 @@ class SearchBot:
         budget: float = DEFAULT_BUDGETS[0],
         max_samples: int = 64,
         name: str = "hard",
-        table_bits: int = 19,
-        sample_nodes: int | None = None,
-        settle_after: int = 12,
-        settle_z: float = 3.0,
-        surprise: float = DEFAULT_SURPRISE,
-        candidates: int | None = None,
-        surprise_cutoff: int = 2,
-        exact_tens: bool = False,
-        focus: int = 0,
-        focus_tricks: int = 3,
-        uniform: bool = True,
+        settings: SearchSettings | None = None,
     ) -> None:
         if budget <= 0:
             raise DehlaError(f"the time budget must be positive, not {budget}")
-        if sample_nodes is not None and sample_nodes <= 0:
-            raise DehlaError(f"the nodes per sample must be positive, not {sample_nodes}")
-        if not 0.0 <= surprise < 1.0:
-            raise DehlaError(f"the surprise chance must be at least 0 and below 1, not {surprise}")
         self.name = name
         self.rng = random.Random(seed)
         self.budget = budget
         self.max_samples = max_samples
-        self.sample_nodes = sample_nodes
-        self.settle_after = settle_after
-        self.settle_z = settle_z
-        self.table_bits = table_bits
+        self.settings = settings = settings if settings is not None else SearchSettings()
+        self.candidates = settings.candidates if settings.candidates is not None else 4 * max_samples
         self._solver: Solver | None = None
         self.fallback = HeuristicBot(seed)
-        self.surprise = surprise
-        self.candidates = candidates if candidates is not None else 4 * max_samples
-        self.surprise_cutoff = surprise_cutoff
-        self.exact_tens = exact_tens
-        self.focus = focus
-        self.focus_tricks = focus_tricks
-        self.uniform = uniform
-        self._model = _PlayModel(seed) if surprise else None
+        self._model = _PlayModel(seed) if settings.surprise else None
+        self.solve_odds = _SolveOdds()
         self.last_samples = 0
 
     @property
@@ -413,7 +420,7 @@ class SearchBot:
         if self._solver is None:
             from dehla.solver.fast import Solver
 
-            self._solver = Solver(table_bits=self.table_bits)
+            self._solver = Solver(table_bits=self.settings.table_bits)
         return self._solver
 
     def act(self, observation: Observation) -> Action:
@@ -435,20 +442,21 @@ class SearchBot:
     def _sampled_choice(self, observation: Observation) -> Action | None:
         from dehla.solver.fast import SolveLimitReached
 
+        settings = self.settings
         # The budget is CPU time of this thread: on an idle core the same as the clock, and on a busy
         # machine the bot still thinks as much as it would alone (the move just takes longer).
         start = time.thread_time()
         deadline = start + self.budget
-        timed = self.sample_nodes is None
+        timed = settings.sample_nodes is None
         # The first sample gets no more than a fair share of the budget.
         first_limit = max(20_000, int(self.budget / 4 * NODES_PER_SECOND))
         # Early in a hand most of a solve goes to proving what each action keeps: weigh only the heuristic's best few.
-        focused = bool(self.focus) and not self.exact_tens and len(observation.tricks) < self.focus_tricks
+        focused = bool(settings.focus) and not settings.exact_tens and len(observation.tricks) < settings.focus_tricks
         first_key = (observation.rules, first_limit, len(observation.tricks), focused)
-        if timed and not _SOLVE_ODDS.worth_trying(first_key, self.rng):
+        if timed and not self.solve_odds.worth_trying(first_key, self.rng):
             self.last_samples = 0
             return None
-        actions = self.fallback.ranked(observation)[: self.focus] if focused else list(observation.legal_actions)
+        actions = self.fallback.ranked(observation)[: settings.focus] if focused else list(observation.legal_actions)
         if len(actions) < 2:
             self.last_samples = 0
             return None  # the heuristic's card
@@ -457,7 +465,7 @@ class SearchBot:
         solved = _Samples.empty(actions)
         surprises: list[int] = []  # per sample solved, with inference
         fewest = 10**9
-        ties_after = 0 if self.exact_tens else 2 * self.settle_after
+        ties_after = 0 if settings.exact_tens else 2 * settings.settle_after
         rejected = 0
         drawn = 0
         while len(solved) < self.max_samples and rejected < 200 and drawn < self.candidates:
@@ -465,18 +473,18 @@ class SearchBot:
             if timed and now >= deadline:
                 break
             try:
-                match = determinize(observation, tracker.sample(self.rng, exact=self.uniform))
+                match = determinize(observation, tracker.sample(self.rng, exact=settings.uniform))
             except (_Rejected, RuntimeError):
                 rejected += 1
                 continue
             if self._model is not None:
                 drawn += 1
-                count = self._model.surprises(match, observation.seat, fewest + self.surprise_cutoff)
-                if count > fewest + self.surprise_cutoff:
+                count = self._model.surprises(match, observation.seat, fewest + settings.surprise_cutoff)
+                if count > fewest + settings.surprise_cutoff:
                     continue  # far less likely than a deal already solved: not worth solving
                 fewest = min(fewest, count)
             if not timed:
-                self.solver.node_limit = self.sample_nodes or 0
+                self.solver.node_limit = settings.sample_nodes or 0
             elif solved:
                 self.solver.node_limit = max(20_000, int((deadline - now) * NODES_PER_SECOND))  # what is left
             else:
@@ -486,27 +494,27 @@ class SearchBot:
             except SolveLimitReached:
                 values = None
             if timed and not solved:
-                _SOLVE_ODDS.record(first_key, values is not None)
+                self.solve_odds.record(first_key, values is not None)
             if values is None:
                 break
             solved.add(values)
             if self._model is not None:
                 surprises.append(count)
-                solved.reweight([self.surprise ** (c - fewest) for c in surprises])
-            ready = self.settle_after and len(solved) >= self.settle_after
-            if ready and _settled(solved, _best(solved, observation), self.settle_z, ties_after):
+                solved.reweight([settings.surprise ** (c - fewest) for c in surprises])
+            ready = settings.settle_after and len(solved) >= settings.settle_after
+            if ready and _settled(solved, _best(solved, observation), settings.settle_z, ties_after):
                 break
         self.last_samples = len(solved)
         if not solved:
             return None
-        if self.exact_tens:
+        if settings.exact_tens:
             return _best(solved, observation)
         return _best(solved, observation, lambda: self.fallback.act(observation))
 
     def _sample_values(self, match: Match, team: int, actions: list[Action] | None = None) -> dict[Action, float]:
         """What each legal action (or each of ``actions``) is worth to ``team`` in one sampled deal, solved
         double-dummy."""
-        if self.exact_tens:
+        if self.settings.exact_tens:
             solution = self.solver.solve(match)
             return {action: utility(value, team) for action, value in solution.actions.items()}
         results = self.solver.results(match, actions)
@@ -563,6 +571,7 @@ class CheatBot:
         self.rng = random.Random(seed)
         self.fallback = HeuristicBot(seed)
         self.node_limit = node_limit
+        self.solve_odds = _SolveOdds()
         self._match: Match | None = None
         self._solver: Solver | None = None
 
@@ -589,14 +598,14 @@ class CheatBot:
 
         self._solver.node_limit = self.node_limit or 0
         key = (match.rules, self._solver.node_limit, len(observation.tricks), False)
-        if self.node_limit and not _SOLVE_ODDS.worth_trying(key, self.rng):
+        if self.node_limit and not self.solve_odds.worth_trying(key, self.rng):
             return self.fallback.act(observation)
         try:
             results: Results | None = self._solver.results(match)
         except SolveLimitReached:
             results = None
         if self.node_limit:
-            _SOLVE_ODDS.record(key, results is not None)
+            self.solve_odds.record(key, results is not None)
         if results is None:
             return self.fallback.act(observation)
         team = observation.seat % 2

@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dehla.cards import DECK_48, DECK_52, SUIT_MASKS, TENS_MASK, Card, Suit, mask_of
 from dehla.engine.observe import Observation
 
-__all__ = ["CardTracker", "HolderSample", "trick_winner_index", "beats", "card_bit_above"]
+__all__ = ["CardTracker", "HolderSample", "beats", "card_bit_above"]
 
 _SUITS = tuple(Suit)
 _DECK_MASK = {52: mask_of(DECK_52), 48: mask_of(DECK_48)}
@@ -53,30 +53,6 @@ def card_bit_above(card: int) -> int:
     """Mask of the cards of ``card``'s suit ranked above it."""
     suit = card // 13
     return SUIT_MASKS[suit] & ~((2 << card) - 1)
-
-
-def trick_winner_index(cards: Sequence[int], trump: int | None, trump_from: int) -> int:
-    """Index of the winning card of a (possibly unfinished) trick.
-
-    ``trump`` counts only for cards at index ``trump_from`` or later (band hukum:
-    trumps played before the reveal never count); when the suit led is trump the
-    highest card of it wins.  The same rule as the engine's, applied to the
-    public trick so that a bot can reason about hypothetical plays.
-    """
-    led = cards[0] // 13
-    best_index = -1
-    if trump is not None and trump != led:
-        best = -1
-        for index in range(max(trump_from, 0), len(cards)):
-            card = cards[index]
-            if card // 13 == trump and card > best:
-                best, best_index = card, index
-    if best_index < 0:
-        best = -1
-        for index, card in enumerate(cards):
-            if card // 13 == led and card > best:
-                best, best_index = card, index
-    return best_index
 
 
 def beats(card: int, best: int, best_is_trump: bool, led: int, trump: int | None) -> bool:

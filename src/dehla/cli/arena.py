@@ -16,12 +16,13 @@ from typing import Any
 from dehla.arena.executors import check_ray_address
 from dehla.arena.games import ArenaConfig
 from dehla.arena.report import summary_lines
-from dehla.arena.runner import BACKENDS, check_writable_dir, check_writable_file, run_arena, write_outputs
-from dehla.bots import BOTS, bot_names, make_bot
+from dehla.arena.runner import BACKENDS, ArenaRun, check_writable_dir, check_writable_file, run_arena, write_outputs
+from dehla.bots import BOTS, bot_names
 from dehla.cli.common import positive_int, read_rules, seed_value
 from dehla.errors import DehlaError
+from dehla.play import close_bots
+from dehla.protocol.host import make_player
 from dehla.protocol.messages import DEFAULT_MOVE_TIMEOUT
-from dehla.protocol.referee import close_bots
 from dehla.rules import PRESETS
 
 #: Deals played when neither --deals nor --matches is given.
@@ -99,7 +100,7 @@ def _bot_list(text: str) -> tuple[str, ...]:
     if len(names) < 2:
         raise DehlaError(f"--bots needs at least two bots separated by commas, not {text!r}")
     for name in names:
-        close_bots([make_bot(name)])  # unknown names and missing programs fail before any work
+        close_bots([make_player(name)])  # unknown names and missing programs fail before any work
     return names
 
 
@@ -151,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_with_progress(config: ArenaConfig, args: argparse.Namespace) -> Any:
+def _run_with_progress(config: ArenaConfig, args: argparse.Namespace) -> ArenaRun:
     if args.no_progress:
         return run_arena(config, args.backend, args.workers, args.address)
     from rich.console import Console

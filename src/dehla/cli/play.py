@@ -20,9 +20,9 @@ from dehla.engine.events import Event
 from dehla.engine.observe import Observation
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
-from dehla.protocol.host import COMMAND_PREFIX, CommandBot
+from dehla.play import BotFailure, checked_act, close_bots
+from dehla.protocol.host import COMMAND_PREFIX, make_player
 from dehla.protocol.messages import DEFAULT_MOVE_TIMEOUT
-from dehla.protocol.referee import BotFailure, checked_act, close_bots
 from dehla.record import to_record, write_records
 from dehla.rules import PRESETS
 from dehla.text import describe_event, hand_text, score_text, seat_label
@@ -215,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
     for kind in (args.partner, args.opponents):
         if kind in BOTS and BOTS[kind].measurement_only:
             raise DehlaError(f"{kind!r} sees every card and is for measurement only; play against {_bots_help()}")
-    close_bots([make_bot(args.partner), make_bot(args.opponents)])  # names checked before the match starts
+    close_bots([make_player(args.partner), make_player(args.opponents)])  # names checked before the match starts
     rng = random.Random(args.seed)
     names = []
     for seat in range(rules.players):
@@ -231,10 +231,7 @@ def run(args: argparse.Namespace) -> int:
             players.append(human)
         else:
             kind = args.partner if seat % 2 == args.seat % 2 else args.opponents
-            bot = make_bot(kind, rng.getrandbits(64))
-            if isinstance(bot, CommandBot):
-                bot.move_timeout = args.move_timeout
-            players.append(bot)
+            players.append(make_player(kind, rng.getrandbits(64), move_timeout=args.move_timeout))
     print(f"dehla play — {rules.preset}. You are seat {args.seat}, team {args.seat % 2}. Type 'help' for help.")
     match = Match.new(rules, rng)
     print(f"First dealer by lot: {seat_label(match.dealer, names)}")

@@ -7,10 +7,11 @@ import random
 import sys
 from typing import Any
 
-from dehla.bots import bot_names, make_bot
+from dehla.bots import bot_names
 from dehla.cli.common import positive_int, read_rules, seed_value
 from dehla.errors import DehlaError
 from dehla.play import play_match
+from dehla.protocol.host import make_player
 from dehla.record import dumps_record, to_record
 from dehla.rules import PRESETS
 
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     if len(names) != rules.players:
         raise DehlaError(f"--bots needs 1 or {rules.players} names, not {len(names)}")
     for name in names:
-        make_bot(name)  # unknown names fail before any work is done
+        make_player(name)  # unknown names fail before any work is done
     rng = random.Random(args.seed)
     try:
         out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         raise DehlaError(f"cannot write {args.out}: {error.strerror}") from None
     try:
         for _ in range(args.matches):
-            bots = [make_bot(name, rng.getrandbits(64)) for name in names]
+            bots = [make_player(name, rng.getrandbits(64)) for name in names]
             match = play_match(rules, bots, rng)
             out.write(dumps_record(to_record(match)) + "\n")
     finally:

@@ -1,4 +1,4 @@
-"""The rules engine: actions, events, the match state, observations and scoring. No I/O."""
+"""The rules engine: the trick core, actions, events, the match state, observations and scoring. No I/O."""
 
 from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action, Call, Deal, Hide, Play, Reveal, parse_action
 from dehla.engine.events import (
@@ -16,6 +16,7 @@ from dehla.engine.events import (
 )
 from dehla.engine.observe import Observation, observe
 from dehla.engine.state import Match, Phase, draw_first_dealer
+from dehla.engine.tricks import HandState
 
 __all__ = [
     "Action",
@@ -28,6 +29,7 @@ __all__ = [
     "HandEnded",
     "HandResult",
     "HandStarted",
+    "HandState",
     "Hide",
     "HIDES",
     "KotAwarded",

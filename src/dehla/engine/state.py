@@ -9,6 +9,14 @@ record, so a replay is a fold of ``apply`` over the record.
 
 Hands are 52-bit masks (see ``dehla.cards``) so that ``apply`` stays cheap
 enough for search.
+
+The rules of a trick are the trick core's (``dehla.engine.tricks``): ``Match``
+keeps the log, the phases and the events around them, and gives the hand in
+play to the solver and the search bots as the core's frozen ``HandState``
+(``hand_state()``); nothing outside the engine reads its private fields.  The
+legal cards, the trick winner and the collection run before or after every
+card of every playout, so ``legal_actions``, ``apply`` and ``_end_trick``
+inline them (tests/test_trick_core.py holds them to the core).
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ import random
 from enum import Enum
 from itertools import repeat
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from dehla.cards import (
     DECK_48,
@@ -46,6 +54,7 @@ from dehla.engine.events import (
     TrumpSet,
 )
 from dehla.engine.scoring import MatchScore, Outcome, hand_outcome, next_dealer, settled_outcome
+from dehla.engine.tricks import NOT_YET, OPENING_PACKET, HandState, staged_deal_due, tens_of
 from dehla.errors import DehlaError, IllegalActionError
 from dehla.rules import Rules, parse_rules
 
@@ -53,12 +62,6 @@ if TYPE_CHECKING:
     from dehla.engine.observe import Observation
 
 __all__ = ["Match", "Phase", "draw_first_dealer"]
-
-#: Cards each seat holds before the rest are dealt (called trump, staged deal).
-OPENING_PACKET = 5
-#: Tricks played without trump before a staged deal is completed anyway.
-STAGED_TRICKS = 5
-_NOT_YET = 99  # trick position from which trump counts, when it does not (yet)
 
 
 class Phase(Enum):
@@ -72,7 +75,11 @@ class Phase(Enum):
 # Enum members are slow to look up on the class (Python 3.11), so the engine keeps them here.
 _DEAL, _CALL, _HIDE, _PLAY, _OVER = Phase.DEAL, Phase.CALL, Phase.HIDE, Phase.PLAY, Phase.OVER
 _BITS = tuple(1 << card for card in range(52))
-_new_tuple = tuple.__new__  # builds a named tuple without the Python-level ``__new__`` frame
+#: Builds an event without the Python-level ``__new__`` frame of a named tuple (a constructor call on every
+#: trick costs several per cent of a random hand).  Every call is written
+#: ``_new_tuple(Event, (field, ...))`` with locals named exactly as ``Event._fields``, in that order:
+#: tests/test_event_order.py reads the source and fails on any other form, so the order cannot go wrong.
+_new_tuple = tuple.__new__
 
 
 #: Card bits with a 0 at index 52.  A hand's mask is ``sum(itemgetter(52, *cards)(_BITS_AND_ZERO))``: summing
@@ -108,7 +115,22 @@ _RANK_OF = [card % 13 for card in _CARD_NUMBERS]  # a list: its bound ``__getite
 _NEW_SCORE = MatchScore()
 
 
-_Facts = tuple[tuple[Card, ...], "itemgetter[Any]", int, bool, bool, bool, bool, bool, bool, bool, bool]
+class _Facts(NamedTuple):
+    """What the engine reads from ``Rules`` on its hot paths, so that they need no string comparisons."""
+
+    pack: tuple[Card, ...]
+    split_deck: itemgetter[Any]  # cuts a shuffled pack into the hands, in one call
+    tricks_per_hand: int
+    immediate: bool  # captured at every trick (not the centre rule)
+    early_end: bool
+    streak_resets: bool
+    trick_minimum: bool
+    band: bool  # band hukum: only then can a turn start with a reveal, a duty to trump or a free choice of card
+    ask_reveal: bool  # band hukum where a player who cannot follow may ask
+    auto_reveal: bool  # band hukum turned up automatically
+    opening: bool  # the first five cards come first (called trump, staged deal)
+
+
 _FACTS: dict[int, tuple[Rules, _Facts]] = {}
 
 
@@ -122,21 +144,18 @@ def _facts_of(rules: Rules) -> _Facts:
         return entry[1]
     trump = rules.trump
     size = rules.hand_size
-    facts: _Facts = (
-        DECK_52 if rules.players == 4 else DECK_48,
-        # Cuts a shuffled pack into the hands, in one call.
-        itemgetter(*(slice(seat * size, (seat + 1) * size) for seat in range(rules.players))),
-        rules.tricks_per_hand,
-        rules.collection == "immediate",
-        rules.early_end,
-        rules.streak_resets,
-        rules.trick_minimum,
-        # Band hukum: only then can a turn start with a reveal, a duty to trump or a free choice of card.
-        trump in ("hidden", "hidden_auto"),
-        trump == "hidden",
-        trump == "hidden_auto",
-        # The first five cards come first (called trump, staged deal).
-        rules.staged_deal or trump == "called",
+    facts = _Facts(
+        pack=DECK_52 if rules.players == 4 else DECK_48,
+        split_deck=itemgetter(*(slice(seat * size, (seat + 1) * size) for seat in range(rules.players))),
+        tricks_per_hand=rules.tricks_per_hand,
+        immediate=rules.collection == "immediate",
+        early_end=rules.early_end,
+        streak_resets=rules.streak_resets,
+        trick_minimum=rules.trick_minimum,
+        band=trump in ("hidden", "hidden_auto"),
+        ask_reveal=trump == "hidden",
+        auto_reveal=trump == "hidden_auto",
+        opening=rules.staged_deal or trump == "called",
     )
     if len(_FACTS) >= 256:  # rules made on the fly (records, options) must not pile up
         _FACTS.clear()
@@ -210,19 +229,18 @@ class Match:
         #: True when the next action is a ``Deal`` (the start of every hand).
         self.is_chance = True
         self.phase: Phase = _DEAL
-        (
-            self._pack,
-            self._split_deck,
-            self._tricks_per_hand,
-            self._immediate,
-            self._early_end,
-            self._streak_resets,
-            self._trick_minimum,
-            self._band,
-            self._ask_reveal,
-            self._auto_reveal,
-            self._opening,
-        ) = _facts_of(self.rules)
+        facts = _facts_of(self.rules)
+        self._pack = facts.pack
+        self._split_deck = facts.split_deck
+        self._tricks_per_hand = facts.tricks_per_hand
+        self._immediate = facts.immediate
+        self._early_end = facts.early_end
+        self._streak_resets = facts.streak_resets
+        self._trick_minimum = facts.trick_minimum
+        self._band = facts.band
+        self._ask_reveal = facts.ask_reveal
+        self._auto_reveal = facts.auto_reveal
+        self._opening = facts.opening
         self.dealer: int = first_dealer
         self.match_score: MatchScore = _NEW_SCORE
         self.results: list[HandResult] = []
@@ -243,7 +261,7 @@ class Match:
         self._staged = False
         self._cut_open = False
         self._trump: Suit | None = None
-        self._trump_from = _NOT_YET
+        self._trump_from = NOT_YET
         self._hidden_card: Card | None = None
         self._hidden_suit: Suit | None = None
         self._chooser: int | None = None
@@ -300,7 +318,12 @@ class Match:
         return seat % 2
 
     def legal_actions(self) -> tuple[Action, ...]:
-        """The actions the seat to act may take; empty at a deal or once the match is over."""
+        """The actions the seat to act may take; empty at a deal or once the match is over.
+
+        The cards are the trick core's ``legal_cards`` (``tricks.playable``), written out here with interned
+        tuples per suit because this runs before every move of every playout (docs/benchmarks.md: through
+        the core it cost 5-8% of a random hand); tests/test_trick_core.py holds the two together.
+        """
         if self.phase is _PLAY:
             hand = self._hands[self._to_act]  # type: ignore[index]
             if self._trick:
@@ -364,7 +387,9 @@ class Match:
         Raises ``IllegalActionError`` (a ``DehlaError``) naming the reason when the
         action is not legal now; the state is then unchanged.  Playing a card is
         the hot path of every search, so it is written out here in full, with the
-        commonest case (following suit) tested first.
+        commonest case (following suit) tested first; its check of the card is the
+        trick core's rule (``tricks.playable``), inlined, and held to it by
+        tests/test_trick_core.py.
         """
         if action.__class__ is not Play or self.phase is not _PLAY:
             return self._apply_other(action)
@@ -428,7 +453,8 @@ class Match:
         self._cut_open = False
         self._trump = trump = _SUITS[card // 13]
         self._trump_from = len(trick)
-        events: list[Event] = [_new_tuple(TrumpSet, (trump, seat, "cut", card))]
+        suit, how = trump, "cut"
+        events: list[Event] = [_new_tuple(TrumpSet, (suit, seat, how, card))]
         bit = 1 << card
         self._actions.append(action)
         self._hands[seat] = hand ^ bit
@@ -479,7 +505,8 @@ class Match:
         log = self._log
         log.append((deal, self._actions))
         dealer = self.dealer
-        events.append(_new_tuple(HandStarted, (len(log) - 1, dealer, deal.open_draw)))
+        hand, open_draw = len(log) - 1, deal.open_draw
+        events.append(_new_tuple(HandStarted, (hand, dealer, open_draw)))
         first = dealer + 1
         if first == self.players:
             first = 0
@@ -508,7 +535,8 @@ class Match:
                 self._open_draw = deal.open_draw
                 self._trump = deal.open_draw.suit
                 self._trump_from = 0
-                events.append(_new_tuple(TrumpSet, (self._trump, first, "open_draw", deal.open_draw)))
+                suit, seat, how, card = self._trump, first, "open_draw", deal.open_draw
+                events.append(_new_tuple(TrumpSet, (suit, seat, how, card)))
             self.phase = _PLAY
             self._leader = first
         return tuple(events)
@@ -544,7 +572,8 @@ class Match:
         assert seat is not None
         self._actions.append(action)
         self._trump = action.suit
-        events: list[Event] = [_new_tuple(TrumpSet, (action.suit, seat, "called", None))]
+        suit, how, card = action.suit, "called", None
+        events: list[Event] = [_new_tuple(TrumpSet, (suit, seat, how, card))]
         hands = self._hands
         pending = self._pending
         for other in range(self.players):
@@ -624,22 +653,6 @@ class Match:
         self._trump_from = len(self._trick)
         events.append(_new_tuple(TrumpRevealed, (suit, card, chooser, asked_by)))
 
-    def _legal_mask(self) -> int:
-        """The cards the seat to act may play, as a mask: the rule that ``apply`` and ``legal_actions`` inline."""
-        seat = self._to_act
-        assert seat is not None
-        hand = self._hands[seat]
-        if not self._trick or self._free_play:
-            return hand
-        follow = hand & SUIT_MASKS[self._led]
-        if follow:
-            return follow
-        if self._must_trump and self._trump is not None:
-            trumps = hand & SUIT_MASKS[self._trump]
-            if trumps:
-                return trumps
-        return hand
-
     def _why_illegal(self, card: Card) -> str:
         seat = self._to_act
         assert seat is not None
@@ -671,8 +684,10 @@ class Match:
         trick_mask = self._trick_mask
         led = self._led
         trump = self._trump
+        # The rule of ``tricks.trick_winner``, inlined with the trick's mask (bench_engine: it pays on the hot
+        # path; tests/test_trick_core.py holds the two together).  Cards of one suit rank by number, so the
+        # highest set bit of the cards that count is the winning card.
         if trump is None or trump == led:
-            # Cards of one suit rank by number, so the highest set bit is the winning card.
             best = (trick_mask & SUIT_MASKS[led]).bit_length() - 1
         else:
             trump_from = self._trump_from
@@ -692,27 +707,31 @@ class Match:
         tricks = self._tricks
         number = len(tricks) + 1
         last = number == self._tricks_per_hand
+        # ``tricks.collect``, inlined for the same reason.
         if self._immediate:
             self._captured[team] |= trick_mask
-            record: Trick = _new_tuple(Trick, (number, leader, tuple(trick), winner, winner))
+            cards, collected_by = tuple(trick), winner
+            record: Trick = _new_tuple(Trick, (number, leader, cards, winner, collected_by))
             events.append(record)
         elif last or self._last_winner == winner:
             centre = self._centre | trick_mask
             self._captured[team] |= centre
             self._centre = 0
             self._last_winner = None if self._streak_resets else winner
-            record = _new_tuple(Trick, (number, leader, tuple(trick), winner, winner))
+            cards, collected_by = tuple(trick), winner
+            record = _new_tuple(Trick, (number, leader, cards, winner, collected_by))
             events.append(record)
-            events.append(_new_tuple(CentreCollected, (winner, team, centre)))
+            seat, mask = winner, centre
+            events.append(_new_tuple(CentreCollected, (seat, team, mask)))
         else:
             self._centre |= trick_mask
             self._last_winner = winner
-            record = _new_tuple(Trick, (number, leader, tuple(trick), winner, None))
+            cards, collected_by = tuple(trick), None
+            record = _new_tuple(Trick, (number, leader, cards, winner, collected_by))
             events.append(record)
         tricks.append(record)
         if last:
-            captured = self._captured
-            tens = ((captured[0] & TENS_MASK).bit_count(), (captured[1] & TENS_MASK).bit_count())
+            tens = tens_of(self._captured)
             won = (tricks_won[0], tricks_won[1])
             self._finish_hand(hand_outcome(self.rules, self.dealer, tens, won), False, events, tens, won)
             return
@@ -721,13 +740,13 @@ class Match:
             tens_left = 4 - ((captured[0] | captured[1]) & TENS_MASK).bit_count()
             # With tens still to take and no trick minimum the result can always change (see settled_outcome).
             if not tens_left or self._trick_minimum:
-                tens = ((captured[0] & TENS_MASK).bit_count(), (captured[1] & TENS_MASK).bit_count())
+                tens = tens_of(captured)
                 won = (tricks_won[0], tricks_won[1])
                 outcome = settled_outcome(self.rules, self.dealer, tens, won, tens_left, self._tricks_per_hand - number)
                 if outcome is not None:
                     self._finish_hand(outcome, True, events, tens, won)
                     return
-        if self._staged and (trump is not None or number == STAGED_TRICKS):
+        if self._staged and staged_deal_due(trump, number):
             # Staged deal: the rest of each hand arrives after the trump trick (or after five tricks).
             self._staged = False
             self._cut_open = False
@@ -736,13 +755,14 @@ class Match:
             for seat in range(self.players):
                 hands[seat] |= pending[seat]
                 pending[seat] = 0
-            events.append(_new_tuple(StagedDeal, (number, trump)))
+            after_trick = number
+            events.append(_new_tuple(StagedDeal, (after_trick, trump)))
         # The winner leads the next trick.
         self._leader = winner
         self._to_act = winner
         self._trick = []
         self._trick_mask = 0
-        self._trump_from = _NOT_YET if trump is None else 0
+        self._trump_from = NOT_YET if trump is None else 0
         if self._band:
             self._must_trump = False
             self._free_play = False
@@ -753,31 +773,33 @@ class Match:
         self, outcome: Outcome, ended_early: bool, events: list[Event], tens: tuple[int, int], won: tuple[int, int]
     ) -> None:
         rules = self.rules
-        tricks = self._tricks
-        played = len(tricks)
-        events.append(_new_tuple(HandEnded, (ended_early, played)))
+        played_tricks = self._tricks
+        early, tricks_played = ended_early, len(played_tricks)
+        events.append(_new_tuple(HandEnded, (early, tricks_played)))
         winner = outcome.winner
         sweep = winner is not None and (tens[winner] == 4)
-        whitewash = not ended_early and played == self._tricks_per_hand and (won[0] == 0 or won[1] == 0)
-        score, kot = self.match_score.after_hand(rules, outcome, sweep)
-        over = score.winner is not None
+        whitewash = not ended_early and tricks_played == self._tricks_per_hand and (won[0] == 0 or won[1] == 0)
+        after, kot = self.match_score.after_hand(rules, outcome, sweep)
+        over = after.winner is not None
         dealer = self.dealer
         following = None if over else next_dealer(rules, dealer, winner, won)
-        # In HandResult's field order: hand, dealer, trump, tricks, tens, tricks_won, winner, sweep, whitewash,
-        # points, ended_early, kot, next_dealer, score, streak.
+        hand, trump, tricks, tricks_won = len(self._log) - 1, self._trump, tuple(played_tricks), won
+        points = outcome.points
+        next_dealer_, score, streak = following, after.score, after.streaks()
         result: HandResult = _new_tuple(HandResult, (
-            len(self._log) - 1, dealer, self._trump, tuple(tricks), tens, won, winner, sweep, whitewash,
-            outcome.points, ended_early, kot, following, score.score, score.streaks(),
+            hand, dealer, trump, tricks, tens, tricks_won, winner, sweep, whitewash,
+            points, ended_early, kot, next_dealer_, score, streak,
         ))
         self.results.append(result)
-        self.match_score = score
+        self.match_score = after
         events.append(result)
         self._to_act = None
         if kot and winner is not None:
-            events.append(KotAwarded(winner, "four tens" if sweep else f"{rules.streak_kot} hands in a row"))
+            reason = "four tens" if sweep else f"{rules.streak_kot} hands in a row"
+            events.append(KotAwarded(team=winner, reason=reason))
         if over:
-            assert score.winner is not None
-            events.append(MatchOver(score.winner, score.score))
+            assert after.winner is not None
+            events.append(MatchOver(winner=after.winner, score=after.score))
             self._enter(_OVER)
         else:
             assert following is not None
@@ -791,6 +813,8 @@ class Match:
     def clone(self) -> Match:
         """An independent copy, cheap enough for search."""
         other = Match.__new__(Match)
+        # Each list is copied by name, the fastest way; tests/test_trick_core.py checks that no list slot is
+        # left shared, so a new one cannot be forgotten here.
         for name in Match.__slots__:
             object.__setattr__(other, name, getattr(self, name))
         other.results = list(self.results)
@@ -809,6 +833,39 @@ class Match:
 
     # ------------------------------------------------------------------------------------------
     # Public views of the hand in play (the full truth: for referees, replays and tests)
+
+    def hand_state(self) -> HandState:
+        """The hand in play (or the last hand, between hands) as one frozen value: the full truth.
+
+        What the solver and the search bots read instead of the match's private
+        fields; the rules of a trick over it are the functions of ``dehla.engine.tricks``.
+        """
+        trick = self._trick
+        return HandState(
+            rules=self.rules,
+            dealer=self.dealer,
+            to_act=self._to_act,
+            hands=tuple(self._hands),
+            pending=tuple(self._pending),
+            leader=self._leader,
+            led=_SUITS[self._led] if trick else None,
+            trick=tuple(trick),
+            trump=self._trump,
+            trump_from=self._trump_from,
+            cut_open=self._cut_open,
+            staged=self._staged,
+            hidden_card=self._hidden_card,
+            chooser=self._chooser,
+            revealed_card=self._revealed_card,
+            open_draw=self._open_draw,
+            must_trump=self._must_trump,
+            free_play=self._free_play,
+            centre=self._centre,
+            next_collector=self._last_winner,
+            captured=(self._captured[0], self._captured[1]),
+            tricks_won=(self._tricks_won[0], self._tricks_won[1]),
+            tricks_played=len(self._tricks),
+        )
 
     def hand_of(self, seat: int) -> list[Card]:
         """Cards ``seat`` holds now (not the hidden card nor cards still to be dealt), sorted."""
@@ -842,3 +899,4 @@ class Match:
             f"<Match {self.rules.name} hand={self.hand_number} phase={self.phase.value} "
             f"to_act={self._to_act} score={self.score}>"
         )
+

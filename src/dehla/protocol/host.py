@@ -36,24 +36,26 @@ import weakref
 from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
+from dehla.bots.base import Bot, make_bot
 from dehla.engine.actions import Action, parse_action
 from dehla.engine.observe import Observation
 from dehla.errors import DehlaError
+from dehla.play import BotFailure, legal_text
 from dehla.protocol.messages import (
     DEFAULT_MOVE_TIMEOUT,
     DEFAULT_START_TIMEOUT,
     MAX_LINE,
     PROTOCOL,
+    HostMessage,
     act_message,
     encode,
     hello_message,
     quit_message,
 )
-from dehla.protocol.referee import BotFailure, legal_text
 
-__all__ = ["CommandBot", "COMMAND_PREFIX", "split_command", "stop_idle_processes"]
+__all__ = ["CommandBot", "COMMAND_PREFIX", "make_player", "split_command", "stop_idle_processes"]
 
 #: Bot names that start with this run an outside program: ``cmd:python examples/simple_bot.py``.
 COMMAND_PREFIX = "cmd:"
@@ -136,7 +138,7 @@ class _Process:
                 self.write_error = str(error) or type(error).__name__
                 return
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: HostMessage) -> None:
         self.outgoing.put(encode(message).encode("utf-8"))
 
     def receive(self, timeout: float) -> bytes | None:
@@ -276,7 +278,7 @@ class CommandBot:
         self._process: _Process | None = None
         self._seat: int | None = None
         self._failure: BotFailure | None = None
-        self.ready: dict[str, Any] | None = None  # what the program answered to hello
+        self.ready: dict[str, object] | None = None  # what the program answered to hello (any JSON object)
 
     # -- the Bot interface ----------------------------------------------------------------------
 
@@ -374,7 +376,7 @@ class CommandBot:
             )
         return line
 
-    def _json_object(self, line: bytes, observation: Observation, what: str) -> dict[str, Any]:
+    def _json_object(self, line: bytes, observation: Observation, what: str) -> dict[str, object]:
         try:
             reply = json.loads(line.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
@@ -412,6 +414,21 @@ class CommandBot:
 
 def _text(line: bytes) -> str:
     return line.decode("utf-8", "replace").rstrip("\r\n")
+
+
+def make_player(
+    name: str, seed: int | None = None, *, move_timeout: float = DEFAULT_MOVE_TIMEOUT, reuse: bool = False
+) -> Bot:
+    """A registered bot by name (``make_bot``), or an outside program by ``cmd:COMMAND`` (a ``CommandBot``).
+
+    This is how the doors that seat bots (``dehla play``, ``simulate``, ``arena``) fill a seat; a clear error lists
+    the names otherwise.  A ``cmd:`` bot runs its program over the bot protocol from its first move, with
+    ``move_timeout`` seconds a move (and, with ``reuse``, a program kept between games); call its ``close()``
+    (or ``dehla.play.close_bots``) when the match is over.
+    """
+    if name.startswith(COMMAND_PREFIX):
+        return CommandBot(name[len(COMMAND_PREFIX) :], seed, move_timeout=move_timeout, reuse=reuse)
+    return make_bot(name, seed)
 
 
 def python_command(script: str, *arguments: str) -> str:

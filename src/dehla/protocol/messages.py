@@ -15,7 +15,8 @@ the bot's team loses.  The full description is ``docs/protocol.md``.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict
 
 from dehla.engine.observe import Observation
 from dehla.rules import Rules
@@ -25,6 +26,14 @@ __all__ = [
     "DEFAULT_MOVE_TIMEOUT",
     "DEFAULT_START_TIMEOUT",
     "MAX_LINE",
+    "HelloMessage",
+    "ActMessage",
+    "QuitMessage",
+    "HostMessage",
+    "ReadyMessage",
+    "ActionMessage",
+    "ErrorMessage",
+    "BotMessage",
     "encode",
     "hello_message",
     "act_message",
@@ -44,12 +53,62 @@ DEFAULT_START_TIMEOUT = 15.0
 MAX_LINE = 1 << 20
 
 
-def encode(message: dict[str, Any]) -> str:
+class HelloMessage(TypedDict):
+    """Host to bot, first: who the bot is, under which rules, and the seed for any randomness it uses."""
+
+    type: Literal["hello"]
+    protocol: str
+    seat: int
+    players: int
+    rules: str | dict[str, Any]  # the rules' JSON form (``Rules.to_json``)
+    seed: int | None
+
+
+class ActMessage(TypedDict):
+    """Host to bot: the seat is to act; its observation in the documented JSON form (``dehla-observation/1``)."""
+
+    type: Literal["act"]
+    observation: dict[str, Any]
+
+
+class QuitMessage(TypedDict):
+    type: Literal["quit"]
+
+
+#: Everything the host sends.
+HostMessage = HelloMessage | ActMessage | QuitMessage
+
+
+class ReadyMessage(TypedDict):
+    """Bot to host, the answer to ``hello`` (a host accepts any JSON object there)."""
+
+    type: Literal["ready"]
+    protocol: str
+    name: str
+
+
+class ActionMessage(TypedDict):
+    """Bot to host, the answer to ``act``: the action's text form."""
+
+    action: str
+
+
+class ErrorMessage(TypedDict):
+    """Bot to host, when it cannot act (or could not read the host's message)."""
+
+    error: str
+
+
+#: Everything our bot server answers.
+BotMessage = ReadyMessage | ActionMessage | ErrorMessage
+
+
+def encode(message: Mapping[str, object]) -> str:
     """One message as one line of JSON, newline included."""
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def hello_message(seat: int, rules: Rules, seed: int | None) -> dict[str, Any]:
+def hello_message(seat: int, rules: Rules, seed: int | None) -> HelloMessage:
     """The first message to a bot: who it is, under which rules, and the seed for any randomness it uses."""
     return {
         "type": "hello",
@@ -61,25 +120,25 @@ def hello_message(seat: int, rules: Rules, seed: int | None) -> dict[str, Any]:
     }
 
 
-def act_message(observation: Observation) -> dict[str, Any]:
+def act_message(observation: Observation) -> ActMessage:
     """Ask the bot to act: the seat's observation in its documented JSON form."""
     return {"type": "act", "observation": observation.to_json()}
 
 
-def quit_message() -> dict[str, Any]:
+def quit_message() -> QuitMessage:
     return {"type": "quit"}
 
 
-def ready_message(name: str) -> dict[str, Any]:
+def ready_message(name: str) -> ReadyMessage:
     """A bot's answer to ``hello``."""
     return {"type": "ready", "protocol": PROTOCOL, "name": name}
 
 
-def action_message(action: object) -> dict[str, Any]:
+def action_message(action: object) -> ActionMessage:
     """A bot's answer to ``act``: the action's text form."""
     return {"action": str(action)}
 
 
-def error_message(message: str) -> dict[str, Any]:
+def error_message(message: str) -> ErrorMessage:
     """A bot's answer when it cannot act (or could not read the host's message)."""
     return {"error": message}

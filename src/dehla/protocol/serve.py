@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import traceback
-from typing import IO, Any
+from typing import IO
 
 from dehla.bots.base import BOTS, Bot, make_bot
+from dehla.engine.observe_json import observation_from_json
 from dehla.errors import DehlaError
-from dehla.protocol.messages import action_message, encode, error_message, ready_message
-from dehla.protocol.observation import observation_from_json
+from dehla.protocol.messages import BotMessage, action_message, encode, error_message, ready_message
 
 __all__ = ["serve"]
 
@@ -28,7 +28,7 @@ class _Server:
         self.errors = errors
         self.bot: Bot | None = None
 
-    def answer(self, message: dict[str, Any]) -> None:
+    def answer(self, message: BotMessage) -> None:
         self.output.write(encode(message))
         self.output.flush()
 
@@ -60,7 +60,7 @@ class _Server:
         # Unknown message types are ignored, so that hosts may add notices later.
         return True
 
-    def act(self, message: dict[str, Any]) -> None:
+    def act(self, message: dict[str, object]) -> None:
         try:
             observation = observation_from_json(message.get("observation"))
         except DehlaError as error:

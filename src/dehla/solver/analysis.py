@@ -150,7 +150,7 @@ class RecordAnalysis:
 
 
 def _trick_number(match: Match) -> int:
-    return len(match._tricks) + 1
+    return len(match.tricks) + 1
 
 
 def analyse_record(

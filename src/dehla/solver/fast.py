@@ -24,10 +24,11 @@ import numpy as np
 import numpy.typing as npt
 
 from dehla.cards import TENS_MASK
-from dehla.engine import state as engine_state
+from dehla.engine import tricks
 from dehla.engine.actions import Action, Play
 from dehla.engine.scoring import Outcome
 from dehla.engine.state import Match, Phase
+from dehla.engine.tricks import tens_of
 from dehla.errors import DehlaError
 from dehla.solver import kernel
 from dehla.solver.objective import Objective, Value, objective_for
@@ -195,44 +196,44 @@ class Solver:
     def _encode(self, match: Match) -> _Position:
         if match.phase is not Phase.PLAY:
             raise DehlaError(f"the solver needs a position in play, not at {match.phase.value}")
-        rules = match.rules
-        objective = objective_for(rules, match.dealer)
-        n = match.players
+        state = match.hand_state()
+        rules = state.rules
+        objective = objective_for(rules, state.dealer)
+        n = state.players
         X = self._X
         row = X[0]
         row[:] = 0
-        trick = match._trick
-        to_act = match._to_act
+        trick = state.trick
+        to_act = state.to_act
         assert to_act is not None
         row[kernel.TO_ACT] = to_act
-        row[kernel.LEADER] = match._leader
-        row[kernel.LED] = match._led if trick else -1
+        row[kernel.LEADER] = state.leader
+        row[kernel.LED] = -1 if state.led is None else int(state.led)
         row[kernel.TLEN] = len(trick)
-        row[kernel.TRUMP] = -1 if match._trump is None else int(match._trump)
-        row[kernel.TFROM] = match._trump_from
-        row[kernel.CUT_OPEN] = int(bool(match._cut_open))
-        row[kernel.STAGED] = int(bool(match._staged))
-        row[kernel.HIDDEN] = -1 if match._hidden_card is None else int(match._hidden_card)
-        row[kernel.MUST_TRUMP] = int(bool(match._must_trump))
-        row[kernel.FREE_PLAY] = int(bool(match._free_play))
-        row[kernel.CTENS] = (match._centre & TENS_MASK).bit_count()
-        row[kernel.LASTW] = -1 if match._last_winner is None else match._last_winner
-        row[kernel.T0] = (match._captured[0] & TENS_MASK).bit_count()
-        row[kernel.T1] = (match._captured[1] & TENS_MASK).bit_count()
-        row[kernel.K0] = match._tricks_won[0]
-        row[kernel.K1] = match._tricks_won[1]
-        row[kernel.NPLAYED] = len(match._tricks)
+        row[kernel.TRUMP] = -1 if state.trump is None else int(state.trump)
+        row[kernel.TFROM] = state.trump_from
+        row[kernel.CUT_OPEN] = int(state.cut_open)
+        row[kernel.STAGED] = int(state.staged)
+        row[kernel.HIDDEN] = -1 if state.hidden_card is None else int(state.hidden_card)
+        row[kernel.MUST_TRUMP] = int(state.must_trump)
+        row[kernel.FREE_PLAY] = int(state.free_play)
+        row[kernel.CTENS] = (state.centre & TENS_MASK).bit_count()
+        row[kernel.LASTW] = -1 if state.next_collector is None else state.next_collector
+        row[kernel.T0], row[kernel.T1] = tens_of(state.captured)
+        row[kernel.K0] = state.tricks_won[0]
+        row[kernel.K1] = state.tricks_won[1]
+        row[kernel.NPLAYED] = state.tricks_played
         row[kernel.DONE] = -1
         live = 0
         for seat in range(n):
-            row[kernel.H0 + seat] = match._hands[seat]
-            row[kernel.PN0 + seat] = match._pending[seat]
-            live |= match._hands[seat] | match._pending[seat]
+            row[kernel.H0 + seat] = state.hands[seat]
+            row[kernel.PN0 + seat] = state.pending[seat]
+            live |= state.hands[seat] | state.pending[seat]
         for index, card in enumerate(trick):
             row[kernel.C0 + index] = int(card)
             live |= 1 << card
-        if match._hidden_card is not None:
-            live |= 1 << match._hidden_card
+        if state.hidden_card is not None:
+            live |= 1 << state.hidden_card
         row[kernel.LIVE] = live
         params = np.zeros(kernel.NPARAMS, dtype=np.int64)
         params[kernel.P_N] = n
@@ -240,17 +241,17 @@ class Solver:
         params[kernel.P_IMMEDIATE] = int(rules.collection == "immediate")
         params[kernel.P_STREAK_RESETS] = int(rules.streak_resets)
         params[kernel.P_REVEAL] = _REVEAL_MODE.get(rules.trump, 0)
-        params[kernel.P_CHOOSER] = match._chooser if match._chooser is not None else 0
+        params[kernel.P_CHOOSER] = state.chooser if state.chooser is not None else 0
         params[kernel.P_ABS] = int(not objective.relative)
         params[kernel.P_W] = objective.weight
         params[kernel.P_USES_TRICKS] = int(objective.uses_tricks)
         params[kernel.P_EARLY_END] = int(rules.early_end)
-        params[kernel.P_STAGED_LIMIT] = engine_state.STAGED_TRICKS
+        params[kernel.P_STAGED_LIMIT] = tricks.STAGED_TRICKS
         params[kernel.P_HB] = 3 if n == 4 else 4
         params[kernel.P_TTMASK] = self._mask
         params[kernel.P_PARTITION] = int(self.partition)
         params[kernel.P_LB] = 4 if 2 * n <= 12 else 3
-        context = (rules, match.dealer % 2, engine_state.STAGED_TRICKS)
+        context = (rules, state.dealer % 2, tricks.STAGED_TRICKS)
         return _Position(X, params, _final_for(objective), _thresholds_for(objective), objective, context)
 
     def _use(self, position: _Position, context: tuple[object, ...] | None = None) -> None:
@@ -498,7 +499,7 @@ def kernel_load_seconds() -> float:
 
         rng = random.Random(0)
         warm.apply(warm.random_deal(rng))
-        while len(warm._tricks) < 11:
+        while len(warm.tricks) < 11:
             warm.apply(rng.choice(warm.legal_actions()))
         Solver(table_bits=10).solve(warm)
         _LOAD_SECONDS = time.perf_counter() - start

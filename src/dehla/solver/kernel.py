@@ -1,11 +1,14 @@
 """The compiled search kernel: a bound query ("can team 0 reach at least T?") by alpha-beta.
 
 Everything here is numba ``njit`` code over plain int64 arrays, compiled once
-and cached on disk (``cache=True``).  It mirrors ``dehla.engine.state.Match``
-rule for rule (following suit, cut trump, staged deals, band hukum with asked
-or automatic reveal, the centre with two in a row and the last-trick sweep,
-immediate collection, Taash's early end); ``tests/test_solver_exact.py``
-checks it against plain minimax over the engine.
+and cached on disk (``cache=True``).  It is a compiled mirror of the trick core
+``dehla.engine.tricks`` and of ``Match`` rule for rule (following suit, cut
+trump, staged deals, band hukum with asked or automatic reveal, the centre
+with two in a row and the last-trick sweep, immediate collection, Taash's
+early end), over the position ``Match.hand_state()`` gives;
+``tests/test_trick_core.py`` holds its legal cards, trick winner and
+collection to the core move by move, and ``tests/test_solver_exact.py``
+checks its values against plain minimax over the engine.
 
 A position is one row of ``X`` (layout below); ``X[ply + 1]`` is the position
 after one more action (copy-make, so nothing needs undoing).  ``P`` holds the
@@ -44,6 +47,8 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 import numpy.typing as npt
+
+from dehla.engine.tricks import NOT_YET
 
 __all__ = [
     "ROW",
@@ -95,7 +100,6 @@ PN0 = 28  # pending[0..7]
 C0 = 36  # trick cards[0..7]
 ROW = 45
 MAXPLY = 128
-NOT_YET = 99
 
 # Parameters ---------------------------------------------------------------------------------
 P_N = 0
@@ -166,7 +170,7 @@ def _first_card(mask: int) -> int:
 
 @_jit
 def legal_mask(row: Array) -> int:
-    """The cards the seat to act may play (the engine's ``_legal_mask``)."""
+    """The cards the seat to act may play (``tricks.legal_cards``)."""
     seat = row[TO_ACT]
     hand = row[H0 + seat]
     if row[TLEN] == 0 or row[FREE_PLAY]:
@@ -215,7 +219,7 @@ def _begin_turn(row: Array, params: Array, seat: int) -> None:
 
 @_jit
 def _trick_winner_index(row: Array, count: int) -> int:
-    """Index in the trick of the card winning it so far (the engine's ``_end_trick`` rule)."""
+    """Index in the trick of the card winning it so far (``tricks.trick_winner``)."""
     led = row[LED]
     trump = row[TRUMP]
     best_index = -1

@@ -1,10 +1,12 @@
 """Reading the documented observation JSON (``dehla-observation/1``) back into an ``Observation``.
 
-``Observation.to_json()`` is the one wire form of what a seat may know; the bot
-protocol sends it to outside programs and the web client will receive it too.
-A bot served by ``dehla bot NAME`` gets that JSON and needs the ``Observation``
-value again, so this module is the exact inverse of ``to_json``:
-``observation_from_json(obs.to_json()) == obs`` for every observation.
+``Observation.to_json()`` (``engine/observe.py``) is the one wire form of what a
+seat may know; the bot protocol sends it to outside programs and the web client
+receives it too.  A bot served by ``dehla bot NAME`` gets that JSON and needs the
+``Observation`` value again, so this module is the exact inverse of ``to_json``:
+``observation_from_json(obs.to_json()) == obs`` for every observation.  It lives
+beside the observation, in the engine, and reads only the engine and what is
+below it.
 
 Nothing is invented here: the only values not written in the JSON are each
 finished hand's index (its position in ``match.hands``), each trick's number

@@ -1,0 +1,259 @@
+"""The trick core (``dehla.engine.tricks``) and the three places that inline or compile its rules.
+
+* the core's own rules on hand-made tricks;
+* ``Match`` keeps fast inlined copies of legality (``legal_actions``, ``apply``),
+  of the trick winner and of the collection (``_end_trick``): on random games of
+  every preset and option variant, every legal action list, every trick's
+  winner and every collection must be the core's;
+* the compiled solver kernel mirrors the core: from every position of the same
+  games, its legal cards, and the state after each action (winner, collection,
+  tens, tricks, trump, staged deal, band hukum) must be the engine's.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from tests.helpers import ALL_RULES, rules_id
+
+from dehla import Match
+from dehla.cards import TENS_MASK, Suit, cards_of, mask_of, parse_cards
+from dehla.engine.actions import REVEAL, Play
+from dehla.engine.events import Trick
+from dehla.engine.scoring import Outcome
+from dehla.engine.state import Phase
+from dehla.engine.tricks import (
+    NOT_YET,
+    STAGED_TRICKS,
+    HandState,
+    can_ask_reveal,
+    collect,
+    legal_cards,
+    outcome,
+    playable,
+    staged_deal_due,
+    tens_of,
+    trick_winner,
+)
+from dehla.errors import DehlaError
+from dehla.rules import PRESETS
+
+S, H, D, C = Suit.S, Suit.H, Suit.D, Suit.C
+
+
+def cards(text: str) -> list[int]:
+    return [int(card) for card in parse_cards(text)]
+
+
+# ---------------------------------------------------------------------------------------------
+# The core's rules
+
+
+def test_trick_winner() -> None:
+    assert trick_winner(cards("2H AH 10H 3S"), None, NOT_YET) == 1  # no trump: highest of the suit led
+    assert trick_winner(cards("2H AH 10H 3S"), S, 0) == 3  # a trump beats the suit led
+    assert trick_winner(cards("2H 3S AH 5S"), S, 0) == 3  # an overtrump
+    # Trump counts only from trump_from: a band-hukum reveal before the fourth card.
+    assert trick_winner(cards("2H 3S AH 5C"), C, 3) == 3
+    assert trick_winner(cards("2H AC 4H 3D"), C, 2) == 2  # the ace of clubs was played before the reveal
+    # The suit led is trump itself: its highest card wins, whenever it was played.
+    assert trick_winner(cards("2S KS AS 3H"), S, 2) == 2
+    assert trick_winner(cards("KS 2S"), S, NOT_YET) == 0  # unfinished tricks too
+
+
+def test_collect() -> None:
+    trick = mask_of(cards("2H AH 10H 3S"))
+    centre = mask_of(cards("10S 4S 5S 6S"))
+    # Immediate: the trick goes to the winner's team at once, the centre is untouched.
+    assert collect(trick, 1, 0, None, False, True, True) == (trick, 0, None)
+    # Centre: a first win piles up, a second in a row collects everything, the count starts again.
+    assert collect(trick, 1, centre, None, False, False, True) == (0, centre | trick, 1)
+    assert collect(trick, 1, centre, 3, False, False, True) == (0, centre | trick, 1)  # partners never collect
+    assert collect(trick, 1, centre, 1, False, False, True) == (centre | trick, 0, None)
+    assert collect(trick, 1, centre, 1, False, False, False) == (centre | trick, 0, 1)  # the run goes on
+    assert collect(trick, 2, centre, 1, True, False, True) == (centre | trick, 0, None)  # the last trick sweeps
+
+
+def test_staged_deal_and_outcome() -> None:
+    assert staged_deal_due(S, 1) and staged_deal_due(None, STAGED_TRICKS)
+    assert not staged_deal_due(None, STAGED_TRICKS - 1)
+    tens = mask_of(cards("10S 10H 10D"))
+    assert tens_of((tens, mask_of(cards("10C 2C")))) == (3, 1)
+    assert outcome(PRESETS["mendikot"], 0, (tens, 1 << cards("10C")[0]), (6, 7)).winner == 0
+    assert outcome(PRESETS["pagat"], 1, (0, TENS_MASK), (13, 0)).winner == 1
+
+
+def test_legal_cards() -> None:
+    hand = mask_of(cards("AH 2H 3S 4D"))
+    assert playable(hand, None, None, False, False) == hand  # a lead: anything
+    assert playable(hand, H, S, False, False) == mask_of(cards("AH 2H"))  # follow suit
+    assert playable(hand, C, S, False, False) == hand  # cannot follow: anything
+    assert playable(hand, C, S, True, False) == mask_of(cards("3S"))  # asked for the trump: a trump
+    assert playable(hand, C, H, True, False) == mask_of(cards("AH 2H"))
+    assert playable(hand, H, S, False, True) == hand  # automatic reveal at this turn: anything
+    state = _band_state(hand)
+    assert legal_cards(state) == mask_of(cards("AH 2H"))
+    assert not can_ask_reveal(state)
+    void = _band_state(mask_of(cards("3S 4D")))
+    assert legal_cards(void) == mask_of(cards("3S 4D")) and can_ask_reveal(void)
+
+
+def _band_state(hand: int) -> HandState:
+    return HandState(
+        rules=PRESETS["mendikot-band"], dealer=3, to_act=1, hands=(0, hand, 0, 0), pending=(0, 0, 0, 0),
+        leader=0, led=H, trick=(parse_cards("KH")[0],), trump=None, trump_from=NOT_YET, cut_open=False,
+        staged=False, hidden_card=parse_cards("7C")[0], chooser=0, revealed_card=None, open_draw=None,
+        must_trump=False, free_play=False, centre=0, next_collector=None, captured=(0, 0), tricks_won=(0, 0),
+        tricks_played=0,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The engine's inlined copies against the core
+
+
+def _random_games(rules: Any, seeds: range) -> Any:
+    """``(match before, action, match after, events)`` for every decision of random games, a few hands each."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        match = Match.new(rules, rng)
+        while not match.is_over and len(match.results) < 3:
+            if match.is_chance:
+                match.apply(match.random_deal(rng))
+                continue
+            before = match.clone()
+            action = rng.choice(match.legal_actions())
+            events = match.apply(action)
+            yield before, action, match, events
+
+
+def _trump_for_card(state: HandState, card: int) -> tuple[int | None, int]:
+    """Trump and the position it counts from once ``card`` is played (a cut sets it with the first off-suit card)."""
+    if state.cut_open and state.led is not None and card // 13 != state.led:
+        return card // 13, len(state.trick)
+    return state.trump, state.trump_from
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
+def test_the_engine_agrees_with_the_core(rules: Any) -> None:
+    checked_tricks = 0
+    for before, action, after, events in _random_games(rules, range(2)):
+        state = before.hand_state()
+        if before.phase is Phase.PLAY:
+            legal = before.legal_actions()
+            plays = {action.card for action in legal if isinstance(action, Play)}
+            assert plays == set(cards_of(legal_cards(state)))
+            assert (REVEAL in legal) == can_ask_reveal(state)
+            # ``apply`` accepts exactly the legal cards (checked on clones: the state must not move otherwise).
+            for card in cards_of(state.hands[state.to_act]):  # type: ignore[index]
+                try:
+                    before.clone().apply(Play(card))
+                    accepted = True
+                except DehlaError:
+                    accepted = False
+                assert accepted == (card in plays)
+        finished = [event for event in events if isinstance(event, Trick)]
+        if not finished:
+            continue
+        assert isinstance(action, Play)
+        trump, trump_from = _trump_for_card(state, action.card)
+        trick = (*state.trick, action.card)
+        winner = (state.leader + trick_winner(trick, trump, trump_from)) % before.players
+        assert finished[0].winner == winner
+        last = state.tricks_played + 1 == before.rules.tricks_per_hand
+        taken, centre, collector = collect(
+            mask_of(trick), winner, state.centre, state.next_collector, last,
+            before.rules.collection == "immediate", before.rules.streak_resets,
+        )
+        now = after.hand_state()
+        team = winner % 2
+        assert now.captured[team] == state.captured[team] | taken
+        assert now.captured[1 - team] == state.captured[1 - team]
+        assert (finished[0].collected_by is not None) == bool(taken)
+        assert now.centre == centre and now.next_collector == collector
+        if after.phase is Phase.PLAY and state.staged:
+            assert now.staged == (not staged_deal_due(trump, state.tricks_played + 1))
+        if len(after.results) > len(before.results) and not after.results[-1].ended_early:
+            assert outcome(before.rules, before.dealer, now.captured, now.tricks_won) == Outcome(
+                after.results[-1].winner, after.results[-1].points
+            )
+        checked_tricks += 1
+    assert checked_tricks > 20
+
+
+# ---------------------------------------------------------------------------------------------
+# The compiled kernel against the engine and the core
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
+def test_the_kernel_agrees_with_the_engine(rules: Any) -> None:
+    from dehla.solver import kernel
+    from dehla.solver.fast import Solver
+
+    solver = Solver(table_bits=10)
+    compared = 0
+    for before, action, after, _events in _random_games(rules, range(1)):
+        if before.phase is not Phase.PLAY:
+            continue
+        state = before.hand_state()
+        position = solver._encode(before)
+        row = position.X[0].copy()
+        assert kernel.legal_mask(row) == legal_cards(state)
+        move = action.card if isinstance(action, Play) else kernel.REVEAL_MOVE
+        kernel.apply_action(row, position.params, position.final, move)
+        now = after.hand_state()
+        assert (int(row[kernel.T0]), int(row[kernel.T1])) == tens_of(now.captured)
+        assert (int(row[kernel.K0]), int(row[kernel.K1])) == now.tricks_won
+        if after.phase is not Phase.PLAY or after.hand_number != before.hand_number:
+            continue  # the hand is over: nothing more to compare
+        assert int(row[kernel.TO_ACT]) == now.to_act
+        assert int(row[kernel.LEADER]) == now.leader
+        assert int(row[kernel.TLEN]) == len(now.trick)
+        assert [int(card) for card in row[kernel.C0 : kernel.C0 + len(now.trick)]] == list(now.trick)
+        assert int(row[kernel.TRUMP]) == (-1 if now.trump is None else now.trump)
+        assert int(row[kernel.TFROM]) == now.trump_from
+        assert int(row[kernel.CTENS]) == (now.centre & TENS_MASK).bit_count()
+        assert int(row[kernel.LASTW]) == (-1 if now.next_collector is None else now.next_collector)
+        assert int(row[kernel.NPLAYED]) == now.tricks_played
+        assert int(row[kernel.HIDDEN]) == (-1 if now.hidden_card is None else now.hidden_card)
+        assert bool(row[kernel.MUST_TRUMP]) == now.must_trump and bool(row[kernel.FREE_PLAY]) == now.free_play
+        assert bool(row[kernel.STAGED]) == now.staged and bool(row[kernel.CUT_OPEN]) == now.cut_open
+        players = before.players
+        assert list(row[kernel.H0 : kernel.H0 + players]) == list(now.hands)
+        assert list(row[kernel.PN0 : kernel.PN0 + players]) == list(now.pending)
+        if now.trick:
+            assert int(row[kernel.LED]) == now.led
+        compared += 1
+    assert compared > 20
+
+
+def test_hand_state_is_a_frozen_copy() -> None:
+    rng = random.Random(5)
+    match = Match.new("mendikot", rng)
+    match.apply(match.random_deal(rng))
+    state = match.hand_state()
+    assert sum(hand.bit_count() for hand in state.hands) == 52 and state.players == 4
+    assert state.legal_cards() == mask_of(action.card for action in match.legal_actions() if isinstance(action, Play))
+    match.apply(match.legal_actions()[0])
+    assert state != match.hand_state() and sum(hand.bit_count() for hand in state.hands) == 52
+    with pytest.raises(AttributeError):
+        state.leader = 2  # type: ignore[misc]
+
+
+def test_clone_shares_no_mutable_state() -> None:
+    """Every mutable value of a ``Match`` is copied by ``clone`` (a new list slot cannot be shared by mistake)."""
+    rng = random.Random(8)
+    match = Match.new("mendikot-band", rng)
+    match.apply(match.random_deal(rng))
+    for _ in range(9):
+        match.apply(rng.choice(match.legal_actions()))
+    other = match.clone()
+    for name in Match.__slots__:
+        value = getattr(match, name)
+        if isinstance(value, (list, dict, set, bytearray)):
+            assert getattr(other, name) is not value and getattr(other, name) == value, name
+    assert other.hand_actions(0) == match.hand_actions(0)
+    other.apply(rng.choice(other.legal_actions()))
+    assert other.hand_actions(0) != match.hand_actions(0)
