@@ -6,7 +6,6 @@ Screenshots of tables in play are saved in tests/web/screenshots/ for people to 
 from __future__ import annotations
 
 import re
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,20 +15,11 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 from tests.web.helpers import LiveServer  # noqa: E402
+from tests.web.page_walk import CHROMIUM  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(__file__).parent / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

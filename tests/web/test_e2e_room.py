@@ -9,7 +9,6 @@ tests/web/screenshots/ for people to look at.
 from __future__ import annotations
 
 import json
-import shutil
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -21,20 +20,11 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 from tests.web.helpers import LiveServer  # noqa: E402
+from tests.web.page_walk import CHROMIUM  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(__file__).parent / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

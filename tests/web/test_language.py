@@ -130,14 +130,6 @@ def visible_texts(page: Any) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=page_walk.CHROMIUM, args=page_walk.ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = str(tmp_path_factory.mktemp("language") / "language.sqlite3")
     with LiveServer(db, bot_delay=0.02, hand_pause=60, trick_pause=0.1) as live:
