@@ -31,8 +31,9 @@ async def _play_until_killed(server: LiveServer, table: str, tokens: list[str], 
     # one more action is sent, and the server is killed before its broadcast can arrive
     state = await seats[0].wait(lambda s, v=latest: s["version"] >= v and s["observation"]["to_act"] is not None)
     actor = seats[state["observation"]["to_act"]]
-    assert actor.state is not None
-    await actor.send({"type": "act", "action": actor.state["observation"]["legal_actions"][0]})
+    # the actor's own copy of that state (its socket may be a message behind the first seat's)
+    mine = await actor.wait(lambda s, v=state["version"]: s["version"] >= v and bool(s["observation"]["legal_actions"]))
+    await actor.send({"type": "act", "action": mine["observation"]["legal_actions"][0]})
     return accepted
 
 
