@@ -15,13 +15,8 @@ default: what the search bots maximise), or ``utility``, which adds 0.05 a ten
 variant is charged for tens that do not change the score).  Every variant sees
 the same positions, so the counts are paired.
 
-The others play as ``heuristic`` here, so a variant that infers hands from the
-play (``surprise``) has an exact model of them: an upper bound on what that
-inference gains against other players.
-
     python benchmarks/bench_decisions.py --deals 120
-    python benchmarks/bench_decisions.py --deals 120 --variant plain:surprise=0 --variant inf:surprise=0.05
-    python benchmarks/bench_decisions.py --deals 120 --variant results --variant tens:exact_tens=1 --score utility
+    python benchmarks/bench_decisions.py --deals 120 --variant s16:max_samples=16 --variant s64:max_samples=64
 """
 
 from __future__ import annotations
@@ -42,37 +37,19 @@ from dehla.engine.actions import Action
 from dehla.errors import DehlaError
 from dehla.rules import parse_rules
 
-
-def boolean(text: str) -> bool:
-    """``1``/``true``/``yes`` or ``0``/``false``/``no``."""
-    lowered = text.lower()
-    if lowered in ("1", "true", "yes"):
-        return True
-    if lowered in ("0", "false", "no"):
-        return False
-    raise ValueError(text)
-
-
 #: Search settings a variant may change (``max_samples``, the rest ``SearchSettings``), and how to read them.
 SETTINGS: dict[str, Callable[[str], Any]] = {
-    "surprise": float,
-    "surprise_cutoff": int,
-    "candidates": int,
     "max_samples": int,
     "sample_nodes": int,
-    "exact_tens": boolean,
-    "focus": int,
-    "focus_tricks": int,
-    "uniform": boolean,
 }
-DEFAULT_VARIANTS = ("plain:surprise=0", "inference:surprise=0.05,surprise_cutoff=2")
+DEFAULT_VARIANTS = ("s32:max_samples=32", "s64:max_samples=64")
 
 
 def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
     """``NAME:key=value,key=value`` as a name and SearchBot keyword arguments."""
     name, _, spec = text.partition(":")
     if not name:
-        raise DehlaError(f"a variant needs a name, as in plain:surprise=0 (got {text!r})")
+        raise DehlaError(f"a variant needs a name, as in plain:max_samples=32 (got {text!r})")
     settings: dict[str, Any] = {}
     for item in filter(None, spec.split(",")):
         key, equals, value = item.partition("=")

@@ -6,14 +6,12 @@ import random
 
 import pytest
 
-from dehla.bots import BOTS, make_bot, search
-from dehla.bots.heuristic import HeuristicBot
+from dehla.bots import BOTS, make_bot
 from dehla.bots.search import (
     NODES_PER_SECOND,
     CheatBot,
     SearchBot,
     SearchSettings,
-    _PlayModel,
     _Rejected,
     _Samples,
     _settled,
@@ -263,7 +261,7 @@ def test_hard_bot_stops_trying_where_first_samples_keep_failing() -> None:
     assert seat is not None
     seen = match.observe(seat)
     bot = SearchBot(3, budget=0.02)
-    key = (seen.rules, max(20_000, int(0.02 / 4 * NODES_PER_SECOND)), 0, False)  # (rules, limit, tricks, focused)
+    key = (seen.rules, max(20_000, int(0.02 / 4 * NODES_PER_SECOND)), 0)  # (rules, limit, tricks)
     odds = bot.solve_odds
     for _ in range(4):  # the first tries all fail: a full deal is far beyond 20,000 nodes
         assert bot.act(seen) in seen.legal_actions
@@ -275,119 +273,6 @@ def test_hard_bot_stops_trying_where_first_samples_keep_failing() -> None:
     assert SearchBot(3, budget=0.02).solve_odds.counts == {}  # what a bot learned dies with it
 
 
-def _heuristic_position(preset: str, seed: int, tricks: int) -> Match:
-    """A hand played by four ``heuristic`` bots up to the start of trick ``tricks + 1``."""
-    rng = random.Random(seed)
-    match = Match.new(preset, rng)
-    match.apply(match.random_deal(rng))
-    players = [HeuristicBot(seat) for seat in range(4)]
-    while len(match.tricks) < tricks or match.current_trick:
-        seat = match.to_act
-        assert seat is not None
-        match.apply(players[seat].act(match.observe(seat)))
-    return match
-
-
-@pytest.mark.parametrize("preset", ["pagat", "taash", "mendikot"])
-def test_inference_finds_no_surprise_in_the_true_deal_and_some_in_random_ones(preset: str) -> None:
-    """When the others play as ``heuristic``, the true deal explains every action seen; random deals
-    consistent with the cards and voids seen mostly do not."""
-    model = _PlayModel(0)
-    surprising = 0
-    for seed in range(3):
-        match = _heuristic_position(preset, seed, 6)
-        seat = match.to_act
-        assert seat is not None
-        assert model.surprises(match, seat, 99) == 0
-        seen = match.observe(seat)
-        tracker = CardTracker(seen)
-        rng = random.Random(seed)
-        for _ in range(5):
-            try:
-                sample = determinize(seen, tracker.sample(rng))
-            except _Rejected:
-                continue
-            surprising += model.surprises(sample, seat, 99) > 0
-    assert surprising >= 8
-
-
-def test_inference_counting_stops_past_the_limit() -> None:
-    match = _heuristic_position("pagat", 4, 7)
-    seat = match.to_act
-    assert seat is not None
-    seen = match.observe(seat)
-    tracker = CardTracker(seen)
-    rng = random.Random(4)
-    model = _PlayModel(0)
-    counts = []
-    for _ in range(20):
-        try:
-            sample = determinize(seen, tracker.sample(rng))
-        except _Rejected:
-            continue
-        full = model.surprises(sample, seat, 99)
-        assert model.surprises(sample, seat, 0) == min(full, 1)
-        counts.append(full)
-    assert max(counts) >= 2
-
-
-def test_hard_bot_weighs_deals_by_how_likely_the_others_plays_make_them(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With inference each solved deal weighs ``surprise`` to the power of its surprises beyond the fewest;
-    deals far less likely than one already solved are not solved at all."""
-    match = _heuristic_position("pagat", 2, 7)
-    seat = match.to_act
-    assert seat is not None
-    seen = match.observe(seat)
-    seen_weights: list[list[float]] = []
-    real_settled = search._settled
-
-    def spy(samples: _Samples, best: Play, z: float, ties_after: int = 0) -> bool:
-        seen_weights.append(list(samples.weights))
-        assert all(len(values) == len(samples.weights) for values in samples.values.values())
-        return real_settled(samples, best, z, ties_after)
-
-    monkeypatch.setattr(search, "_settled", spy)
-    settings = SearchSettings(sample_nodes=200_000, candidates=60, surprise=0.2, surprise_cutoff=2, settle_after=1)
-    bot = SearchBot(2, max_samples=12, settings=settings)
-    assert bot.act(seen) in seen.legal_actions
-    assert 1 <= bot.last_samples <= 12
-    final = seen_weights[-1]
-    assert len(final) == bot.last_samples
-    assert 1.0 in final
-    assert all(weight in {1.0, 0.2, 0.2**2} or weight < 0.2**2 for weight in final)
-
-
-def test_inference_settings_are_checked() -> None:
-    with pytest.raises(DehlaError, match="surprise"):
-        SearchSettings(surprise=1.0)
-    with pytest.raises(DehlaError, match="surprise"):
-        SearchSettings(surprise=-0.1)
+def test_search_settings_are_checked() -> None:
     with pytest.raises(DehlaError, match="nodes"):
         SearchSettings(sample_nodes=0)
-    assert SearchBot(1)._model is None
-    assert SearchBot(1, settings=SearchSettings(surprise=0.1))._model is not None
-
-
-def test_hard_bot_solves_only_the_heuristics_best_few_actions_early_in_a_hand(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With ``focus`` the bot asks the solver for the results of the heuristic's ``focus`` best actions while fewer
-    than ``focus_tricks`` tricks are done, plays one of them, and asks for every action later."""
-    asked: list[object] = []
-    real_results = Solver.results
-
-    def spy(self: Solver, match: Match, actions: object = None) -> object:
-        asked.append(actions)
-        return real_results(self, match, actions)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Solver, "results", spy)
-    early = _heuristic_position("pagat", 4, 6)
-    seat = early.to_act
-    assert seat is not None
-    seen = early.observe(seat)
-    best_two = HeuristicBot(seat).ranked(seen)[:2]
-    bot = SearchBot(4, max_samples=6, settings=SearchSettings(sample_nodes=400_000, focus=2, focus_tricks=7))
-    assert bot.act(seen) in best_two
-    assert asked and all(actions == best_two for actions in asked)
-    asked.clear()
-    later = SearchBot(4, max_samples=6, settings=SearchSettings(sample_nodes=400_000, focus=2, focus_tricks=6))
-    assert later.act(seen) in seen.legal_actions
-    assert asked and all(actions is None for actions in asked)

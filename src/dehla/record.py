@@ -19,7 +19,7 @@ from typing import Any, TypedDict
 
 from dehla.cards import cards_text, parse_card, parse_cards
 from dehla.engine.actions import Action, Deal, parse_action
-from dehla.engine.events import Event, result_json, trick_json
+from dehla.engine.events import Event, HandResultJSON, result_json, trick_json
 from dehla.engine.state import Match, Phase
 from dehla.errors import CardError, DehlaError, RecordError, RulesError
 from dehla.rules import parse_rules
@@ -54,7 +54,7 @@ class MatchResultJSON(TypedDict):
 class ReplayJSON(TypedDict):
     """``dehla replay --json`` (SPEC 4.3): each hand's result (``result_json``), then the match's standing."""
 
-    hands: list[dict[str, Any]]
+    hands: list[HandResultJSON]
     match: MatchResultJSON
 
 

@@ -34,7 +34,7 @@ from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.tracking import CardTracker, HolderSample
 from dehla.cards import SUIT_MASKS, Card, cards_of
 from dehla.engine.actions import Action, Deal, Hide, Play, parse_action
-from dehla.engine.observe import Observation, observe
+from dehla.engine.observe import Observation
 from dehla.engine.state import Match, Phase
 from dehla.engine.tricks import OPENING_PACKET, STAGED_TRICKS
 from dehla.errors import DehlaError
@@ -71,13 +71,13 @@ class _SolveOdds:
     EXPLORE = 0.1  # chance of trying anyway
 
     def __init__(self) -> None:
-        self.counts: dict[tuple[Rules, int, int, bool], list[int]] = {}
+        self.counts: dict[tuple[Rules, int, int], list[int]] = {}
 
-    def worth_trying(self, key: tuple[Rules, int, int, bool], rng: random.Random) -> bool:
+    def worth_trying(self, key: tuple[Rules, int, int], rng: random.Random) -> bool:
         tries, solved = self.counts.get(key, (0, 0))
         return tries < self.TRIES or solved >= self.SUCCESS * tries or rng.random() < self.EXPLORE
 
-    def record(self, key: tuple[Rules, int, int, bool], solved: bool) -> None:
+    def record(self, key: tuple[Rules, int, int], solved: bool) -> None:
         counts = self.counts.setdefault(key, [0, 0])
         counts[0] += 1
         counts[1] += solved
@@ -286,47 +286,9 @@ def _settled(samples: _Samples, best: Action, z: float, ties_after: int = 0) -> 
     return True
 
 
-class _PlayModel:
-    """How many of the others' past actions, in a sampled deal, a player like ``heuristic`` would not have made.
-
-    The search bots' inference.  Cards a player kept or gave away say something
-    about the cards it holds: a deal in which every seen action is what a
-    sensible player would have done with those cards is likelier than one in
-    which several are not.  The model is the ``heuristic`` bot, asked at each of
-    the others' past decisions with that seat's view of the sampled deal (forced
-    actions and the exact endgame, which samples at random, are not asked).
-    """
-
-    def __init__(self, seed: int | None) -> None:
-        self.player = HeuristicBot(seed)
-
-    def surprises(self, world: Match, observer: int, limit: int) -> int:
-        """Actions of seats other than ``observer`` the model would not have taken (counting stops past ``limit``)."""
-        hand = world.hand_number
-        replay = Match(world.rules, world.dealer)
-        replay.apply(world.deals[hand])
-        weights = self.player.weights
-        endgame = weights.endgame if world.players == 4 else weights.endgame_many
-        count = 0
-        for action in world.hand_actions(hand):
-            seat = replay.to_act
-            if (
-                seat is not None
-                and seat != observer
-                and len(replay.legal_actions()) > 1
-                and not (replay.phase is Phase.PLAY and len(replay.hand_of(seat)) <= endgame)
-                and self.player.act(observe(replay, seat)) != action
-            ):
-                count += 1
-                if count > limit:
-                    return count
-            replay.apply(action)
-        return count
-
-
 @dataclass(frozen=True)
 class SearchSettings:
-    """How a search bot searches, beyond what a player would set: for tests and experiments (benchmarks).
+    """How a search bot spends its budget; the defaults are the bots' play.
 
     The defaults are the bots' play.  After ``settle_after`` samples a bot stops
     early once the choice is settled (see ``_settled``, with ``settle_z``
@@ -334,44 +296,16 @@ class SearchSettings:
     quickly, and hard ones keep the whole budget.  With ``sample_nodes`` the bot
     ignores the clock and gives every sample that many search nodes instead:
     slower to tune but reproducible.  ``table_bits`` sizes the solver's table.
-
-    Inference (``surprise``, the chance that another player made a play
-    ``heuristic`` would not have made; 0 turns it off): in each deal drawn the
-    bot counts the others' past actions a sensible player would not have made
-    (``_PlayModel``); a deal is weighted by ``surprise`` to the power of its
-    surprises beyond the fewest found in any deal of the move, and a deal more
-    than ``surprise_cutoff`` beyond them is not solved.  At most ``candidates``
-    deals are drawn a move (default: four times the bot's samples).  Off in
-    play: at 0.05 it won +0.7% of pagat hands [-1.6%, +2.9%] for 50 times the
-    median move time (docs/benchmarks.md).
-
-    ``focus``: while fewer than ``focus_tricks`` tricks are done, solve only the
-    results of the ``heuristic`` bot's ``focus`` best actions (``HeuristicBot.ranked``)
-    and choose among those; 0 weighs every action.
-
-    ``exact_tens=True`` solves the tens too and breaks ties by them
-    (``utility``), as the bot did before it solved only results;
-    ``uniform=False`` draws deals with the tracker's greedy pass, which is not
-    quite uniform, as the bot did before (for comparison).
     """
 
     table_bits: int = 19
     sample_nodes: int | None = None
     settle_after: int = 12
     settle_z: float = 3.0
-    surprise: float = 0.0
-    candidates: int | None = None
-    surprise_cutoff: int = 2
-    exact_tens: bool = False
-    focus: int = 0
-    focus_tricks: int = 3
-    uniform: bool = True
 
     def __post_init__(self) -> None:
         if self.sample_nodes is not None and self.sample_nodes <= 0:
             raise DehlaError(f"the nodes per sample must be positive, not {self.sample_nodes}")
-        if not 0.0 <= self.surprise < 1.0:
-            raise DehlaError(f"the surprise chance must be at least 0 and below 1, not {self.surprise}")
 
 
 class SearchBot:
@@ -408,10 +342,8 @@ class SearchBot:
         self.budget = budget
         self.max_samples = max_samples
         self.settings = settings = settings if settings is not None else SearchSettings()
-        self.candidates = settings.candidates if settings.candidates is not None else 4 * max_samples
         self._solver: Solver | None = None
         self.fallback = HeuristicBot(seed)
-        self._model = _PlayModel(seed) if settings.surprise else None
         self.solve_odds = _SolveOdds()
         self.last_samples = 0
 
@@ -450,39 +382,24 @@ class SearchBot:
         timed = settings.sample_nodes is None
         # The first sample gets no more than a fair share of the budget.
         first_limit = max(20_000, int(self.budget / 4 * NODES_PER_SECOND))
-        # Early in a hand most of a solve goes to proving what each action keeps: weigh only the heuristic's best few.
-        focused = bool(settings.focus) and not settings.exact_tens and len(observation.tricks) < settings.focus_tricks
-        first_key = (observation.rules, first_limit, len(observation.tricks), focused)
+        first_key = (observation.rules, first_limit, len(observation.tricks))
         if timed and not self.solve_odds.worth_trying(first_key, self.rng):
             self.last_samples = 0
             return None
-        actions = self.fallback.ranked(observation)[: settings.focus] if focused else list(observation.legal_actions)
-        if len(actions) < 2:
-            self.last_samples = 0
-            return None  # the heuristic's card
         tracker = CardTracker(observation)
         team = observation.seat % 2
-        solved = _Samples.empty(actions)
-        surprises: list[int] = []  # per sample solved, with inference
-        fewest = 10**9
-        ties_after = 0 if settings.exact_tens else 2 * settings.settle_after
+        solved = _Samples.empty(list(observation.legal_actions))
+        ties_after = 2 * settings.settle_after
         rejected = 0
-        drawn = 0
-        while len(solved) < self.max_samples and rejected < 200 and drawn < self.candidates:
+        while len(solved) < self.max_samples and rejected < 200:
             now = time.thread_time()
             if timed and now >= deadline:
                 break
             try:
-                match = determinize(observation, tracker.sample(self.rng, exact=settings.uniform))
+                match = determinize(observation, tracker.sample(self.rng))
             except (_Rejected, RuntimeError):
                 rejected += 1
                 continue
-            if self._model is not None:
-                drawn += 1
-                count = self._model.surprises(match, observation.seat, fewest + settings.surprise_cutoff)
-                if count > fewest + settings.surprise_cutoff:
-                    continue  # far less likely than a deal already solved: not worth solving
-                fewest = min(fewest, count)
             if not timed:
                 self.solver.node_limit = settings.sample_nodes or 0
             elif solved:
@@ -490,7 +407,7 @@ class SearchBot:
             else:
                 self.solver.node_limit = first_limit
             try:
-                values = self._sample_values(match, team, actions if focused else None)
+                values = self._sample_values(match, team)
             except SolveLimitReached:
                 values = None
             if timed and not solved:
@@ -498,26 +415,17 @@ class SearchBot:
             if values is None:
                 break
             solved.add(values)
-            if self._model is not None:
-                surprises.append(count)
-                solved.reweight([settings.surprise ** (c - fewest) for c in surprises])
             ready = settings.settle_after and len(solved) >= settings.settle_after
             if ready and _settled(solved, _best(solved, observation), settings.settle_z, ties_after):
                 break
         self.last_samples = len(solved)
         if not solved:
             return None
-        if settings.exact_tens:
-            return _best(solved, observation)
         return _best(solved, observation, lambda: self.fallback.act(observation))
 
-    def _sample_values(self, match: Match, team: int, actions: list[Action] | None = None) -> dict[Action, float]:
-        """What each legal action (or each of ``actions``) is worth to ``team`` in one sampled deal, solved
-        double-dummy."""
-        if self.settings.exact_tens:
-            solution = self.solver.solve(match)
-            return {action: utility(value, team) for action, value in solution.actions.items()}
-        results = self.solver.results(match, actions)
+    def _sample_values(self, match: Match, team: int) -> dict[Action, float]:
+        """What each legal action is worth to ``team`` in one sampled deal: the hand's result, solved double-dummy."""
+        results = self.solver.results(match)
         return {action: float(results.for_team(action, team)) for action in results.actions}
 
 
@@ -597,7 +505,7 @@ class CheatBot:
         from dehla.solver.fast import SolveLimitReached
 
         self._solver.node_limit = self.node_limit or 0
-        key = (match.rules, self._solver.node_limit, len(observation.tricks), False)
+        key = (match.rules, self._solver.node_limit, len(observation.tricks))
         if self.node_limit and not self.solve_odds.worth_trying(key, self.rng):
             return self.fallback.act(observation)
         try:

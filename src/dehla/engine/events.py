@@ -13,7 +13,7 @@ always from locals named as the fields, in their order; tests/test_event_order.p
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, NotRequired, TypedDict
 
 from dehla.cards import TENS_MASK, Card, Suit, cards_of
 
@@ -154,7 +154,45 @@ def _suit_text(suit: Suit | None) -> str | None:
     return None if suit is None else suit.name
 
 
-def trick_json(trick: Trick) -> dict[str, object]:
+class TrickJSON(TypedDict):
+    """A finished trick as JSON (SPEC 4.3)."""
+
+    leader: int
+    cards: list[str]
+    winner: int
+    collected_by: int | None
+
+
+class CurrentTrickJSON(TypedDict):
+    """The trick in progress of an unfinished hand: who led it and the cards so far."""
+
+    leader: int | None
+    cards: list[str]
+
+
+class HandResultJSON(TypedDict):
+    """A scored hand as JSON (SPEC 4.3), plus ``kot`` and ``complete``.
+
+    An unfinished hand (``complete`` false) also has its trick in progress, ``current_trick``.
+    """
+
+    dealer: int
+    trump: str | None
+    tricks: list[TrickJSON]
+    tens: list[int]
+    tricks_won: list[int]
+    winner: int | None
+    sweep: bool
+    whitewash: bool
+    points: list[int]
+    ended_early: bool
+    next_dealer: int | None
+    kot: bool
+    complete: bool
+    current_trick: NotRequired[CurrentTrickJSON]
+
+
+def trick_json(trick: Trick) -> TrickJSON:
     """A finished trick in the JSON form of ``dehla replay --json`` (SPEC 4.3)."""
     return {
         "leader": trick.leader,
@@ -164,7 +202,7 @@ def trick_json(trick: Trick) -> dict[str, object]:
     }
 
 
-def result_json(result: HandResult) -> dict[str, object]:
+def result_json(result: HandResult) -> HandResultJSON:
     """A scored hand in the JSON form of ``dehla replay --json`` (SPEC 4.3), plus ``kot`` and ``complete``."""
     return {
         "dealer": result.dealer,

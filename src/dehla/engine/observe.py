@@ -18,21 +18,117 @@ copied into an ``Observation``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Protocol, TypedDict
 
 from dehla.cards import ALL_CARDS, TENS_MASK, Card, Suit, cards_of, sort_hand
 from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action
-from dehla.engine.events import HandResult, Trick, result_json, trick_json
+from dehla.engine.events import HandResult, HandResultJSON, Trick, TrickJSON, result_json, trick_json
+from dehla.engine.phase import IN_HAND, Phase
+from dehla.engine.scoring import MatchScore
+from dehla.engine.tricks import HandState
 from dehla.errors import DehlaError
 from dehla.rules import Rules
 
-if TYPE_CHECKING:
-    from dehla.engine.state import Match
-
-__all__ = ["OBSERVATION_FORMAT", "Observation", "action_text_for", "observe", "watcher_json"]
+__all__ = [
+    "OBSERVATION_FORMAT",
+    "ObservationJSON",
+    "MatchJSON",
+    "TrickCardJSON",
+    "ObservedMatch", "Observation", "action_text_for", "observe", "watcher_json"]
 
 OBSERVATION_FORMAT = "dehla-observation/1"
+
+
+class TrickCardJSON(TypedDict):
+    """A card of the trick in progress and the seat that played it."""
+
+    seat: int
+    card: str
+
+
+class MatchJSON(TypedDict):
+    """The match's standing in an observation: the score, each team's streak, the target, the hands so far."""
+
+    score: list[int]
+    streak: list[int]
+    target: int
+    over: bool
+    winner: int | None
+    hands: list[HandResultJSON]
+
+
+class ObservationJSON(TypedDict):
+    """``Observation.to_json()``: the wire form ``dehla-observation/1`` (docs/protocol.md says what each field holds).
+
+    A watcher's view (``watcher_json``) has the same form with ``seat`` and ``team`` ``null``.
+    """
+
+    format: str
+    seat: int | None
+    team: int | None
+    players: int
+    rules: str | dict[str, object]
+    direction: str
+    phase: str
+    hand_number: int
+    dealer: int
+    to_act: int | None
+    hand: list[str]
+    hidden_card: str | None
+    trump: str | None
+    trump_hidden: bool
+    chooser: int | None
+    revealed_card: str | None
+    open_draw: str | None
+    hand_sizes: list[int]
+    undealt: list[int]
+    leader: int | None
+    led: str | None
+    trick: list[TrickCardJSON]
+    history: list[str]
+    tricks: list[TrickJSON]
+    centre: list[str]
+    next_collector: int | None
+    captured: list[list[str]]
+    tens: list[int]
+    tricks_won: list[int]
+    legal_actions: list[str]
+    match: MatchJSON
+
+
+class ObservedMatch(Protocol):
+    """The public reads of a match that an observation is built from (``dehla.engine.state.Match`` has them).
+
+    A protocol rather than an import, so that the match can build its own
+    observations (``Match.observe``) without the two modules importing each other.
+    """
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def match_score(self) -> MatchScore: ...
+    @property
+    def results(self) -> Sequence[HandResult]: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def current_trick(self) -> Sequence[tuple[int, Card]]: ...
+    @property
+    def tricks(self) -> tuple[Trick, ...]: ...
+    @property
+    def actions(self) -> tuple[Action, ...]: ...
+    def legal_actions(self) -> tuple[Action, ...]: ...
+    def hand_state(self) -> HandState: ...
 
 
 @dataclass(frozen=True)
@@ -86,7 +182,7 @@ class Observation:
     def centre_tens(self) -> int:
         return sum(1 for card in self.centre if card.is_ten)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ObservationJSON:
         """The observation as JSON-ready data (``format`` = ``dehla-observation/1``)."""
         return {
             "format": OBSERVATION_FORMAT,
@@ -130,7 +226,7 @@ class Observation:
         }
 
 
-def watcher_json(match: Match) -> dict[str, Any]:
+def watcher_json(match: ObservedMatch) -> ObservationJSON:
     """What someone watching the table may see, as JSON: everything public, no hand at all.
 
     The same form as ``Observation.to_json()`` with ``seat`` and ``team`` ``null``,
@@ -143,52 +239,51 @@ def watcher_json(match: Match) -> dict[str, Any]:
     return view
 
 
-def observe(match: Match, seat: int) -> Observation:
+def observe(match: ObservedMatch, seat: int) -> Observation:
     """Build ``seat``'s observation of ``match``."""
     return _build(match, seat, watcher=False)
 
 
-def _build(match: Match, seat: int, watcher: bool) -> Observation:
-    from dehla.engine.state import Phase
-
+def _build(match: ObservedMatch, seat: int, watcher: bool) -> Observation:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.players:
         raise DehlaError(f"seat must be 0..{match.players - 1}, not {seat!r}")
-    in_hand = match.phase in (Phase.CALL, Phase.HIDE, Phase.PLAY)
-    chooser = match._chooser
-    hidden = match._hidden_card
+    phase = match.phase
+    in_hand = phase in IN_HAND
+    state = match.hand_state()
+    chooser = state.chooser
+    hidden = state.hidden_card
     own_hidden = hidden if (hidden is not None and seat == chooser and not watcher) else None
     trick_cards = tuple(match.current_trick) if in_hand else ()
-    centre = match._centre
-    captured = match._captured
+    captured = state.captured
     score = match.match_score
     return Observation(
         seat=seat,
         players=match.players,
         rules=match.rules,
         direction=match.rules.direction,
-        phase=match.phase.value,
+        phase=phase.value,
         hand_number=match.hand_number,
         dealer=match.dealer,
         to_act=match.to_act,
-        hand=() if watcher else tuple(sort_hand(cards_of(match._hands[seat]))),
+        hand=() if watcher else tuple(sort_hand(cards_of(state.hands[seat]))),
         hidden_card=own_hidden,
-        trump=match._trump,
+        trump=state.trump,
         trump_hidden=hidden is not None,
         chooser=chooser,
-        revealed_card=match._revealed_card,
-        open_draw=match._open_draw,
-        hand_sizes=tuple(mask.bit_count() for mask in match._hands),
-        undealt=tuple(mask.bit_count() for mask in match._pending),
-        leader=match._leader if in_hand and match.phase is Phase.PLAY else None,
-        led=Suit(match._led) if trick_cards else None,
+        revealed_card=state.revealed_card,
+        open_draw=state.open_draw,
+        hand_sizes=tuple(mask.bit_count() for mask in state.hands),
+        undealt=tuple(mask.bit_count() for mask in state.pending),
+        leader=state.leader if phase is Phase.PLAY else None,
+        led=state.led if trick_cards else None,
         trick=trick_cards,
-        history=_public_history(match, None if watcher else seat) if in_hand else (),
-        tricks=tuple(match._tricks),
-        centre=tuple(ALL_CARDS[card] for card in cards_of(centre)),
-        next_collector=match._last_winner if match.rules.collection == "centre" and in_hand else None,
+        history=_public_history(match.actions, chooser, None if watcher else seat) if in_hand else (),
+        tricks=match.tricks,
+        centre=tuple(ALL_CARDS[card] for card in cards_of(state.centre)),
+        next_collector=state.next_collector if match.rules.collection == "centre" and in_hand else None,
         captured=(tuple(cards_of(captured[0])), tuple(cards_of(captured[1]))),
         tens=((captured[0] & TENS_MASK).bit_count(), (captured[1] & TENS_MASK).bit_count()),
-        tricks_won=(match._tricks_won[0], match._tricks_won[1]),
+        tricks_won=state.tricks_won,
         legal_actions=match.legal_actions() if match.to_act == seat and not watcher else (),
         score=score.score,
         streak=score.streaks(),
@@ -210,10 +305,9 @@ _INTERNED: tuple[Action, ...] = (*PLAYS, *CALLS, *HIDES, REVEAL)
 _TEXT_OF: dict[Action, str] = {action: str(action) for action in _INTERNED}
 
 
-def _public_history(match: Match, seat: int | None) -> tuple[str, ...]:
-    """The hand's actions in order as each seat saw them (see ``action_text_for``)."""
-    texts = tuple(map(_TEXT_OF.__getitem__, match._actions))
-    chooser = match._chooser
+def _public_history(actions: tuple[Action, ...], chooser: int | None, seat: int | None) -> tuple[str, ...]:
+    """The hand's actions in order as ``seat`` saw them (see ``action_text_for``)."""
+    texts = tuple(map(_TEXT_OF.__getitem__, actions))
     if chooser is None or seat == chooser:
         return texts
     return tuple(action_text_for(text, chooser, seat) for text in texts)

@@ -22,7 +22,6 @@ inline them (tests/test_trick_core.py holds them to the core).
 from __future__ import annotations
 
 import random
-from enum import Enum
 from itertools import repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -53,6 +52,7 @@ from dehla.engine.events import (
     TrumpRevealed,
     TrumpSet,
 )
+from dehla.engine.phase import Phase
 from dehla.engine.scoring import MatchScore, Outcome, hand_outcome, next_dealer, settled_outcome
 from dehla.engine.tricks import NOT_YET, OPENING_PACKET, HandState, staged_deal_due, tens_of
 from dehla.errors import DehlaError, IllegalActionError
@@ -62,14 +62,6 @@ if TYPE_CHECKING:
     from dehla.engine.observe import Observation
 
 __all__ = ["Match", "Phase", "draw_first_dealer"]
-
-
-class Phase(Enum):
-    DEAL = "deal"  # chance: the next hand must be dealt
-    CALL = "call"  # dealer+1 names trump from its first five cards
-    HIDE = "hide"  # dealer+1 lays the band-hukum card face down
-    PLAY = "play"
-    OVER = "over"  # the match has a winner
 
 
 # Enum members are slow to look up on the class (Python 3.11), so the engine keeps them here.
@@ -893,6 +885,11 @@ class Match:
 
     def hand_actions(self, hand: int) -> list[Action]:
         return list(self._log[hand][1])
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions of the hand in play so far, in order (or of the last hand, between hands)."""
+        return tuple(self._actions)
 
     def __repr__(self) -> str:
         return (

@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal, TypedDict
 
-from dehla.engine.observe import Observation
+from dehla.engine.observe import Observation, ObservationJSON
 from dehla.rules import Rules
 
 __all__ = [
@@ -68,7 +68,7 @@ class ActMessage(TypedDict):
     """Host to bot: the seat is to act; its observation in the documented JSON form (``dehla-observation/1``)."""
 
     type: Literal["act"]
-    observation: dict[str, Any]
+    observation: ObservationJSON
 
 
 class QuitMessage(TypedDict):

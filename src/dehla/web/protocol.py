@@ -13,7 +13,7 @@ import math
 import time
 from typing import Any
 
-from dehla.engine.observe import watcher_json
+from dehla.engine.observe import ObservationJSON, watcher_json
 from dehla.engine.state import Match
 from dehla.web.messages import WebError, register
 
@@ -119,7 +119,7 @@ class RateLimiter:
         return False
 
 
-def watcher_view(match: Match) -> dict[str, Any]:
+def watcher_view(match: Match) -> ObservationJSON:
     """The public view of a match for watchers (no hand, no hidden card, no legal actions).
 
     Built by the engine's one observation module, like every seat's view.

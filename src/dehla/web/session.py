@@ -494,7 +494,8 @@ class TableSession:
         observation: dict[str, Any] | None = None
         if self.match is not None:
             if seat not in cache:
-                cache[seat] = self.match.observe(seat).to_json() if seat is not None else watcher_view(self.match)
+                view = self.match.observe(seat).to_json() if seat is not None else watcher_view(self.match)
+                cache[seat] = dict(view)  # a plain dict: the message below may leave out hands already sent
             observation = cache[seat]
             # The scored hands of the match only grow: send them once, then only when a hand is added.
             known = (self.match_no, len(observation["match"]["hands"]))
