@@ -383,7 +383,7 @@ def test_play_screen_shows_hand_legal_cards_trick_trump_centre_tens_and_score(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, screen, _, _ = play_with(monkeypatch, capsys, ["--rules", "pagat", "--seed", "1"])
-    assert "First dealer by lot: Random3 (seat 3)" in screen  # so seat 0, the person, calls trump
+    assert "First dealer by lot: Heuristic3 (seat 3)" in screen  # so seat 0, the person, calls trump
     assert "Your hand: S " in screen and "Legal: call S  call H  call D  call C" in screen
     assert "trump not set yet" in screen and "You (seat 0) calls spades" in screen
     assert "trump ♠ spades" in screen

@@ -6,10 +6,11 @@ The person sees only their seat's observation, the same view a bot gets.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dehla.bots import BOTS, Bot, bot_names, make_bot
 from dehla.cards import sort_hand
@@ -24,8 +25,17 @@ from dehla.play import BotFailure, checked_act, close_bots
 from dehla.protocol.host import COMMAND_PREFIX, make_player
 from dehla.protocol.messages import DEFAULT_MOVE_TIMEOUT
 from dehla.record import to_record, write_records
-from dehla.rules import PRESETS
+from dehla.rules import PRESETS, Rules
+from dehla.terminal.words import last_trick_text, why_not
 from dehla.text import describe_event, hand_text, score_text, seat_label
+
+if TYPE_CHECKING:
+    from dehla.terminal.game import TableGame
+
+#: The bot in every other seat unless chosen: strong enough that a first match teaches something.
+DEFAULT_BOT = "heuristic"
+#: Seconds a finished trick (and a collection) stays in view on the full-screen table.
+DEFAULT_PAUSE = 1.6
 
 HELP = """Type a card to play it: 10h, QS, a♦ (T for ten is fine).
 Other actions when offered: 'call H' (name trump), 'hide 10H' (band hukum), 'reveal' (ask for the hidden trump).
@@ -64,10 +74,10 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--seed", type=seed_value, default=None, help="random seed for the cards and the bots")
     parser.add_argument("--name", default="You", help="your name at the table")
     parser.add_argument(
-        "--partner", default="random", help=f"your partner's bot: {_bots_help()} (default random)"
+        "--partner", default=DEFAULT_BOT, help=f"your partner's bot: {_bots_help()} (default {DEFAULT_BOT})"
     )
     parser.add_argument(
-        "--opponents", default="random", help=f"the opponents' bot: {_bots_help()} (default random)"
+        "--opponents", default=DEFAULT_BOT, help=f"the opponents' bot: {_bots_help()} (default {DEFAULT_BOT})"
     )
     parser.add_argument("--list-bots", action="store_true", help="list the bots by level, then exit")
     parser.add_argument(
@@ -76,6 +86,16 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--save", metavar="FILE", help="write the match record (dehla-record/1) to FILE at the end")
     parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
+    parser.add_argument(
+        "--plain", action="store_true",
+        help="line-by-line play instead of the full-screen table (for screen readers and pipes; "
+             "used anyway when input or output is not a terminal)",
+    )
+    parser.add_argument(
+        "--pause", type=pause_seconds, default=DEFAULT_PAUSE,
+        help=f"seconds a finished trick stays in view on the full-screen table, 0 to wait for a key "
+             f"(default {DEFAULT_PAUSE:g})",
+    )
     parser.set_defaults(run=run)
 
 
@@ -142,20 +162,10 @@ class TerminalPlayer:
         return f"  hint: the hard bot would play {hinter.act(observation)}"
 
     def why_not(self, observation: Observation, action: Action) -> str:
-        legal = ", ".join(str(item) for item in observation.legal_actions)
-        if isinstance(action, Play):
-            if action.card not in observation.hand:
-                return f"you do not hold {action.card}. Legal: {legal}"
-            if observation.led is not None and any(card.suit == observation.led for card in observation.hand):
-                return f"you must follow {observation.led.word}. Legal: {legal}"
-        return f"legal now: {legal}"
+        return why_not(observation, action)
 
     def last_trick(self, observation: Observation) -> str:
-        if not observation.tricks:
-            return "  no trick finished yet this hand"
-        trick = observation.tricks[-1]
-        plays = ", ".join(f"{card} ({seat_label(seat, self.names)})" for seat, card in zip(trick.seats, trick.cards))
-        return f"  last trick: {plays}; won by {seat_label(trick.winner, self.names)}"
+        return last_trick_text(observation, self.names)
 
     def screen(self, obs: Observation) -> str:
         names = self.names
@@ -203,9 +213,50 @@ class TerminalPlayer:
         return "\n".join(lines)
 
 
-def run(args: argparse.Namespace) -> int:
-    from dehla.rules_text import explain
+def pause_seconds(text: str) -> float:
+    """``--pause``: a number of seconds, 0 or more (0 waits for a key)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} must be 0 or a positive number of seconds")
+    return value
 
+
+def full_screen_possible() -> bool:
+    """The full-screen table needs a terminal on both ends and one that can draw (not ``TERM=dumb``)."""
+    try:
+        terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):  # a replaced or closed stream
+        return False
+    return terminal and os.environ.get("TERM", "") != "dumb"
+
+
+def _seat_names(rules: Rules, args: argparse.Namespace) -> list[str]:
+    names = []
+    for seat in range(rules.players):
+        if seat == args.seat:
+            names.append(args.name)
+        else:
+            kind = args.partner if seat % 2 == args.seat % 2 else args.opponents
+            names.append(f"{_bot_title(kind)}{seat}")
+    return names
+
+
+def _bots(rules: Rules, args: argparse.Namespace, rng: random.Random) -> list[Bot | None]:
+    """A player for every seat but the person's (``None`` there), seeded from ``rng`` in seat order."""
+    players: list[Bot | None] = []
+    for seat in range(rules.players):
+        if seat == args.seat:
+            players.append(None)
+        else:
+            kind = args.partner if seat % 2 == args.seat % 2 else args.opponents
+            players.append(make_player(kind, rng.getrandbits(64), move_timeout=args.move_timeout))
+    return players
+
+
+def run(args: argparse.Namespace) -> int:
     if args.list_bots:
         print(_bots_list())
         return 0
@@ -216,22 +267,55 @@ def run(args: argparse.Namespace) -> int:
         if kind in BOTS and BOTS[kind].measurement_only:
             raise DehlaError(f"{kind!r} sees every card and is for measurement only; play against {_bots_help()}")
     close_bots([make_player(args.partner), make_player(args.opponents)])  # names checked before the match starts
+    if args.plain or not full_screen_possible():
+        return _run_plain(rules, args)
+    return _run_table(rules, args)
+
+
+def _run_table(rules: Rules, args: argparse.Namespace) -> int:
+    """The full-screen table (Textual); when it closes, the same closing words as the line-by-line mode."""
+    from dehla.terminal.app import TableApp
+    from dehla.terminal.game import TableGame
+
     rng = random.Random(args.seed)
-    names = []
-    for seat in range(rules.players):
-        if seat == args.seat:
-            names.append(args.name)
-        else:
-            kind = args.partner if seat % 2 == args.seat % 2 else args.opponents
-            names.append(f"{_bot_title(kind)}{seat}")
+    names = _seat_names(rules, args)
+    players = _bots(rules, args, rng)
+    game = TableGame(rules, players, args.seat, names, rng)
+    app = TableApp(game, symbols=not args.ascii, pause=args.pause or None, save_path=args.save)
+    try:
+        outcome = app.run()
+    finally:
+        close_bots(players)
+    if outcome is None:  # the app could not start, or ended without a word
+        outcome_lines: tuple[str, ...] = ("Match abandoned.",)
+        status = "abandoned"
+    else:
+        outcome_lines, status = outcome.lines, outcome.status
+    for line in outcome_lines:
+        print(line)
+    if args.save:
+        _save_game(args.save, game)
+    return 1 if status == "failed" else 0
+
+
+def _save_game(path: str, game: TableGame) -> None:
+    try:
+        game.save(path)
+    except OSError as error:
+        print(f"could not save the record to {path}: {error}", file=sys.stderr)
+        return
+    print(f"Record saved to {path} (replay it with: dehla replay {path})")
+
+
+def _run_plain(rules: Rules, args: argparse.Namespace) -> int:
+    """Today's line-by-line play: a prompt, the table in words, the events as lines."""
+    from dehla.rules_text import explain
+
+    rng = random.Random(args.seed)
+    names = _seat_names(rules, args)
     human = TerminalPlayer(names, lambda: "\n".join(explain(rules)), symbols=not args.ascii)
-    players: list[Bot] = []
-    for seat in range(rules.players):
-        if seat == args.seat:
-            players.append(human)
-        else:
-            kind = args.partner if seat % 2 == args.seat % 2 else args.opponents
-            players.append(make_player(kind, rng.getrandbits(64), move_timeout=args.move_timeout))
+    bots = _bots(rules, args, rng)
+    players: list[Bot] = [human if bot is None else bot for bot in bots]
     print(f"dehla play — {rules.preset}. You are seat {args.seat}, team {args.seat % 2}. Type 'help' for help.")
     match = Match.new(rules, rng)
     print(f"First dealer by lot: {seat_label(match.dealer, names)}")

@@ -1,0 +1,836 @@
+"""The full-screen table of ``dehla play`` (Textual): one person against bots, drawn from that seat's observation.
+
+The screen reads only the person's ``Observation`` and the events each step returns; whether an action
+is allowed is ``observation.legal_actions``, and the reasons come from ``dehla.terminal.words``.  One
+asyncio task (``_drive``) runs the match: deals, bots (each decision in a worker thread, so the screen
+stays alive while a search bot or an outside program thinks), and the person's turns, which wait for
+a click, a key or a typed card.  A finished trick and a centre collection hold the table for a moment
+(any key goes on at once; ``pause=None`` waits for a key, which the tests use), and a hand's result
+opens a panel with "Next hand".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Input, RichLog, Static
+
+from dehla.bots.base import Bot, make_bot
+from dehla.cards import Card, Suit
+from dehla.engine.actions import Action, Call, Hide, Play, Reveal, parse_action
+from dehla.engine.events import CentreCollected, HandResult, HandStarted, MatchOver, Trick
+from dehla.engine.observe import Observation
+from dehla.errors import DehlaError
+from dehla.play import BotFailure
+from dehla.rules_text import explain
+from dehla.terminal.felt import Moment, draw_felt, suit_style
+from dehla.terminal.game import Step, TableGame
+from dehla.terminal.words import GLOSSARY, KEYS, card_text, last_trick_text, trump_text, why_not
+from dehla.text import describe_event, result_text, score_text, seat_label, team_label
+
+__all__ = ["Outcome", "TableApp"]
+
+#: Keys that start typing an action (ranks, T for ten, 'call', 'reveal'); other letters are commands.
+STARTERS = frozenset("0123456789tjqkacr")
+QUIT_WORDS = ("quit", "exit", "q")
+#: Observation phases while a hand is being played.
+IN_HAND = ("call", "hide", "play")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the table ended, for the command to report: ``over``, ``abandoned`` or ``failed`` (a bot broke)."""
+
+    status: str
+    lines: tuple[str, ...] = ()
+
+
+def _hard_hinter() -> Bot:
+    return make_bot("hard", 0)
+
+
+class HandView(Widget, can_focus=True):
+    """The person's hand on one line, by suit, legal cards bright, the chosen card reversed; click or keys."""
+
+    DEFAULT_CSS = """
+    HandView { height: auto; min-height: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Card", show=False),
+        Binding("right", "move(1)", "Card", show=False),
+        Binding("enter", "choose", "Play", show=False),
+        Binding("space", "choose", "Play", show=False),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.spans: list[tuple[int, int, int, Card]] = []  # (line, start, end, card)
+
+    @property
+    def table(self) -> TableApp:
+        app = self.app
+        assert isinstance(app, TableApp)
+        return app
+
+    def render(self) -> Text:
+        table = self.table
+        obs = table.view
+        self.spans = []
+        out = Text(no_wrap=False)
+        out.append("Your hand  ", Style(bold=True))
+        if obs is None or not obs.hand:
+            out.append("—")
+            return out
+        legal = table.legal_cards()
+        line, column = 0, len("Your hand  ")
+        width = max(20, self.size.width)
+        for suit in Suit:
+            cards = [card for card in obs.hand if card.suit == suit]
+            group = 2 + sum(len(card_text(card, False)) for card in cards) + len(cards)
+            if column + group > width and column > 11:
+                out.append("\n" + " " * 11)
+                line, column = line + 1, 11
+            label = suit.symbol if table.symbols else suit.letter
+            out.append(f"{label} ", suit_style(suit))
+            column += 2
+            if not cards:
+                out.append("—  ", Style(dim=True))
+                column += 3
+                continue
+            for card in cards:
+                rank = str(card)[:-1]
+                style = suit_style(card.suit) + Style(underline=True) if card in legal else Style(dim=True)
+                if card == table.selected and table.person_turn:
+                    style = style + Style(reverse=True)
+                self.spans.append((line, column, column + len(rank), card))
+                out.append(rank, style)
+                out.append(" ")
+                column += len(rank) + 1
+            out.append(" ")
+            column += 1
+        if obs.hidden_card is not None:
+            out.append(f"  hidden: {card_text(obs.hidden_card, table.symbols)}", Style(italic=True))
+        if obs.undealt[obs.seat]:
+            out.append(f"  (+{obs.undealt[obs.seat]} to come)", Style(dim=True))
+        return out
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing goes to the action line; any key ends a finished trick's moment."""
+        table = self.table
+        if table.holding:
+            table.skip_moment()
+            event.stop()
+            event.prevent_default()
+            return
+        if table.peek is not None and event.key not in ("l",):
+            table.peek = None
+            table.draw()
+        if event.key == "backspace" and table.typed:
+            table.typed = table.typed[:-1]
+        elif event.key == "escape" and table.typed:
+            table.typed = ""
+        elif event.key == "enter" and table.typed:
+            table.submit_typed()
+        elif (
+            event.character is not None
+            and event.character.isprintable()
+            and event.key != "enter"
+            and (table.typed or event.character.lower() in STARTERS)
+        ):
+            table.typed += event.character
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        table.draw()
+
+    def on_click(self, event: events.Click) -> None:
+        table = self.table
+        if table.holding:
+            table.skip_moment()
+            return
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        for line, start, end, card in self.spans:
+            if line == offset.y and start <= offset.x < end:
+                table.selected = card
+                table.choose_card(card)
+                return
+
+    def action_move(self, step: int) -> None:
+        self.table.move_selection(step)
+
+    def action_choose(self) -> None:
+        table = self.table
+        if table.selected is not None:
+            table.choose_card(table.selected)
+        elif table.person_turn:
+            table.say("choose with the buttons, or type it (e.g. 'call h')")
+
+
+class EventLog(RichLog, can_focus=False):
+    """What happened, one line an event, newest at the bottom (wrapped, scrolled to the end)."""
+
+
+class Felt(Static):
+    """The table: seats, markers, the trick (or the finished trick held for a moment)."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        app = self.app
+        if isinstance(app, TableApp):
+            app.draw()
+
+    def on_click(self, event: events.Click) -> None:
+        app = self.app
+        if isinstance(app, TableApp):
+            if app.holding:
+                app.skip_moment()
+            elif app.peek is not None:
+                app.peek = None
+                app.draw()
+
+
+class TextScreen(ModalScreen[None]):
+    """Help (the game's words, the keys, this preset's rules): scrolls, any of Escape, ?, q or Close ends it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("question_mark", "close", "Close", show=False),
+        Binding("q", "close", "Close", show=False),
+    ]
+
+    def __init__(self, title: str, body: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="box"):
+            yield Static(Text(self.title_text, Style(bold=True)), id="box-title")
+            with VerticalScroll(id="box-body"):
+                yield Static(Text(self.body))
+            yield Button("Close", id="close", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#box-body").focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ResultScreen(ModalScreen[str]):
+    """A hand's result (and the match's, when it is over): "Next hand" (or "Close"), and "Save record"."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "go", "Next", show=False),
+        Binding("n", "go", "Next hand"),
+        Binding("s", "save", "Save"),
+    ]
+
+    def __init__(self, title: str, lines: Sequence[str], over: bool) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = list(lines)
+        self.over = over
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="box"):
+            yield Static(Text(self.title_text, Style(bold=True)), id="box-title")
+            with VerticalScroll(id="box-body"):
+                yield Static(Text("\n".join(self.lines)))
+            with Horizontal(id="box-buttons"):
+                yield Button("Close" if self.over else "Next hand", id="go", variant="primary", compact=True)
+                yield Button("Save record", id="save", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#go").focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.action_go()
+
+    def action_go(self) -> None:
+        self.dismiss("go")
+
+    def action_save(self) -> None:
+        app = self.app
+        if isinstance(app, TableApp):
+            app.action_save()
+
+
+class SaveScreen(ModalScreen[str | None]):
+    """Ask where to write the record; Enter saves there, Escape does not."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="box"):
+            yield Static(Text("Save the match record (dehla-record/1) to:", Style(bold=True)), id="box-title")
+            yield Input(self.path, id="path")
+            yield Static("Enter saves, Escape cancels; replay it with: dehla replay FILE")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TableApp(App[Outcome]):
+    """``dehla play``'s full-screen table for one person at ``game.me``."""
+
+    TITLE = "dehla"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #title { height: 1; background: $boost; padding: 0 1; }
+    #main { height: 1fr; }
+    Felt { width: 1fr; height: 1fr; border: round $primary; border-title-align: center;
+           border-subtitle-align: center; }
+    #side { width: 30; height: 1fr; border: round $secondary; padding: 0 1; }
+    #log { height: 3; padding: 0 1; color: $text-muted; background: $background;
+           scrollbar-size-vertical: 1; }
+    #bar { height: 1; }
+    #bar Button { margin: 0 1 0 0; min-width: 0; width: auto; }
+    #status { width: 1fr; height: 1; padding: 0 1; }
+    HandView { padding: 0 1; }
+    #prompt { height: 1; padding: 0 1; }
+    ModalScreen { align: center middle; }
+    #box { width: 76; max-width: 100%; height: auto; max-height: 90%; border: thick $primary;
+           background: $surface; padding: 0 1; }
+    #box-title { height: auto; margin-bottom: 1; }
+    #box-body { height: auto; max-height: 30; }
+    #box-buttons { height: 1; margin-top: 1; }
+    #box-buttons Button { margin: 0 2 0 0; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "hint", "Hint"),
+        Binding("l", "last", "Last trick"),
+        Binding("question_mark", "help", "Help"),
+        Binding("f1", "help", "Help", show=False),
+        Binding("s", "save", "Save"),
+        Binding("ctrl+q", "leave", "Quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        game: TableGame,
+        *,
+        symbols: bool = True,
+        pause: float | None = 1.6,
+        pace: float = 0.5,
+        save_path: str | None = None,
+        hinter: Callable[[], Bot] = _hard_hinter,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.names = game.names
+        self.symbols = symbols
+        self.pause = pause
+        self.pace = pace
+        self.save_path = save_path
+        self.make_hinter = hinter
+        self.hinter: Bot | None = None
+        self.view: Observation | None = None
+        self.moment: Moment | None = None
+        self.peek: Moment | None = None
+        self.thinking: int | None = None
+        self.typed = ""
+        self.selected: Card | None = None
+        self.message = ""
+        self.log_lines: list[str] = []
+        self._logged = 0  # how many of log_lines the log widget shows
+        self.choice: asyncio.Future[Action] | None = None
+        self._skip: asyncio.Event | None = None
+        self.outcome = Outcome("abandoned", ("Match abandoned.",))
+        self.steps = 0  # decisions and deals applied, for tests that wait on the table
+        self.ready = False  # set once the widgets exist
+
+    # -- layout ------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="main"):
+            yield Felt(id="felt")
+            yield Static(id="side")
+        yield EventLog(id="log", wrap=True, min_width=20)
+        with Horizontal(id="bar"):
+            for suit in Suit:
+                yield Button(f"Call {self._suit_words(suit)}", id=f"call-{suit.letter}", compact=True)
+            yield Button("Ask for trump", id="reveal", compact=True)
+            yield Button("Hide card", id="hide", compact=True)
+            yield Static(id="status")
+        yield HandView(id="hand")
+        yield Static(id="prompt")
+        yield Footer()
+
+    def _suit_words(self, suit: Suit) -> str:
+        return suit.symbol if self.symbols else suit.letter
+
+    def on_mount(self) -> None:
+        self.ready = True
+        self.query_one(HandView).focus()
+        self.draw()
+        self.run_worker(self._drive(), name="match", exclusive=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#log").styles.height = max(3, event.size.height // 6)
+        self.draw()
+
+    # -- state the screen shows --------------------------------------------------------------------
+
+    @property
+    def holding(self) -> bool:
+        """A finished trick or a collection is on show, waiting for its moment (or a key)."""
+        return self._skip is not None
+
+    @property
+    def person_turn(self) -> bool:
+        return self.choice is not None and not self.choice.done()
+
+    def legal_cards(self) -> set[Card]:
+        """Cards the person may play (or hide) now: read from the observation's legal actions."""
+        if self.view is None or not self.person_turn:
+            return set()
+        return {action.card for action in self.view.legal_actions if isinstance(action, Play | Hide)}
+
+    def say(self, text: str) -> None:
+        self.message = text
+        self.draw()
+
+    def draw(self) -> None:
+        """Show the current state everywhere (cheap: called after every change)."""
+        if not self.ready:
+            return
+        obs = self.view
+        felt = self.query_one(Felt)
+        if obs is None:
+            felt.update("Shuffling…")
+            return
+        shown = self.moment or self.peek
+        size = felt.content_size
+        felt.update(
+            draw_felt(obs, self.names, size.width, size.height, shown, self.symbols, self.thinking)
+        )
+        if shown is not None:
+            felt.border_title = shown.title
+        elif obs.match_over:
+            felt.border_title = "Match over"
+        elif obs.phase not in IN_HAND:
+            felt.border_title = "Hand over"
+        elif obs.phase == "call":
+            felt.border_title = "Trump is called"
+        elif obs.phase == "hide":
+            felt.border_title = "A card is hidden as trump"
+        else:
+            felt.border_title = f"Trick {len(obs.tricks) + 1}"
+        felt.border_subtitle = "any key goes on" if self.holding and self.pause is None else ""
+        if self.holding and self.pause is not None:
+            felt.border_subtitle = "any key goes on"
+        self.query_one("#title", Static).update(self._title(obs))
+        self.query_one("#side", Static).update(self._side(obs))
+        self._draw_log()
+        self._draw_bar(obs)
+        self.query_one(HandView).refresh(layout=True)
+        self.query_one("#prompt", Static).update(self._prompt())
+
+    def _title(self, obs: Observation) -> Text:
+        me = seat_label(obs.seat, self.names)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"dehla · {obs.rules.preset}", Style(bold=True))
+        hand = obs.hand_number + 1 if obs.phase in IN_HAND else max(1, len(obs.results))
+        text.append(f" · {me}, team {obs.team} · Hand {hand} · {score_text(obs.score, obs.rules)}")
+        return text
+
+    def _side(self, obs: Observation) -> Text:
+        sym = self.symbols
+        out = Text(no_wrap=False)
+        out.append("Trump ", Style(bold=True))
+        out.append(trump_text(obs, sym) + "\n")
+        out.append("Dealer ", Style(bold=True))
+        out.append(self.names[obs.dealer] + "\n")
+        if obs.rules.collection == "centre":
+            tens = " ".join(card_text(card, sym) for card in obs.centre if card.is_ten) or "no tens"
+            out.append("Centre ", Style(bold=True))
+            out.append(f"{len(obs.centre)} cards, {tens}\n")
+            if obs.next_collector is not None:
+                out.append(f" {self.names[obs.next_collector]} collects by winning the next trick\n")
+        for team in (0, 1):
+            mine = " (yours)" if team == obs.team else ""
+            out.append(f"Team {team}{mine}\n", Style(bold=True, color="cyan" if team == 0 else "magenta"))
+            tens = " ".join(card_text(card, sym) for card in obs.captured[team] if card.is_ten)
+            out.append(f" tricks {obs.tricks_won[team]} · tens {obs.tens[team]}" + (f": {tens}" if tens else "") + "\n")
+        out.append(score_text(obs.score, obs.rules), Style(bold=True))
+        if max(obs.streak):
+            team = 0 if obs.streak[0] else 1
+            out.append(f"\n streak: team {team}, {max(obs.streak)} in a row")
+        return out
+
+    def _draw_log(self) -> None:
+        log = self.query_one(EventLog)
+        width = log.scrollable_content_region.width or None  # wrap at the log's own width once it has one
+        for line in self.log_lines[self._logged:]:
+            log.write(Text(line), width=width)
+        self._logged = len(self.log_lines)
+
+    def _draw_bar(self, obs: Observation) -> None:
+        legal = obs.legal_actions if self.person_turn else ()
+        for suit in Suit:
+            self.query_one(f"#call-{suit.letter}", Button).display = Call(suit) in legal
+        self.query_one("#reveal", Button).display = Reveal() in legal
+        hide = self.query_one("#hide", Button)
+        hide.display = any(isinstance(action, Hide) for action in legal)
+        if hide.display and self.selected is not None:
+            hide.label = f"Hide {card_text(self.selected, self.symbols)}"
+        self.query_one("#status", Static).update(Text(self._status(obs), no_wrap=True, overflow="ellipsis"))
+
+    def _status(self, obs: Observation) -> str:
+        if self.message:
+            return self.message
+        if self.holding:
+            return "any key or click goes on"
+        if self.person_turn:
+            if obs.phase == "call":
+                return "Your turn: call trump"
+            if obs.phase == "hide":
+                return "Your turn: choose a card to hide as trump"
+            if Reveal() in obs.legal_actions:
+                return "Your turn: play a card, or ask for trump"
+            return "Your turn: play a card"
+        if self.thinking is not None:
+            return f"{self.names[self.thinking]} is thinking…"
+        return ""
+
+    def _prompt(self) -> Text:
+        out = Text(no_wrap=True, overflow="ellipsis")
+        if self.typed:
+            out.append("> ", Style(bold=True))
+            out.append(self.typed + "▏")
+            out.append("   Enter plays, Esc clears", Style(dim=True))
+        elif self.person_turn and self.view is not None:
+            legal = "  ".join(self._action_words(action) for action in self.view.legal_actions)
+            out.append("Legal: ", Style(bold=True))
+            out.append(legal)
+        else:
+            out.append("← → choose · Enter plays · or type a card like 10h", Style(dim=True))
+        return out
+
+    def _action_words(self, action: Action) -> str:
+        if isinstance(action, Play):
+            return card_text(action.card, self.symbols)
+        if isinstance(action, Hide):
+            return f"hide {card_text(action.card, self.symbols)}"
+        return str(action)
+
+    # -- the person's choices ----------------------------------------------------------------------
+
+    def move_selection(self, step: int) -> None:
+        obs = self.view
+        if obs is None or not obs.hand:
+            return
+        order = [card for suit in Suit for card in obs.hand if card.suit == suit]
+        if self.selected not in order:
+            self.selected = order[0]
+        else:
+            self.selected = order[(order.index(self.selected) + step) % len(order)]
+        self.message = ""
+        self.draw()
+
+    def choose_card(self, card: Card) -> None:
+        """The card under the cursor or the mouse: play it, or hide it under band hukum, if that is legal."""
+        obs = self.view
+        if obs is None or not self.person_turn:
+            self.say("wait for your turn")
+            return
+        for action in (Play(card), Hide(card)):
+            if action in obs.legal_actions:
+                self.submit(action)
+                return
+        if any(isinstance(action, Call) for action in obs.legal_actions):
+            self.say("call trump first: a suit button, or type 'call h'")
+            return
+        self.say(f"{card} is not allowed now: {why_not(obs, Play(card))}")
+
+    def submit_typed(self) -> None:
+        """An action typed as in the line-by-line mode: ``10h``, ``call h``, ``hide 10h``, ``reveal``."""
+        text, self.typed = self.typed.strip(), ""
+        word = text.lower()
+        if word in QUIT_WORDS:
+            self.action_leave()
+            return
+        if word == "rules":
+            self.action_help()
+            return
+        obs = self.view
+        if obs is None or not self.person_turn:
+            self.say("wait for your turn")
+            return
+        try:
+            action = parse_action(text)
+        except DehlaError as error:
+            self.say(f"{error}. Press ? for help")
+            return
+        if isinstance(action, Play) and action not in obs.legal_actions and Hide(action.card) in obs.legal_actions:
+            action = Hide(action.card)  # under band hukum, typing a card chooses it
+        if action in obs.legal_actions:
+            self.submit(action)
+        else:
+            self.say(f"{action} is not allowed now: {why_not(obs, action)}")
+
+    def submit(self, action: Action) -> None:
+        if self.choice is not None and not self.choice.done():
+            self.message = ""
+            self.choice.set_result(action)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        button = event.button.id or ""
+        if button.startswith("call-"):
+            self._press(Call(Suit[button[-1]]))
+        elif button == "reveal":
+            self._press(Reveal())
+        elif button == "hide" and self.selected is not None:
+            self._press(Hide(self.selected))
+        self.query_one(HandView).focus()
+
+    def _press(self, action: Action) -> None:
+        if self.view is not None and self.person_turn and action in self.view.legal_actions:
+            self.submit(action)
+
+    def skip_moment(self) -> None:
+        if self._skip is not None:
+            self._skip.set()
+
+    # -- commands ----------------------------------------------------------------------------------
+
+    def action_hint(self) -> None:
+        obs = self.view
+        if obs is None or not self.person_turn:
+            self.say("hint: it is not your turn")
+            return
+        self.say("hint: thinking…")
+        self.run_worker(self._hint(obs), name="hint", group="hint", exclusive=True)
+
+    async def _hint(self, obs: Observation) -> None:
+        def think() -> Action:
+            if self.hinter is None:
+                self.hinter = self.make_hinter()
+            return self.hinter.act(obs)
+
+        try:
+            action = await asyncio.to_thread(think)
+        except Exception as error:  # a hint that fails must not end the match
+            self.say(f"hint: no hint ({type(error).__name__}: {error})")
+            return
+        if self.view is not obs:
+            return  # the table moved on
+        name = getattr(self.hinter, "name", "hard")
+        if isinstance(action, Play):
+            self.selected = action.card
+            self.say(f"hint: the {name} bot would play {card_text(action.card, self.symbols)} (Enter plays it)")
+        elif isinstance(action, Hide):
+            self.selected = action.card
+            self.say(f"hint: the {name} bot would hide {card_text(action.card, self.symbols)} (Enter hides it)")
+        else:
+            self.say(f"hint: the {name} bot would {'ask for trump' if isinstance(action, Reveal) else action}")
+
+    def action_last(self) -> None:
+        obs = self.view
+        if obs is None or not obs.tricks:
+            self.say("no trick finished yet this hand")
+            return
+        trick = obs.tricks[-1]
+        self.peek = Moment(f"Last trick ({trick.number}) won by {self.names[trick.winner]}", trick,
+                           f"won by {self.names[trick.winner]}")
+        self.say(last_trick_text(obs, self.names).strip())
+
+    def action_help(self) -> None:
+        rules = self.game.rules
+        body = "\n\n".join([GLOSSARY, "Keys\n" + KEYS, "These rules\n" + "\n".join(explain(rules))])
+        self.push_screen(TextScreen("Help: the game's words, the keys and these rules", body))
+
+    def action_save(self) -> None:
+        default = self.save_path or time.strftime("dehla-%Y%m%d-%H%M%S.jsonl")
+        self.push_screen(SaveScreen(default), self._saved)
+
+    def _saved(self, path: str | None) -> None:
+        if not path:
+            self.say("not saved")
+            return
+        try:
+            self.game.save(path)
+        except OSError as error:
+            self.say(f"could not save the record to {path}: {error.strerror or error}")
+            return
+        self.save_path = path
+        self.say(f"Record saved to {path}")
+
+    def action_leave(self) -> None:
+        self.exit(self.outcome)
+
+    # -- the match ---------------------------------------------------------------------------------
+
+    async def _drive(self) -> None:
+        """Run the match to its end: deals, bots in worker threads, the person's turns, moments, results."""
+        game = self.game
+        self.log_lines.append(f"First dealer by lot: {seat_label(game.first_dealer, self.names)}")
+        try:
+            while not game.over:
+                if game.chance_due:
+                    step = game.deal()
+                elif game.to_act == game.me:
+                    step = game.apply(game.me, await self._ask_person())
+                else:
+                    seat, player, seen = game.bot_view()
+                    self.thinking = seat
+                    self.draw()
+                    if self.pace:
+                        await asyncio.sleep(self.pace)
+                    action = await asyncio.to_thread(game.bot_decides, player, seen)
+                    self.thinking = None
+                    step = game.apply(seat, action)
+                self.steps += 1
+                self.view = game.view()
+                await self._show(step)
+        except BotFailure as failure:
+            self.thinking = None
+            lines = (str(failure), f"Match over: team {failure.team} loses, as its bot failed.",
+                     "Your team wins!" if failure.team != game.me % 2 else "The other team wins.")
+            self.outcome = Outcome("failed", lines)
+            await self._panel("A bot failed", lines, over=True)
+            self.exit(self.outcome)
+
+    async def _ask_person(self) -> Action:
+        self.view = self.game.view()
+        self.choice = asyncio.get_running_loop().create_future()
+        legal = self.legal_cards()
+        if legal and self.selected not in legal:
+            order = [card for suit in Suit for card in self.view.hand if card.suit == suit]
+            self.selected = next(card for card in order if card in legal)
+        self.message = ""
+        self.draw()
+        try:
+            return await self.choice
+        finally:
+            self.choice = None
+
+    async def _show(self, step: Step) -> None:
+        """Log a step, hold the table on each finished trick and collection, open the result panel."""
+        rules = self.game.rules
+        names = self.names
+        if isinstance(step.action, Play) and step.seat is not None:
+            who = "You play" if step.seat == self.game.me else f"{names[step.seat]} plays"
+            self.log_lines.append(f"{who} {card_text(step.action.card, self.symbols)}")
+        elif isinstance(step.action, Hide) and step.seat is not None and step.seat != self.game.me:
+            self.log_lines.append(f"{names[step.seat]} lays a card face down as the hidden trump")
+        result: HandResult | None = None
+        over: MatchOver | None = None
+        extra: list[str] = []
+        for event in step.events:
+            if isinstance(event, HandStarted):
+                self.log_lines.append(f"Hand {event.hand + 1}: {seat_label(event.dealer, names)} deals"
+                                      + (f", open draw {event.open_draw}" if event.open_draw is not None else ""))
+                continue
+            text = describe_event(event, rules, names)
+            if isinstance(event, HandResult):
+                result = event
+            elif isinstance(event, MatchOver):
+                over = event
+            elif text and result is not None:
+                extra.append(text)
+            if isinstance(event, Trick):
+                self.log_lines.append(self._trick_line(event))
+            elif text and not isinstance(event, HandResult):
+                self.log_lines.append(text)
+            if isinstance(event, Trick):
+                winner = names[event.winner]
+                title = f"Trick {event.number} won by {winner}"
+                if rules.collection == "centre" and event.collected_by is None:
+                    title += ", to the centre"
+                await self._hold(Moment(title, event))
+            elif isinstance(event, CentreCollected):
+                who = names[event.seat]
+                tens = f"{event.tens} ten{'s' if event.tens != 1 else ''}"
+                await self._hold(Moment(f"{who} collects the centre",
+                                        None, f"{who} collects {len(event.cards)} cards, {tens}"))
+        self.draw()
+        if result is not None:
+            await self._result(result, extra, over)
+
+    def _trick_line(self, trick: Trick) -> str:
+        """A finished trick in short: ``Trick 3: 10♥ You, K♥ Heuristic1, ... — won by Heuristic1``."""
+        plays = ", ".join(f"{card_text(card, self.symbols)} {self.names[seat]}"
+                          for seat, card in zip(trick.seats, trick.cards))
+        line = f"Trick {trick.number}: {plays} — won by {self.names[trick.winner]}"
+        if self.game.rules.collection == "centre" and trick.collected_by is None:
+            line += ", stays in the centre"
+        return line
+
+    async def _hold(self, moment: Moment) -> None:
+        self.moment = moment
+        self._skip = asyncio.Event()
+        self.draw()
+        try:
+            if self.pause is None:
+                await self._skip.wait()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._skip.wait(), self.pause)
+        finally:
+            self._skip = None
+            self.moment = None
+            self.draw()
+
+    async def _result(self, result: HandResult, extra: list[str], over: MatchOver | None) -> None:
+        rules = self.game.rules
+        me = self.game.me
+        lines = []
+        for team in (0, 1):
+            mine = " (yours)" if team == me % 2 else ""
+            lines.append(f"{team_label(team, rules.players, self.names)}{mine}: tens {result.tens[team]}, "
+                         f"tricks {result.tricks_won[team]}")
+        lines += ["", result_text(result, rules, self.names), *extra]
+        if over is not None:
+            verdict = "Your team wins!" if over.winner == me % 2 else "The other team wins."
+            lines += ["", f"Match over: {score_text(over.score, rules)}. {verdict}"]
+            self.outcome = Outcome("over", (f"Match over: {score_text(over.score, rules)}.", verdict))
+        title = f"Hand {result.hand + 1}: " + (
+            "nobody scores" if result.winner is None
+            else ("your team wins" if result.winner == me % 2 else "the other team wins")
+        )
+        await self._panel(title, lines, over=over is not None)
+        if over is not None:
+            self.exit(self.outcome)
+
+    async def _panel(self, title: str, lines: Sequence[str], over: bool) -> None:
+        done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+
+        def closed(answer: str | None) -> None:
+            if not done.done():
+                done.set_result(answer)
+
+        self.push_screen(ResultScreen(title, lines, over), closed)
+        await done
+        self.query_one(HandView).focus()
