@@ -26,7 +26,9 @@ Its play is deliberately simple, and readable as a starting point:
   or it can win cheaply, otherwise it plays its lowest card, keeping its tens.
 
 Everything it knows comes from the observation: its own hand, the cards on the
-table, trump once known, and the legal actions.  It must answer only with one
+table, trump once known, who is winning the trick (``trick_winner``) and which of
+its cards count as trump (each card's ``trump`` mark), and the legal actions.
+``examples/simple_bot.js`` is the same kind of bot in JavaScript.  It must answer only with one
 of ``legal_actions``; anything else loses the match for its team.
 """
 
@@ -53,28 +55,18 @@ def is_ten(card: str) -> bool:
     return card[:-1] == "10"
 
 
-def trick_winner(trick: list[dict[str, object]], trump: str | None) -> tuple[int, str]:
-    """The seat and card winning the trick so far: the highest trump, else the highest card of the suit led.
+def beats(card: str, best: str, best_is_trump: bool, led: str, trump: str | None, cut_open: bool) -> bool:
+    """Would ``card``, played now, beat ``best`` (the card of ``trick_winner``)?  docs/protocol.md, "Reading a trick".
 
-    (Simplified: under band hukum, trumps played before the reveal do not count; this bot does not track that.)
+    A card played now counts as trump if it is of the trump suit, or, while ``cut_open``, if it is off-suit (it
+    sets trump); when the suit led is trump, rank decides.
     """
-    best_seat, best_card = int(str(trick[0]["seat"])), str(trick[0]["card"])
-    for play in trick[1:]:
-        card = str(play["card"])
-        beats = False
-        if suit(card) == suit(best_card):
-            beats = rank(card) > rank(best_card)
-        elif trump is not None and suit(card) == trump:
-            beats = True  # the first trump on a trick of another suit
-        if beats:
-            best_seat, best_card = int(str(play["seat"])), card
-    return best_seat, best_card
-
-
-def beats(card: str, best: str, trump: str | None) -> bool:
-    if suit(card) == suit(best):
-        return rank(card) > rank(best)
-    return trump is not None and suit(card) == trump
+    if trump is not None and led == trump:
+        return suit(card) == led and rank(card) > rank(best)
+    mine_is_trump = (trump is not None and suit(card) == trump) or (cut_open and suit(card) != led)
+    if best_is_trump:
+        return mine_is_trump and rank(card) > rank(best)
+    return mine_is_trump or (suit(card) == led and rank(card) > rank(best))
 
 
 def lowest(cards: list[str], keep_tens: bool = True) -> str:
@@ -109,12 +101,15 @@ def choose(observation: dict[str, object], rng: random.Random) -> str:
         if aces:
             return rng.choice(aces)
         return lowest(cards)
-    winner_seat, best = trick_winner(trick, trump)
+    # The observation says who is winning the trick and whether that card counts as trump.
+    winner = next(play for play in trick if play["seat"] == observation["trick_winner"])
     my_team = int(str(observation["seat"])) % 2
-    if winner_seat % 2 == my_team:
+    if int(str(winner["seat"])) % 2 == my_team:
         tens = [card for card in cards if is_ten(card)]
         return tens[0] if tens else lowest(cards)
-    winning = sorted((card for card in cards if beats(card, best, trump)), key=rank)
+    best, best_is_trump, led = str(winner["card"]), bool(winner["trump"]), str(observation["led"])
+    cut_open = bool(observation["cut_open"])
+    winning = sorted((card for card in cards if beats(card, best, best_is_trump, led, trump, cut_open)), key=rank)
     trick_has_ten = any(is_ten(str(play["card"])) for play in trick)
     if winning and (trick_has_ten or rank(winning[0]) >= 9 or suit(winning[0]) == trump):
         return winning[0]

@@ -6,6 +6,12 @@ observations as JSON, the watcher's view, clones and illegal attempts with
 their error texts.  A refactor must leave every digest as it is; a deliberate
 change of behaviour refreshes them with ``python -m tests.engine_trace`` (and
 says why in its commit).
+
+Refreshed for issue 20 part 8, when observations gained fields for bot authors
+(``options``, ``tricks_per_hand``, ``trick_winner``, ``events``, ``cut_open``, a
+``trump`` mark per trick card, ``seats`` per finished trick): the trace with exactly those
+fields removed from every ``obs`` and ``watch`` line hashed to the previous
+digests for every rules, so nothing else changed.
 """
 
 from __future__ import annotations
@@ -16,55 +22,55 @@ from tests.helpers import ALL_RULES, rules_id
 
 EXPECTED = {
     'pagat':
-        '9e6e2432784d59a23f1e42231e84725b51af2a39e1c854e7d8a4d4f35acaed6f',
+        '2e0c70a432165c3a397368e45c406e5f493352f7578f19dfb80a46b1c526d95f',
     'pagat-cut':
-        '4fd43a1e72dba76d530cc0ca2b93bf4e776a4fec2225505c06538e2b4d75517a',
+        '2aabe1dc9c8a4ada1efd204a3b4c3fcd4853b3efdb1a981ef256d9d6619d2f37',
     'taash':
-        'ed4234d425b1ca908f28cf4d5aff59442c4478a3a3a35a1e2a0a998631faa054',
+        'bfaf3f92dc83e719ec457ddfe66929ef533b5324ccaf36785f6d3206d914ba1b',
     'taash-b2b':
-        'eb47e5f94d2119f4573c537c240d3903b3381ab92e04ab1c6eac0c9140aa2f32',
+        'a9bf63737de90a82efac671f2329bc7d2472b21cf5f4ed8b0816644e51ff9158',
     'mendikot':
-        '1917b97f5b8a5ddf8ed2c9dcc95d96a78acb3dddef8465c673b889954f6959bb',
+        'd65371a40fb4b29703a24cde091321cceac736ecbf63fca8223e38cc1cfec45a',
     'mendikot-band':
-        'dcdb843d877ffa4dd125faaea2c8c573d48ee99321f331e89a28e49c4ce9f144',
+        '09e9dbd12cb9256ead9ffab837f8d889ca6ca2f8a9449ef3b6718874d8924097',
     'mendikot-band-auto':
-        'b68e577488d24b0f82442160a0952fb5c62129d887a6c008afaf095368caa2bf',
+        'a34966a83f6372b5abed2ea562f10e2183454ba068ccb9ae28b804464b9b7a1f',
     'mendikot-open':
-        'f24f5ef3ba045dcf057f291764ff9863d61122537dcf898a2c3977609607c54b',
+        '8258b116fb0206408ec2c0bdef4c9128d2589aa404794bfc738d2df97642af29',
     'mendikot-6':
-        '4974dbb5a99a35ff75a0133037c77a84f3275cdff88e702b94098ee674d5eba3',
+        'b117b7756585c4e0a9b3c437ee767c6c69c35ecaf1a6e8629f4a595aa7de694f',
     'mendikot-8':
-        '045566d39ece60bf31811f21c3a6782d5b984c3544ac5f2c3a834ef63fc044ea',
+        'c24933cc3eef435af6f68078895c389e0ca9da906250a4aa1ae7f828f5b3b8a5',
     '{"preset":"pagat","streak_resets":false,"target":2}':
-        '24fe6651ba3322ba722d405a6f75fa9fe434605cf3c3e198bfa5df972faf5f16',
+        'f4ad9970a4ab02e84692ae1b458833a9e1fd9ecc285a2c262ad23c3fd7599824',
     '{"preset":"pagat","rotation":"simple"}':
-        '734ab33e395f665f118af54a9e704f02b47d9ac96b04caa2e8026cf7fbf6b40d',
+        '6bdb7c60c6915942e7c6d3aed8cbfb19627a93dc34dbec770ed614c041680a1f',
     '{"preset":"pagat-cut","target":2}':
-        '333c312f50b5f6bd321afcfe424a58fb456b5442aaac586204a884aac1d75a23',
+        '960a54322cc92c85d256d4046916a2853b8371186de128b1012ec6cf7a58c338',
     '{"preset":"taash","trick_minimum":true}':
-        '264f022947098206949b74ff1e9eb26033719bec0890c107da350e5c23b4aba8',
+        '1b753ad1559e82eeac86ec9bf671f52e26e36b6a44ddd969a0c4a2129ba3c80a',
     '{"preset":"taash","sweep_bonus":"double"}':
-        'db33b89ed234953fac062e2b59a04b9b63bbffff0077afc83e225862a3bda777',
+        'eb179497d3d383e5821dd23e92f47f3e2d90bf719811e8fbdeb630dc5be44b0b',
     '{"preset":"taash","sweep_bonus":"match","target":200}':
-        'c2817d335d22803042f6c92e84bb1a6aa98b728fe901063f3d54aa414e3b6bb1',
+        '226c87ae00fe5e0c87f30c25da451344bb1be0627fe8b2163c2ad1f268143342',
     '{"preset":"taash-b2b","streak_resets":false}':
-        '7603ff4b2df3af5e60c23b67099c2b2d66f9ad109f82b2cd284d464f2306e5da',
+        '0dfbfc4be235a9997eccae7fb30a48ef2fbd7a84f05c6f6748c15755ef73f932',
     '{"preset":"taash-b2b","trick_minimum":true,"target":60}':
-        '0e4ca0f167afe616c3308d88fd7d5ca0396e18d27497b3c72e1dab2281ff802f',
+        '08cc5a95618e6197349dae8cde90351f261e4d7d6c1ab406e38c3af48364f69c',
     '{"preset":"mendikot","after_whitewash":"next"}':
-        '2656df54b824b5d0033b404439e1fb38444bcdef7a7cd0e03c402d2034b4fa3d',
+        '1b0d9f855059756f5d8f37722b64966c1fa9f7a892cac03e03f0cdabcd47c6a0',
     '{"preset":"mendikot","rotation":"simple","target":3}':
-        '798e34c8d4ba550f96616b453fee13a9ae190993096045626ba3f926038325d3',
+        '77cabe514b82af4e1daaeb876a087f6d6855bb21566732a7e937bfd0102464b3',
     '{"preset":"mendikot-band","collection":"centre"}':
-        '7fa706da758c0364c6a28fcc06900c8b98d26ead5cd23660d418a7d878a19ea3',
+        'e27dd5c816948cc33bbab7a22b6caebbfabdaf105af5263bdfadfdd64f1216fe',
     '{"preset":"mendikot-open","direction":"anticlockwise"}':
-        '725f61fa9062d63f21b36c24c98b36d7b569ffed8e308d07c28829f11bf888b6',
+        '01d94e160b8562793ea0469dd8f429c3352f8bacb078de5417a20d08269f11a0',
     '{"preset":"mendikot-6","trump":"hidden"}':
-        '05b15a24f6beb30c9e1b08d29b2b0e15db47797cc2fb1d20996edbd88329520b',
+        'ab9b7dd19e88c642bea906f3dc808a630a41a96b7326466194de864bd39b4b31',
     '{"preset":"mendikot-8","trump":"open_draw"}':
-        '762c2c1ccdc8ec6fc0e208f59b1f01a495fb8c1906e9ec38987a378388fb3caa',
+        '6db3c54e046f7ba728f9463fecf231887f89e42a4c47be07359a21cc47be44b5',
     '{"preset":"mendikot-6","trump":"hidden_auto","after_whitewash":"next"}':
-        'f6326c3bd2f4f1dd21cdd4651b0002eaca4e87928d462a1fd981cab23356aeaa',
+        '72c4fe35153f1eed5cd31d65aa071331065dbbf85cd913d76e2792addc18a25b',
 }
 
 

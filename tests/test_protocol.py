@@ -6,6 +6,8 @@ import io
 import json
 import os
 import random
+import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -31,6 +33,8 @@ from dehla.protocol.host import stop_idle_processes
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "simple_bot.py"
+JS_EXAMPLE = ROOT / "examples" / "simple_bot.js"
+DOC = ROOT / "docs" / "protocol.md"
 BOT_SERVER = f"cmd:{sys.executable} -m dehla bot"
 
 
@@ -111,6 +115,37 @@ def test_bad_observation_json_names_the_field(change, message: str) -> None:
 def test_observation_json_must_be_an_object() -> None:
     with pytest.raises(DehlaError, match="must be a JSON object"):
         observation_from_json(["not", "an", "object"])
+
+
+def test_observation_json_from_an_older_host_reads_without_the_newer_fields() -> None:
+    """A host that builds observations itself (``dehla bot`` behind another language) may not send issue 20's fields."""
+    rng = random.Random(3)
+    match = Match.new("mendikot", rng)
+    match.apply(match.random_deal(rng))
+    match.apply(match.legal_actions()[0])
+    data = match.observe(match.to_act).to_json()
+    older = {key: value for key, value in data.items() if key not in ("trick_winner", "events", "cut_open")}
+    older["trick"] = [{"seat": play["seat"], "card": play["card"]} for play in data["trick"]]
+    observation = observation_from_json(older)
+    assert observation.trick == match.observe(match.to_act).trick
+    assert observation.trick_trumps == () and observation.trick_winner is None and observation.events == ()
+
+
+def test_the_documented_example_observation_is_a_real_one_and_every_field_is_documented() -> None:
+    """docs/protocol.md's example reads back, has exactly the fields ``to_json`` writes, and its table lists them."""
+    text = DOC.read_text(encoding="utf-8")
+    example = json.loads(text.split("The observation in that `act` message:", 1)[1].split("```json", 1)[1]
+                         .split("```", 1)[0])
+    observation = observation_from_json(example)
+    assert observation.to_json() == example
+    rng = random.Random(1)
+    match = Match.new("pagat", rng)
+    match.apply(match.random_deal(rng))
+    real = match.observe(0).to_json()
+    assert set(real) == set(example)
+    table = text.split("## The observation, `dehla-observation/1`, field by field", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"^\| `([a-z_.]+)` \|", table, re.MULTILINE))
+    assert {key for key in real if key != "match"} | {f"match.{key}" for key in real["match"]} <= documented
 
 
 # ------------------------------------------------------------------------------ bot side: serve
@@ -253,6 +288,44 @@ def test_example_bot_plays_whole_hands_legally(preset: str) -> None:
     assert len(match.results) == 2 or match.is_over
 
 
+def test_hello_writes_out_the_rules_and_the_tricks_of_a_hand() -> None:
+    from dehla.protocol.messages import hello_message
+    from dehla.rules import OPTIONS, parse_rules
+
+    for preset, rules in PRESETS.items():
+        hello = hello_message(1, rules, 7)
+        assert hello["rules"] == preset and set(hello["options"]) == {"preset", *OPTIONS}
+        assert parse_rules(hello["options"]) == rules
+        assert hello["tricks_per_hand"] == rules.tricks_per_hand == {4: 13, 6: 8, 8: 6}[rules.players]
+        assert json.loads(json.dumps(hello)) == hello
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed (examples/simple_bot.js needs it)")
+def test_javascript_example_bot_plays_a_hand_of_every_preset() -> None:
+    """``cmd:node examples/simple_bot.js`` holds a whole team for a hand of every preset, legally.
+
+    One program per seat serves every preset in turn (``reuse``): each game opens with a new ``hello``
+    and no ``quit`` between them, as the arena does.
+    """
+    pids: set[int] = set()
+    try:
+        for number, (preset, rules) in enumerate(PRESETS.items()):
+            rng = random.Random(number)
+            bots = [make_player(f"cmd:node {JS_EXAMPLE}", seat, reuse=True) if seat % 2 == 1 else RandomBot(seat)
+                    for seat in range(rules.players)]
+            try:
+                match = play(Match.new(preset, rng), bots, rng, hands=1)
+                pids.update(bot._process.popen.pid for bot in bots if isinstance(bot, CommandBot) and bot._process)
+            finally:
+                close_bots(bots)
+            assert len(match.results) == 1, preset
+            assert isinstance(bots[1], CommandBot) and bots[1].ready == {
+                "type": "ready", "protocol": PROTOCOL, "name": "simple-js"}
+    finally:
+        stop_idle_processes()
+    assert len(pids) <= 4  # at most four seats at once (eight players): every other game reused a program
+
+
 def test_make_player_cmd_errors_are_clear() -> None:
     with pytest.raises(DehlaError, match="the bot command is empty"):
         make_player("cmd:")
@@ -374,6 +447,34 @@ def test_a_misbehaving_bot_is_reported_with_the_position(tmp_path: Path, kind: s
     assert process is None or process.popen.poll() is not None
     with pytest.raises(BotFailure):
         bots[1].act(match.observe(1))
+
+
+def test_a_bot_that_writes_an_extra_line_is_told_it_was_left_over_from_the_previous_move(tmp_path: Path) -> None:
+    script = tmp_path / "chatty.py"
+    script.write_text(PRELUDE + textwrap.indent(textwrap.dedent("""
+        send({"action": legal[0]})
+        send({"action": legal[0]})  # one line too many
+    """), "    "), encoding="utf-8")
+
+    class Slow(RandomBot):
+        """Gives the host's reader time to receive the extra line before the program's next move is asked for."""
+
+        def act(self, observation):
+            time.sleep(0.05)
+            return super().act(observation)
+
+    rng = random.Random(6)
+    bots = [Slow(seat) for seat in range(4)]
+    bots[1] = make_player(python_command(str(script)), 5)
+    try:
+        with pytest.raises(BotFailure) as caught:
+            play(Match.new("mendikot", rng), bots, rng)
+    finally:
+        close_bots(bots)
+    failure = caught.value
+    assert failure.kind == "unreadable" and failure.seat == 1
+    assert "left over from the previous move" in str(failure)
+    assert failure.position["trick"] == 2  # its first move was answered; the extra line is found at the second
 
 
 def test_a_bot_that_never_starts_or_never_answers_hello(tmp_path: Path) -> None:

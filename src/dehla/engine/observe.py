@@ -9,6 +9,10 @@ what a seat may know:
 * trump once it is known to everybody (called, drawn, cut or revealed);
 * how many cards each seat holds and how many are still to be dealt to it;
 * the hand's actions in order (``history``), the hidden card masked as ``hide ?``;
+* the hand's public trump events (called, cut, drawn, revealed, the staged deal), which an
+  automatic reveal needs because it is no action and so leaves no trace in ``history``;
+* which cards of the trick in progress count as trump and who is winning it, read from the engine's
+  own state (``HandState.trump_from`` and the trick core's ``trick_winner``), never worked out again;
 * the legal actions, only when it is this seat's turn;
 * the match state.
 
@@ -20,14 +24,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypedDict
+from typing import Literal, Protocol, TypedDict
 
 from dehla.cards import ALL_CARDS, TENS_MASK, Card, Suit, cards_of, sort_hand
 from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action
-from dehla.engine.events import HandResult, HandResultJSON, Trick, TrickJSON, result_json, trick_json
+from dehla.engine.events import (
+    Event,
+    HandResult,
+    HandResultJSON,
+    StagedDeal,
+    Trick,
+    TrickJSON,
+    TrumpRevealed,
+    TrumpSet,
+    result_json,
+    trick_json,
+)
 from dehla.engine.phase import IN_HAND, Phase
 from dehla.engine.scoring import MatchScore
-from dehla.engine.tricks import HandState
+from dehla.engine.tricks import HandState, trick_winner
 from dehla.errors import DehlaError
 from dehla.rules import Rules
 
@@ -36,16 +51,83 @@ __all__ = [
     "ObservationJSON",
     "MatchJSON",
     "TrickCardJSON",
-    "ObservedMatch", "Observation", "action_text_for", "observe", "watcher_json"]
+    "ObservedTrickJSON",
+    "OptionsJSON",
+    "PublicEvent",
+    "PublicEventJSON",
+    "ObservedMatch", "Observation", "action_text_for", "observe", "options_json", "watcher_json"]
 
 OBSERVATION_FORMAT = "dehla-observation/1"
 
 
 class TrickCardJSON(TypedDict):
-    """A card of the trick in progress and the seat that played it."""
+    """A card of the trick in progress, the seat that played it, and whether it counts as trump."""
 
     seat: int
     card: str
+    trump: bool
+
+
+class ObservedTrickJSON(TrickJSON):
+    """A finished trick in an observation: the record's form (SPEC 4.3) plus the seat behind each card."""
+
+    seats: list[int]
+
+
+class OptionsJSON(TypedDict):
+    """The rules with every option written out (``options_json``): a valid rules object itself."""
+
+    preset: str
+    players: int
+    trump: str
+    staged_deal: bool
+    collection: str
+    scoring: str
+    target: int
+    streak_kot: int
+    streak_resets: bool
+    rotation: str
+    after_whitewash: str
+    direction: str
+    trick_minimum: bool
+    sweep_bonus: str
+
+
+class TrumpSetJSON(TypedDict):
+    """Trump became known to all: ``how`` is ``called``, ``cut`` or ``open_draw``."""
+
+    type: Literal["trump_set"]
+    after_tricks: int
+    suit: str
+    seat: int | None
+    how: str
+    card: str | None
+
+
+class TrumpRevealedJSON(TypedDict):
+    """The band-hukum card was turned up; ``asked_by`` is ``null`` for an automatic reveal."""
+
+    type: Literal["trump_revealed"]
+    after_tricks: int
+    suit: str
+    card: str
+    chooser: int
+    asked_by: int | None
+
+
+class StagedDealJSON(TypedDict):
+    """Every seat received the rest of its hand; ``trump`` is ``null`` when nobody cut."""
+
+    type: Literal["staged_deal"]
+    after_tricks: int
+    trump: str | None
+
+
+#: A public event of the hand in an observation, as JSON.
+PublicEventJSON = TrumpSetJSON | TrumpRevealedJSON | StagedDealJSON
+#: The hand's events an observation passes on (the rest is already in ``tricks`` and ``match.hands``).
+PublicEvent = TrumpSet | TrumpRevealed | StagedDeal
+_PUBLIC_EVENTS = (TrumpSet, TrumpRevealed, StagedDeal)
 
 
 class MatchJSON(TypedDict):
@@ -70,6 +152,8 @@ class ObservationJSON(TypedDict):
     team: int | None
     players: int
     rules: str | dict[str, object]
+    options: OptionsJSON
+    tricks_per_hand: int
     direction: str
     phase: str
     hand_number: int
@@ -79,6 +163,7 @@ class ObservationJSON(TypedDict):
     hidden_card: str | None
     trump: str | None
     trump_hidden: bool
+    cut_open: bool
     chooser: int | None
     revealed_card: str | None
     open_draw: str | None
@@ -87,8 +172,10 @@ class ObservationJSON(TypedDict):
     leader: int | None
     led: str | None
     trick: list[TrickCardJSON]
+    trick_winner: int | None
     history: list[str]
-    tricks: list[TrickJSON]
+    events: list[PublicEventJSON]
+    tricks: list[ObservedTrickJSON]
     centre: list[str]
     next_collector: int | None
     captured: list[list[str]]
@@ -127,13 +214,22 @@ class ObservedMatch(Protocol):
     def tricks(self) -> tuple[Trick, ...]: ...
     @property
     def actions(self) -> tuple[Action, ...]: ...
+    @property
+    def hand_events(self) -> tuple[Event, ...]: ...
     def legal_actions(self) -> tuple[Action, ...]: ...
     def hand_state(self) -> HandState: ...
 
 
 @dataclass(frozen=True)
 class Observation:
-    """What one seat may know at one moment.  ``to_json()`` is the documented wire form."""
+    """What one seat may know at one moment.  ``to_json()`` is the documented wire form.
+
+    The fields after ``results`` came later (issue 20) and have defaults so that code building an
+    ``Observation`` by hand keeps working: ``trick_trumps[i]`` says whether ``trick[i]`` counts as
+    trump, ``trick_winner`` is the seat winning the trick in progress so far, and ``events`` holds
+    the hand's public trump events, each with the number of tricks finished before it; ``cut_open``
+    says that the next card played off-suit sets trump (cut trump, before anyone has cut).
+    """
 
     seat: int
     players: int
@@ -169,6 +265,10 @@ class Observation:
     match_over: bool
     match_winner: int | None
     results: tuple[HandResult, ...]
+    trick_trumps: tuple[bool, ...] = ()
+    trick_winner: int | None = None
+    events: tuple[tuple[int, PublicEvent], ...] = ()
+    cut_open: bool = False
 
     @property
     def team(self) -> int:
@@ -190,6 +290,8 @@ class Observation:
             "team": self.team,
             "players": self.players,
             "rules": self.rules.to_json(),
+            "options": options_json(self.rules),
+            "tricks_per_hand": self.rules.tricks_per_hand,
             "direction": self.direction,
             "phase": self.phase,
             "hand_number": self.hand_number,
@@ -199,6 +301,7 @@ class Observation:
             "hidden_card": None if self.hidden_card is None else str(self.hidden_card),
             "trump": None if self.trump is None else self.trump.name,
             "trump_hidden": self.trump_hidden,
+            "cut_open": self.cut_open,
             "chooser": self.chooser,
             "revealed_card": None if self.revealed_card is None else str(self.revealed_card),
             "open_draw": None if self.open_draw is None else str(self.open_draw),
@@ -206,9 +309,14 @@ class Observation:
             "undealt": list(self.undealt),
             "leader": self.leader,
             "led": None if self.led is None else self.led.name,
-            "trick": [{"seat": seat, "card": str(card)} for seat, card in self.trick],
+            "trick": [
+                {"seat": seat, "card": str(card), "trump": trump}
+                for (seat, card), trump in zip(self.trick, self._trick_trumps(), strict=True)
+            ],
+            "trick_winner": self.trick_winner,
             "history": list(self.history),
-            "tricks": [trick_json(trick) for trick in self.tricks],
+            "events": [_event_json(after, event) for after, event in self.events],
+            "tricks": [_observed_trick_json(trick) for trick in self.tricks],
             "centre": [str(card) for card in self.centre],
             "next_collector": self.next_collector,
             "captured": [[str(card) for card in cards] for cards in self.captured],
@@ -224,6 +332,63 @@ class Observation:
                 "hands": [result_json(result) for result in self.results],
             },
         }
+
+    def _trick_trumps(self) -> tuple[bool, ...]:
+        """One mark per card of the trick (all false for an observation built without marks)."""
+        return self.trick_trumps if len(self.trick_trumps) == len(self.trick) else (False,) * len(self.trick)
+
+
+def options_json(rules: Rules) -> OptionsJSON:
+    """Every option of ``rules`` written out, the preset's defaults included: a bot needs no table of presets."""
+    return {
+        "preset": rules.preset,
+        "players": rules.players,
+        "trump": rules.trump,
+        "staged_deal": rules.staged_deal,
+        "collection": rules.collection,
+        "scoring": rules.scoring,
+        "target": rules.target,
+        "streak_kot": rules.streak_kot,
+        "streak_resets": rules.streak_resets,
+        "rotation": rules.rotation,
+        "after_whitewash": rules.after_whitewash,
+        "direction": rules.direction,
+        "trick_minimum": rules.trick_minimum,
+        "sweep_bonus": rules.sweep_bonus,
+    }
+
+
+def _observed_trick_json(trick: Trick) -> ObservedTrickJSON:
+    """A finished trick as in records, plus the seat that played each card."""
+    data = trick_json(trick)
+    return {**data, "seats": list(trick.seats)}
+
+
+def _suit_text(suit: Suit | None) -> str | None:
+    return None if suit is None else suit.name
+
+
+def _event_json(after: int, event: PublicEvent) -> PublicEventJSON:
+    """A public event of the hand as JSON; ``after_tricks`` is how many tricks had finished when it happened."""
+    if isinstance(event, TrumpSet):
+        return {
+            "type": "trump_set",
+            "after_tricks": after,
+            "suit": event.suit.name,
+            "seat": event.seat,
+            "how": event.how,
+            "card": None if event.card is None else str(event.card),
+        }
+    if isinstance(event, TrumpRevealed):
+        return {
+            "type": "trump_revealed",
+            "after_tricks": after,
+            "suit": event.suit.name,
+            "card": str(event.card),
+            "chooser": event.chooser,
+            "asked_by": event.asked_by,
+        }
+    return {"type": "staged_deal", "after_tricks": after, "trump": _suit_text(event.trump)}
 
 
 def watcher_json(match: ObservedMatch) -> ObservationJSON:
@@ -256,6 +421,13 @@ def _build(match: ObservedMatch, seat: int, watcher: bool) -> Observation:
     trick_cards = tuple(match.current_trick) if in_hand else ()
     captured = state.captured
     score = match.match_score
+    trump = state.trump
+    trump_from = state.trump_from
+    # The marks and the winner so far come from the engine's state and the trick core, not from rules of our own.
+    trick_trumps = tuple(
+        trump is not None and card.suit == trump and index >= trump_from for index, (_, card) in enumerate(trick_cards)
+    )
+    winner = trick_cards[trick_winner(state.trick, trump, trump_from)][0] if trick_cards else None
     return Observation(
         seat=seat,
         players=match.players,
@@ -291,7 +463,23 @@ def _build(match: ObservedMatch, seat: int, watcher: bool) -> Observation:
         match_over=score.over,
         match_winner=score.winner,
         results=tuple(match.results),
+        trick_trumps=trick_trumps,
+        trick_winner=winner,
+        events=_public_events(match.hand_events),
+        cut_open=state.cut_open and phase is Phase.PLAY,
     )
+
+
+def _public_events(events: Sequence[Event]) -> tuple[tuple[int, PublicEvent], ...]:
+    """The hand's trump events (all public), each with the number of tricks finished before it."""
+    out: list[tuple[int, PublicEvent]] = []
+    finished = 0
+    for event in events:
+        if isinstance(event, Trick):
+            finished += 1
+        elif isinstance(event, _PUBLIC_EVENTS):
+            out.append((finished, event))
+    return tuple(out)
 
 
 def action_text_for(text: str, actor: int | None, viewer: int | None) -> str:

@@ -12,7 +12,11 @@ Nothing is invented here: the only values not written in the JSON are each
 finished hand's index (its position in ``match.hands``), each trick's number
 (its position in the list) and the running match score and streak after each
 hand, which the engine's own scorekeeper (``MatchScore.after_hand``) recomputes
-from the hands' winners, points and sweeps.
+from the hands' winners, points and sweeps.  What ``to_json`` derives from
+other fields (``options``, ``tricks_per_hand``, each finished trick's ``seats``)
+is not read back.  The fields added by issue 20 (the trump mark of each trick
+card, ``trick_winner``, ``events``, ``cut_open``) may be missing, as in JSON from a host
+written before them; they then read as no mark, ``None``, no events and false.
 """
 
 from __future__ import annotations
@@ -22,8 +26,8 @@ from typing import Any, TypeVar
 
 from dehla.cards import Card, Suit, parse_card, parse_suit
 from dehla.engine.actions import Action, parse_action
-from dehla.engine.events import HandResult, Trick
-from dehla.engine.observe import OBSERVATION_FORMAT, Observation
+from dehla.engine.events import HandResult, StagedDeal, Trick, TrumpRevealed, TrumpSet
+from dehla.engine.observe import OBSERVATION_FORMAT, Observation, PublicEvent
 from dehla.engine.scoring import MatchScore, Outcome
 from dehla.errors import CardError, DehlaError, RulesError
 from dehla.rules import Rules, parse_rules
@@ -86,6 +90,12 @@ class _Reader:
             return parse_suit(value)
         except CardError as error:
             raise DehlaError(f"{self._where(key)}: {error}") from None
+
+    def suit(self, key: str) -> Suit:
+        value = self.optional_suit(key)
+        if value is None:
+            raise DehlaError(f"{self._where(key)} must be a suit letter, not null")
+        return value
 
     def items(self, key: str, read: Callable[[object, str], T]) -> tuple[T, ...]:
         value = self._get(key)
@@ -170,9 +180,31 @@ def _tricks(reader: _Reader, key: str) -> tuple[Trick, ...]:
     return tuple(_trick(item, f"{where}[{index}]", index + 1) for index, item in enumerate(value))
 
 
-def _trick_play(value: object, where: str) -> tuple[int, Card]:
+def _trick_play(value: object, where: str) -> tuple[int, Card, bool | None]:
+    """A card of the trick in progress: its seat, the card, and whether it counts as trump (``None``: no mark)."""
     reader = _Reader(value, where)
-    return (reader.integer("seat"), reader.card("card"))
+    trump = reader.boolean("trump") if "trump" in reader.data else None
+    return (reader.integer("seat"), reader.card("card"), trump)
+
+
+def _event(value: object, where: str) -> tuple[int, PublicEvent]:
+    """A public event of the hand and the number of tricks finished before it."""
+    reader = _Reader(value, where)
+    after = reader.integer("after_tricks")
+    kind = reader.text("type")
+    if kind == "trump_set":
+        return after, TrumpSet(
+            suit=reader.suit("suit"), seat=reader.optional_integer("seat"), how=reader.text("how"),
+            card=reader.optional_card("card"),
+        )
+    if kind == "trump_revealed":
+        return after, TrumpRevealed(
+            suit=reader.suit("suit"), card=reader.card("card"), chooser=reader.integer("chooser"),
+            asked_by=reader.optional_integer("asked_by"),
+        )
+    if kind == "staged_deal":
+        return after, StagedDeal(after_trick=after, trump=reader.optional_suit("trump"))
+    raise DehlaError(f"{where}.type must be 'trump_set', 'trump_revealed' or 'staged_deal', not {kind!r}")
 
 
 def _results(rules: Rules, reader: _Reader) -> tuple[HandResult, ...]:
@@ -227,6 +259,9 @@ def observation_from_json(data: object) -> Observation:
     captured = obs.items("captured", _card_list)
     if len(captured) != 2:
         raise DehlaError("observation.captured must list two teams' captured cards")
+    trick = obs.items("trick", _trick_play)
+    marks = tuple(mark for _, _, mark in trick if mark is not None)
+    events = obs.items("events", _event) if "events" in obs.data else ()
     return Observation(
         seat=obs.integer("seat"),
         players=obs.integer("players"),
@@ -247,7 +282,7 @@ def observation_from_json(data: object) -> Observation:
         undealt=obs.items("undealt", _integer),
         leader=obs.optional_integer("leader"),
         led=obs.optional_suit("led"),
-        trick=obs.items("trick", _trick_play),
+        trick=tuple((seat, card) for seat, card, _ in trick),
         history=obs.items("history", _history_item),
         tricks=_tricks(obs, "tricks"),
         centre=obs.cards("centre"),
@@ -262,4 +297,8 @@ def observation_from_json(data: object) -> Observation:
         match_over=match.boolean("over"),
         match_winner=match.optional_integer("winner"),
         results=_results(rules, match),
+        trick_trumps=marks if len(marks) == len(trick) else (),
+        trick_winner=obs.optional_integer("trick_winner") if "trick_winner" in obs.data else None,
+        events=events,
+        cut_open=obs.boolean("cut_open") if "cut_open" in obs.data else False,
     )

@@ -13,6 +13,10 @@ never trusts the program:
   ``BotFailure`` names the position and what it said;
 * the last lines it wrote to standard error are kept for the report.
 
+* a line the program wrote before it was sent the message being answered (a second line for
+  the previous move) is reported as left over from the previous move, not taken as the answer:
+  the reader thread stamps each line with the time it arrived.
+
 With ``reuse=True`` (the arena) a program that finished a game cleanly is kept
 running and the next ``CommandBot`` of the same command says ``hello`` to it
 again instead of starting a new process: ``hello`` starts a new game, with a
@@ -32,6 +36,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import weakref
 from collections import deque
 from collections.abc import Sequence
@@ -113,7 +118,7 @@ class _Process:
                 line = stream.readline(MAX_LINE)
                 if not line:
                     break
-                self.lines.put(line)
+                self.lines.put((time.monotonic(), line))
         except (OSError, ValueError):
             pass
         finally:
@@ -138,11 +143,17 @@ class _Process:
                 self.write_error = str(error) or type(error).__name__
                 return
 
-    def send(self, message: HostMessage) -> None:
+    def send(self, message: HostMessage) -> float:
+        """Queue ``message`` for the program; returns the time it was queued (no answer to it can be older)."""
+        sent = time.monotonic()
         self.outgoing.put(encode(message).encode("utf-8"))
+        return sent
 
-    def receive(self, timeout: float) -> bytes | None:
-        """The next non-blank line, or ``None`` at the end of the output; ``TimeoutError`` past ``timeout``."""
+    def receive(self, timeout: float) -> tuple[float, bytes] | None:
+        """The next non-blank line and when it arrived, or ``None`` at the end of the output.
+
+        Raises ``TimeoutError`` past ``timeout``.
+        """
         while True:
             try:
                 item = self.lines.get(timeout=timeout)
@@ -151,8 +162,8 @@ class _Process:
             if item is _EOF:
                 self.lines.put(_EOF)  # keep reporting the end
                 return None
-            assert isinstance(item, bytes)
-            if item.strip():
+            assert isinstance(item, tuple)
+            if item[1].strip():
                 return item
 
     def exit_status(self, wait: float) -> int | None:
@@ -289,8 +300,8 @@ class CommandBot:
             process = self._started(observation)
             if observation.seat != self._seat:
                 raise DehlaError(f"{self.name} plays seat {self._seat}, not seat {observation.seat}")
-            process.send(act_message(observation))
-            line = self._answer(process, observation, self.move_timeout, "a move")
+            sent = process.send(act_message(observation))
+            line = self._answer(process, observation, self.move_timeout, "a move", sent)
             return self._action(line, observation)
         except BotFailure as failure:
             self._failure = failure
@@ -350,15 +361,18 @@ class CommandBot:
         self.ready = reply
         return process
 
-    def _answer(self, process: _Process, observation: Observation, timeout: float, what: str) -> bytes:
+    def _answer(
+        self, process: _Process, observation: Observation, timeout: float, what: str, sent: float | None = None
+    ) -> bytes:
+        """The program's answer; with ``sent`` (when the move was asked for), a line that arrived earlier fails."""
         try:
-            line = process.receive(timeout)
+            received = process.receive(timeout)
         except TimeoutError:
             raise BotFailure.at(
                 "timeout", self.name, observation,
                 f"did not answer {what} within {timeout:g} second{'' if timeout == 1 else 's'}",
             ) from None
-        if line is None:
+        if received is None:
             status = process.exit_status(_QUIT_GRACE)
             how = "closed its output" if status is None else f"exited with status {status}"
             if status is not None and status < 0:
@@ -370,6 +384,14 @@ class CommandBot:
             if stderr:
                 detail += f"; its last error output: {stderr}"
             raise BotFailure.at("died", self.name, observation, detail)
+        arrived, line = received
+        if sent is not None and arrived < sent:
+            raise BotFailure.at(
+                "unreadable", self.name, observation,
+                "wrote one line too many: this line was left over from the previous move, written before the host "
+                f"asked for {what} (answer each message with exactly one line; write logs to standard error)",
+                said=_text(line),
+            )
         if len(line) >= MAX_LINE and not line.endswith(b"\n"):
             raise BotFailure.at(
                 "unreadable", self.name, observation, f"answered a line longer than {MAX_LINE} bytes", said=_text(line)

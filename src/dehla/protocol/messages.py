@@ -2,7 +2,8 @@
 
 Host to bot::
 
-    {"type": "hello", "protocol": "dehla-bot/1", "seat": 2, "players": 4, "rules": "pagat", "seed": 7}
+    {"type": "hello", "protocol": "dehla-bot/1", "seat": 2, "players": 4, "rules": "pagat",
+     "options": {"preset": "pagat", "players": 4, "trump": "called", ...}, "tricks_per_hand": 13, "seed": 7}
     {"type": "act", "observation": {...the seat's dehla-observation/1...}}
     {"type": "quit"}
 
@@ -18,7 +19,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal, TypedDict
 
-from dehla.engine.observe import Observation, ObservationJSON
+from dehla.engine.observe import Observation, ObservationJSON, OptionsJSON, options_json
 from dehla.rules import Rules
 
 __all__ = [
@@ -61,6 +62,8 @@ class HelloMessage(TypedDict):
     seat: int
     players: int
     rules: str | dict[str, Any]  # the rules' JSON form (``Rules.to_json``)
+    options: OptionsJSON  # every option written out, so that a bot needs no table of presets
+    tricks_per_hand: int
     seed: int | None
 
 
@@ -116,6 +119,8 @@ def hello_message(seat: int, rules: Rules, seed: int | None) -> HelloMessage:
         "seat": seat,
         "players": rules.players,
         "rules": rules.to_json(),
+        "options": options_json(rules),
+        "tricks_per_hand": rules.tricks_per_hand,
         "seed": seed,
     }
 
