@@ -1,0 +1,902 @@
+"""The batch kernel: many hands of one rules value in one int64 array, stepped together by numba code.
+
+A compiled mirror of the trick core ``dehla.engine.tricks`` and of ``Match`` rule for rule (calling
+trump, hiding the band-hukum card and asking for it, following suit, cut trump, staged deals, the
+centre with two in a row and the last-trick sweep, immediate collection, Taash's early end, the hand
+result of ``engine.scoring``), written over one row per hand so that a loop over the rows needs no
+Python at all.  tests/batch/ holds it to ``Match``: the same deals and actions must give the same
+legal actions at every step, the same ``HandState`` and the same tricks, collections, tens and results.
+
+Everything here is ``numba.njit`` code over plain int64 arrays, compiled once and cached on disk
+(``cache=True``), in the conventions of the solver kernel: cards are ints 0..51 (suit = card // 13),
+sets of cards are 52-bit masks, -1 stands for "none".
+
+Actions inside the kernel are codes: ``0..51`` play a card, ``CALL0 + suit`` call trump,
+``HIDE0 + card`` hide a card, ``REVEAL`` ask for the band-hukum card.  The Python side maps them to
+the environments' action indices with two small tables (``index_of_code``, ``code_of_index``).
+
+Deals come from the hand's seed alone (``shuffle``): a splitmix64 stream started at the seed gives
+53-bit draws ``d`` (the top 53 bits of each output), and a number below ``b`` is ``(d * b) >> 53``.  The
+first such number below ``players`` is the dealer; then the pack (cards in number order, without the
+twos for six or eight players) is shuffled by Fisher-Yates from the last card down (card ``i`` swaps
+with the one at a number below ``i + 1``); seat ``s`` is dealt cards ``s*size .. s*size+size-1`` of
+the shuffled pack, the first five its opening packet; under open draw, the shown card is the card at
+a number below the pack's size in the pack in number order.  The same stream then drives ``random_actions``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
+from dehla.engine.tricks import NOT_YET, OPENING_PACKET, STAGED_TRICKS
+
+__all__ = ["ROW", "NPARAMS", "NCODES", "reset_all", "legal_codes_all", "step_all", "random_actions_all"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+#: How every function here is compiled: on-disk cache, no GIL, numpy's error model (no checks for a division
+#: by zero) and no reference counting (``_nrt``, numba's own switch; see ``_jit``).
+_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
+
+
+def _jit(function: F) -> F:
+    """``numba.njit`` with the on-disk cache, typed for mypy, and without numba's reference counting.
+
+    Nothing here allocates (callers pass every array), so the counting is not needed; with it, every
+    view of a row paid for calls that made a random hand three times slower.
+    """
+    return cast(F, numba.njit(**_OPTIONS)(function))
+
+
+def _inline(function: F) -> F:
+    """``_jit``, inlined into its callers by numba itself (the helpers of the batch loops).
+
+    A call between compiled functions passes its arrays as structs with reference counting, and cost more
+    than the rules it ran (a random hand was 20x slower); and a cached caller of a non-inlined helper
+    (``_draw`` from ``shuffle``) crashed on loading from the cache under numba 0.68.
+    """
+    return cast(F, numba.njit(**_OPTIONS, inline="always")(function))
+
+
+Array = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float32]
+
+# Row layout: one hand -----------------------------------------------------------------------------
+PHASE = 0  # PH_CALL, PH_HIDE, PH_PLAY, PH_DONE
+TO_ACT = 1  # -1 once the hand is over
+DEALER = 2
+LEADER = 3
+LED = 4  # the suit led (0 between tricks, as in Match)
+TLEN = 5  # cards in the trick in progress (kept after the hand's last trick, as in Match)
+TRUMP = 6  # -1: no trump known to everybody
+TFROM = 7  # trump counts for the trick's cards from this index (NOT_YET: none does)
+CUT_OPEN = 8
+STAGED = 9
+HIDDEN = 10  # the band-hukum card while face down, else -1
+CHOOSER = 11
+REVEALED = 12
+OPEN_DRAW = 13
+MUST_TRUMP = 14
+FREE_PLAY = 15
+CENTRE = 16  # mask
+LASTW = 17  # the seat that collects if it wins the next trick too, else -1
+CAP0 = 18  # masks of the cards each team collected
+CAP1 = 19
+K0 = 20  # tricks won per team
+K1 = 21
+NPLAYED = 22  # finished tricks
+TMASK = 23  # mask of the trick in progress
+WINNER = 24  # the hand's winning team, -1 for nobody (valid once PHASE == PH_DONE)
+PTS0 = 25
+PTS1 = 26
+EARLY = 27
+SWEEP = 28
+WHITEWASH = 29
+RNG = 30  # the splitmix64 state of the hand's stream
+NACTIONS = 31  # actions taken in the hand (ACTLOG entries)
+SEED = 32
+MSCORE0 = 33  # the match after this hand, as the first of a new match: each team's score,
+MSCORE1 = 34
+MSTREAK0 = 35  # its hand wins in a row (Pagat),
+MSTREAK1 = 36
+MOVER = 37  # and whether it is over
+NEXT_DEALER = 38  # who deals next (``scoring.next_dealer``), -1 once the match is over
+H0 = 40  # hands[0..7]: the cards each seat may play from
+PN0 = 48  # pending[0..7]: the cards still to be dealt to it
+C0 = 56  # the trick in progress, in play order
+TL_LEADER = 64  # per finished trick (13): its leader,
+TL_WINNER = 77  # its winner,
+TL_COLLECTED = 90  # the seat whose team collected at it, or -1
+ORDER = 103  # every card played, in play order (trick * players + position), 52 slots
+ACTLOG = 155  # the hand's action codes in order, 56 slots
+ROW = 212
+
+PH_CALL = 0
+PH_HIDE = 1
+PH_PLAY = 2
+PH_DONE = 3
+
+# Parameters: the rules -------------------------------------------------------------------------------
+P_N = 0
+P_TRICKS = 1
+P_IMMEDIATE = 2
+P_STREAK_RESETS = 3
+P_TRUMP = 4  # TR_CALLED .. TR_OPEN
+P_STAGED = 5
+P_SCORING = 6  # SC_PAGAT, SC_MENDIKOT, SC_TAASH
+P_EARLY_END = 7
+P_TRICK_MIN = 8
+P_SWEEP_DOUBLE = 9
+P_DECK = 10  # 52 or 48
+P_HAND = 11  # cards per seat
+P_REWARD = 12  # RW_WIN or RW_POINTS
+P_TARGET = 13
+P_STREAK_KOT = 14
+P_SWEEP_MATCH = 15
+P_STREAK_SCALE = 16  # the encoding's divisor for streaks
+P_ROTATION_SIMPLE = 17
+P_WHITEWASH_NEXT = 18
+P_BAND = 19  # band hukum (hidden or hidden_auto)
+NPARAMS = 20
+
+TR_CALLED = 0
+TR_CUT = 1
+TR_HIDDEN = 2
+TR_HIDDEN_AUTO = 3
+TR_OPEN = 4
+
+SC_PAGAT = 0
+SC_MENDIKOT = 1
+SC_TAASH = 2
+
+RW_WIN = 0  # +1 to the winning team, -1 to the other, 0 to both for nobody
+RW_POINTS = 1  # a team's points for the hand minus the other team's
+
+# Action codes ------------------------------------------------------------------------------------------
+CALL0 = 52
+HIDE0 = 56
+REVEAL = 108
+NCODES = 109
+
+SUIT = 0x1FFF
+TENS = (1 << 8) | (1 << 21) | (1 << 34) | (1 << 47)
+_NOT_YET = NOT_YET
+_OPENING = OPENING_PACKET
+_STAGED_TRICKS = STAGED_TRICKS
+
+# splitmix64 in int64 arithmetic (products wrap; right shifts are made logical with a mask).
+_GAMMA = -7046029254386353131  # 0x9E3779B97F4A7C15
+_MIX1 = -4658895280553007687  # 0xBF58476D1CE4E5B9
+_MIX2 = -7723592293110705685  # 0x94D049BB133111EB
+
+
+@_inline
+def _shr(value: int, bits: int) -> int:
+    """Logical right shift of a 64-bit word held in an int64."""
+    return (value >> bits) & ((1 << (64 - bits)) - 1)
+
+
+@_inline
+def _draw(row: Array) -> int:
+    """The next 53-bit number of the hand's splitmix64 stream (non-negative)."""
+    z = row[RNG] + _GAMMA
+    row[RNG] = z
+    z = (z ^ _shr(z, 30)) * _MIX1
+    z = (z ^ _shr(z, 27)) * _MIX2
+    z = z ^ _shr(z, 31)
+    return _shr(z, 11)
+
+
+@intrinsic
+def _ctpop_intrinsic(typingctx: Any, x: Any) -> Any:
+    """LLVM's population count of an int64 (one instruction)."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _cttz_intrinsic(typingctx: Any, x: Any) -> Any:
+    """LLVM's count of trailing zeros of an int64: the lowest card of a mask."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.cttz(args[0], cgutils.false_bit)
+
+    return types.int64(types.int64), codegen
+
+
+_ctpop = cast(Callable[[int], int], _ctpop_intrinsic)
+_cttz = cast(Callable[[int], int], _cttz_intrinsic)
+
+
+@_inline
+def _popcount(x: int) -> int:
+    return int(_ctpop(x))
+
+
+@_inline
+def _low_card(mask: int) -> int:
+    """The lowest card of a non-empty mask."""
+    return int(_cttz(mask))
+
+
+@_inline
+def _below(row: Array, bound: int) -> int:
+    """A number in ``0 .. bound - 1`` from the hand's stream: ``(draw * bound) >> 53`` (``bound`` <= 1024)."""
+    return _shr(_draw(row) * bound, 53)
+
+
+@_inline
+def _nth_card(mask: int, nth: int) -> int:
+    """The ``nth`` (from 0) lowest card of ``mask``."""
+    for _ in range(nth):
+        mask &= mask - 1
+    return _low_card(mask)
+
+
+@_inline
+def _wrap(seat: int, n: int) -> int:
+    """``seat % n`` for ``seat`` in ``-n .. 2n - 1``, without a division."""
+    if seat >= n:
+        return seat - n
+    if seat < 0:
+        return seat + n
+    return seat
+
+
+@_inline
+def shuffle(row: Array, params: Array, pack: Array) -> None:
+    """Seed the stream from ``row[SEED]``, draw the dealer into ``row[DEALER]`` and shuffle ``pack`` in place."""
+    row[RNG] = row[SEED]
+    row[DEALER] = _below(row, params[P_N])
+    for index in range(params[P_DECK] - 1, 0, -1):
+        other = _below(row, index + 1)
+        card = pack[index]
+        pack[index] = pack[other]
+        pack[other] = card
+
+
+@_inline
+def _pack_card(params: Array, position: int) -> int:
+    """The card at ``position`` of the pack in number order (no twos in the 48-card pack)."""
+    if params[P_DECK] == 52:
+        return position
+    return (position // 12) * 13 + position % 12 + 1
+
+
+@_inline
+def _fill_pack(params: Array, pack: Array) -> None:
+    for position in range(params[P_DECK]):
+        pack[position] = _pack_card(params, position)
+
+
+@_jit
+def deal_cards(params: Array, seed: int, row: Array, out: Array) -> None:
+    """The deal of ``seed`` for the ``Deal`` the engine replays: ``out`` = dealer, open draw (-1), shuffled pack.
+
+    ``row`` is scratch space of ``ROW`` values.
+    """
+    row[:] = 0
+    row[SEED] = seed
+    pack = out[2 : 2 + params[P_DECK]]
+    _fill_pack(params, pack)
+    shuffle(row, params, pack)
+    out[0] = row[DEALER]
+    out[1] = -1
+    if params[P_TRUMP] == TR_OPEN:
+        out[1] = _pack_card(params, _below(row, params[P_DECK]))
+
+
+@_inline
+def _reset_row(row: Array, params: Array, seed: int, dealer: int, pack: Array) -> None:
+    """Deal a new hand from ``seed`` (``dealer`` >= 0 overrides the drawn dealer), as ``Match._deal`` does.
+
+    The logs after ``TL_LEADER`` are not cleared: each entry is written before anything reads it.
+    """
+    for index in range(TL_LEADER):
+        row[index] = 0
+    row[SEED] = seed
+    _fill_pack(params, pack)
+    shuffle(row, params, pack)
+    if dealer >= 0:
+        row[DEALER] = dealer
+    n = params[P_N]
+    size = params[P_HAND]
+    trump = params[P_TRUMP]
+    opening = params[P_STAGED] or trump == TR_CALLED
+    for seat in range(n):
+        for index in range(size):
+            bit = 1 << pack[seat * size + index]
+            if opening and index >= _OPENING:
+                row[PN0 + seat] |= bit
+            else:
+                row[H0 + seat] |= bit
+    first = (row[DEALER] + 1) % n
+    row[TO_ACT] = first
+    row[TRUMP] = -1
+    row[TFROM] = _NOT_YET
+    row[HIDDEN] = -1
+    row[CHOOSER] = -1
+    row[REVEALED] = -1
+    row[OPEN_DRAW] = -1
+    row[LASTW] = -1
+    row[WINNER] = -1
+    row[STAGED] = params[P_STAGED]
+    row[CUT_OPEN] = 1 if trump == TR_CUT else 0
+    if trump == TR_CALLED:
+        row[PHASE] = PH_CALL
+    elif params[P_BAND]:
+        row[PHASE] = PH_HIDE
+        row[CHOOSER] = first
+    else:
+        if trump == TR_OPEN:
+            card = _pack_card(params, _below(row, params[P_DECK]))
+            row[OPEN_DRAW] = card
+            row[TRUMP] = card // 13
+            row[TFROM] = 0
+        row[PHASE] = PH_PLAY
+        row[LEADER] = first
+
+
+@_jit
+def reset_all(states: Array, params: Array, seeds: Array, dealers: Array, where: BoolArray, pack: Array) -> None:
+    """Deal a new hand in every row where ``where`` is true, from ``seeds[i]`` (``dealers[i]`` >= 0: that dealer).
+
+    ``pack`` is scratch space for 52 cards.
+    """
+    for index in range(states.shape[0]):
+        if where[index]:
+            _reset_row(states[index], params, seeds[index], dealers[index], pack)
+
+
+# Legal actions -------------------------------------------------------------------------------------
+
+@_inline
+def playable(row: Array) -> int:
+    """The cards the seat to act may play (``tricks.legal_cards``); 0 outside the play phase."""
+    if row[PHASE] != PH_PLAY:
+        return 0
+    hand = row[H0 + row[TO_ACT]]
+    if row[TLEN] == 0 or row[FREE_PLAY]:
+        return int(hand)
+    follow = hand & (SUIT << (13 * row[LED]))
+    if follow:
+        return int(follow)
+    if row[MUST_TRUMP] and row[TRUMP] >= 0:
+        trumps = hand & (SUIT << (13 * row[TRUMP]))
+        if trumps:
+            return int(trumps)
+    return int(hand)
+
+
+@_inline
+def can_reveal(row: Array, params: Array) -> bool:
+    """May the seat to act ask for the band-hukum card (``tricks.can_ask_reveal``)?"""
+    if row[PHASE] != PH_PLAY or params[P_TRUMP] != TR_HIDDEN or row[HIDDEN] < 0 or row[TLEN] == 0:
+        return False
+    hand = row[H0 + row[TO_ACT]]
+    return bool((hand & (SUIT << (13 * row[LED]))) == 0)
+
+
+@_inline
+def hideable(row: Array) -> int:
+    """The cards the chooser may hide (its whole deal); 0 outside the hide phase."""
+    if row[PHASE] != PH_HIDE:
+        return 0
+    seat = row[TO_ACT]
+    return int(row[H0 + seat] | row[PN0 + seat])
+
+
+@_inline
+def is_legal(row: Array, params: Array, code: int) -> bool:
+    phase = row[PHASE]
+    if code < 0 or code >= NCODES:
+        return False
+    if phase == PH_PLAY:
+        if code < 52:
+            return bool((playable(row) >> code) & 1)
+        return code == REVEAL and can_reveal(row, params)
+    if phase == PH_CALL:
+        return CALL0 <= code < HIDE0
+    if phase == PH_HIDE:
+        return HIDE0 <= code < REVEAL and bool((hideable(row) >> (code - HIDE0)) & 1)
+    return False
+
+
+@_jit
+def legal_codes_all(states: Array, params: Array, index_of_code: Array, out: BoolArray) -> None:
+    """``out[i, index_of_code[code]]`` is true for every legal action of hand ``i`` (all false once it is over)."""
+    out[:, :] = False
+    for index in range(states.shape[0]):
+        row = states[index]
+        target = out[index]
+        phase = row[PHASE]
+        if phase == PH_PLAY:
+            cards = playable(row)
+            while cards:
+                low = cards & -cards
+                card = _low_card(low)
+                target[index_of_code[card]] = True
+                cards ^= low
+            if can_reveal(row, params):
+                target[index_of_code[REVEAL]] = True
+        elif phase == PH_CALL:
+            for suit in range(4):
+                target[index_of_code[CALL0 + suit]] = True
+        elif phase == PH_HIDE:
+            cards = hideable(row)
+            while cards:
+                low = cards & -cards
+                card = _low_card(low)
+                target[index_of_code[HIDE0 + card]] = True
+                cards ^= low
+
+
+@_inline
+def _random_code(row: Array, params: Array) -> int:
+    """A uniformly drawn legal action of the hand (-1 once it is over), from its own stream."""
+    phase = row[PHASE]
+    if phase == PH_PLAY:
+        cards = playable(row)
+        count = _popcount(cards)
+        if params[P_TRUMP] == TR_HIDDEN and can_reveal(row, params):
+            pick = _below(row, count + 1)
+            if pick == count:
+                return REVEAL
+        else:
+            pick = _below(row, count)
+        return _nth_card(cards, pick)
+    if phase == PH_CALL:
+        return CALL0 + _below(row, 4)
+    if phase == PH_HIDE:
+        cards = hideable(row)
+        return HIDE0 + _nth_card(cards, _below(row, _popcount(cards)))
+    return -1
+
+
+@_jit
+def random_actions_all(states: Array, params: Array, index_of_code: Array, out: Array) -> None:
+    """A uniformly drawn legal action index for every hand (-1 for hands that are over)."""
+    for index in range(states.shape[0]):
+        code = _random_code(states[index], params)
+        out[index] = index_of_code[code] if code >= 0 else -1
+
+
+# Applying actions ----------------------------------------------------------------------------------
+
+@_inline
+def _turn_up(row: Array) -> None:
+    """Turn the band-hukum card up: its suit is trump from the next card of this trick on (``Match._turn_up``)."""
+    card = row[HIDDEN]
+    row[HIDDEN] = -1
+    row[REVEALED] = card
+    row[H0 + row[CHOOSER]] |= 1 << card
+    row[TRUMP] = card // 13
+    row[TFROM] = row[TLEN]
+
+
+@_inline
+def _hidden_turn(row: Array, params: Array, seat: int) -> None:
+    """A turn starts while the card is face down: turned up for a chooser with nothing else, or automatically."""
+    if seat == row[CHOOSER] and row[H0 + seat] == 0:
+        _turn_up(row)
+    elif params[P_TRUMP] == TR_HIDDEN_AUTO and row[TLEN] > 0 and (row[H0 + seat] & (SUIT << (13 * row[LED]))) == 0:
+        _turn_up(row)
+        row[FREE_PLAY] = 1
+
+
+@_inline
+def _outcome(params: Array, dealer: int, t0: int, t1: int, k0: int, k1: int) -> tuple[int, int]:
+    """``scoring.hand_outcome``: the winning team (-1 for nobody) and its points."""
+    scoring = params[P_SCORING]
+    if scoring == SC_PAGAT:
+        if t0 != t1:
+            return (0 if t0 > t1 else 1), 1
+        return 1 - dealer % 2, 1
+    if scoring == SC_MENDIKOT:
+        if t0 != t1:
+            return (0 if t0 > t1 else 1), 1
+        if k0 == k1:
+            return -1, 0
+        return (0 if k0 > k1 else 1), 1
+    if t0 == t1:
+        if k0 == k1:
+            return -1, 0
+        return (0 if k0 > k1 else 1), 20
+    team = 0 if t0 > t1 else 1
+    if params[P_TRICK_MIN] and 2 * (k0 if team == 0 else k1) <= k0 + k1:
+        return -1, 0
+    if max(t0, t1) == 4:
+        return team, 160 if params[P_SWEEP_DOUBLE] else 80
+    return team, 30
+
+
+@_inline
+def _settled(
+    params: Array, dealer: int, t0: int, t1: int, k0: int, k1: int, tens_left: int, tricks_left: int
+) -> tuple[bool, int, int]:
+    """``scoring.settled_outcome``: is the result the same however the rest falls, and which is it."""
+    if tens_left and not params[P_TRICK_MIN]:
+        return False, -1, 0
+    first_winner = -2
+    first_points = 0
+    for to_team0 in range(tens_left + 1):
+        f0 = t0 + to_team0
+        f1 = t1 + tens_left - to_team0
+        for extreme in range(2):
+            to_k0 = tricks_left if extreme else 0
+            winner, points = _outcome(params, dealer, f0, f1, k0 + to_k0, k1 + tricks_left - to_k0)
+            if first_winner == -2:
+                first_winner = winner
+                first_points = points
+            elif winner != first_winner or points != first_points:
+                return False, -1, 0
+    return True, first_winner, first_points
+
+
+@_inline
+def _first_match_score(row: Array, params: Array, winner: int, points: int) -> None:
+    """``MatchScore().after_hand``: the match after this hand, were it the first of a new match."""
+    if winner < 0:
+        return
+    sweep = row[SWEEP] == 1
+    if params[P_SCORING] == SC_PAGAT:
+        kot = sweep or (params[P_STREAK_KOT] > 0 and params[P_STREAK_KOT] <= 1)
+        gained = 1 if kot else 0
+        if not kot:
+            row[MSTREAK0 + winner] = 1
+    else:
+        gained = points
+    row[MSCORE0 + winner] = gained
+    row[MOVER] = 1 if gained >= params[P_TARGET] or (params[P_SWEEP_MATCH] and sweep) else 0
+
+
+@_inline
+def _next_dealer(row: Array, params: Array, winner: int) -> int:
+    """``scoring.next_dealer``: who deals the hand after this one."""
+    n = params[P_N]
+    dealer = int(row[DEALER])
+    after = int((dealer + 1) % n)
+    if params[P_ROTATION_SIMPLE] or params[P_SCORING] == SC_TAASH or winner < 0:
+        return after
+    dealing_team = dealer % 2
+    if winner == dealing_team:
+        return after
+    if params[P_SCORING] == SC_MENDIKOT and row[K0 + dealing_team] == 0:
+        return after if params[P_WHITEWASH_NEXT] else int((dealer + 2) % n)
+    return dealer
+
+
+@_inline
+def _finish(row: Array, params: Array, winner: int, points: int, early: bool, rewards: FloatArray) -> None:
+    """The hand is over (``Match._finish_hand``): its result and each team's reward."""
+    row[PHASE] = PH_DONE
+    row[TO_ACT] = -1
+    row[WINNER] = winner
+    row[PTS0] = points if winner == 0 else 0
+    row[PTS1] = points if winner == 1 else 0
+    row[EARLY] = 1 if early else 0
+    tens0 = _popcount(row[CAP0] & TENS)
+    tens1 = _popcount(row[CAP1] & TENS)
+    row[SWEEP] = 1 if winner >= 0 and (tens0 if winner == 0 else tens1) == 4 else 0
+    full = not early and row[NPLAYED] == params[P_TRICKS]
+    row[WHITEWASH] = 1 if full and (row[K0] == 0 or row[K1] == 0) else 0
+    _first_match_score(row, params, winner, points)
+    row[NEXT_DEALER] = -1 if row[MOVER] else _next_dealer(row, params, winner)
+    if params[P_REWARD] == RW_POINTS:
+        rewards[0] = row[PTS0] - row[PTS1]
+        rewards[1] = row[PTS1] - row[PTS0]
+    elif winner >= 0:
+        rewards[winner] = 1.0
+        rewards[1 - winner] = -1.0
+
+
+@_inline
+def _end_trick(row: Array, params: Array, rewards: FloatArray) -> None:
+    """A trick is complete (``Match._end_trick``): its winner, the collection, the hand's end, the staged deal."""
+    n = params[P_N]
+    led = row[LED]
+    trump = row[TRUMP]
+    best_index = -1
+    best = -1
+    if trump >= 0 and trump != led:
+        for index in range(max(row[TFROM], 0), n):
+            card = row[C0 + index]
+            if card // 13 == trump and card > best:
+                best = card
+                best_index = index
+    if best_index < 0:
+        for index in range(n):
+            card = row[C0 + index]
+            if card // 13 == led and card > best:
+                best = card
+                best_index = index
+    leader = row[LEADER]
+    winner = _wrap(leader + best_index, n)
+    team = winner & 1
+    row[K0 + team] += 1
+    number = row[NPLAYED] + 1
+    last = number == params[P_TRICKS]
+    trick = row[TMASK]
+    collected = -1
+    if params[P_IMMEDIATE]:
+        row[CAP0 + team] |= trick
+        collected = winner
+    elif last or row[LASTW] == winner:
+        row[CAP0 + team] |= row[CENTRE] | trick
+        row[CENTRE] = 0
+        row[LASTW] = -1 if params[P_STREAK_RESETS] else winner
+        collected = winner
+    else:
+        row[CENTRE] |= trick
+        row[LASTW] = winner
+    row[TL_LEADER + number - 1] = leader
+    row[TL_WINNER + number - 1] = winner
+    row[TL_COLLECTED + number - 1] = collected
+    row[NPLAYED] = number
+    dealer = row[DEALER]
+    if last:
+        t0 = _popcount(row[CAP0] & TENS)
+        t1 = _popcount(row[CAP1] & TENS)
+        win, points = _outcome(params, dealer, t0, t1, row[K0], row[K1])
+        _finish(row, params, win, points, False, rewards)
+        return
+    if params[P_EARLY_END]:
+        tens_left = 4 - _popcount((row[CAP0] | row[CAP1]) & TENS)
+        if tens_left == 0 or params[P_TRICK_MIN]:
+            t0 = _popcount(row[CAP0] & TENS)
+            t1 = _popcount(row[CAP1] & TENS)
+            settled, win, points = _settled(
+                params, dealer, t0, t1, row[K0], row[K1], tens_left, params[P_TRICKS] - number
+            )
+            if settled:
+                _finish(row, params, win, points, True, rewards)
+                return
+    if row[STAGED] and (trump >= 0 or number == _STAGED_TRICKS):
+        row[STAGED] = 0
+        row[CUT_OPEN] = 0
+        for seat in range(n):
+            row[H0 + seat] |= row[PN0 + seat]
+            row[PN0 + seat] = 0
+    row[LEADER] = winner
+    row[TO_ACT] = winner
+    row[TLEN] = 0
+    row[TMASK] = 0
+    row[TFROM] = _NOT_YET if trump < 0 else 0
+    if params[P_BAND]:
+        row[MUST_TRUMP] = 0
+        row[FREE_PLAY] = 0
+        if row[HIDDEN] >= 0 and winner == row[CHOOSER] and row[H0 + winner] == 0:
+            _hidden_turn(row, params, winner)
+
+
+@_inline
+def apply_code(row: Array, params: Array, code: int, rewards: FloatArray) -> None:
+    """Apply one legal action (checked before) to the hand (``Match.apply``); ``rewards`` gets the result if it ends."""
+    row[ACTLOG + row[NACTIONS]] = code
+    row[NACTIONS] += 1
+    n = params[P_N]
+    seat = row[TO_ACT]
+    if code < 52:
+        bit = 1 << code
+        hand = row[H0 + seat]
+        tlen = row[TLEN]
+        if tlen == 0:
+            row[LED] = code // 13
+        elif row[CUT_OPEN] and (hand & (SUIT << (13 * row[LED]))) == 0:
+            # The first card played off-suit sets trump, and counts as one in this trick.
+            row[CUT_OPEN] = 0
+            row[TRUMP] = code // 13
+            row[TFROM] = tlen
+        row[H0 + seat] = hand ^ bit
+        row[TMASK] |= bit
+        row[C0 + tlen] = code
+        row[ORDER + row[NPLAYED] * n + tlen] = code
+        tlen += 1
+        row[TLEN] = tlen
+        if tlen == n:
+            _end_trick(row, params, rewards)
+            return
+        seat = seat + 1 if seat + 1 < n else 0
+        row[TO_ACT] = seat
+        if params[P_BAND]:
+            if row[HIDDEN] >= 0:
+                if (row[H0 + seat] == 0 and seat == row[CHOOSER]) or (
+                    params[P_TRUMP] == TR_HIDDEN_AUTO and (row[H0 + seat] & (SUIT << (13 * row[LED]))) == 0
+                ):
+                    _hidden_turn(row, params, seat)
+            else:
+                row[MUST_TRUMP] = 0
+                row[FREE_PLAY] = 0
+        return
+    if code < HIDE0:
+        # Called trump: the rest of every hand arrives; the caller leads with trump known.
+        row[TRUMP] = code - CALL0
+        for other in range(n):
+            row[H0 + other] |= row[PN0 + other]
+            row[PN0 + other] = 0
+        row[PHASE] = PH_PLAY
+        row[LEADER] = seat
+        row[TFROM] = 0
+        return
+    if code < REVEAL:
+        card = code - HIDE0
+        row[H0 + seat] ^= 1 << card
+        row[HIDDEN] = card
+        row[PHASE] = PH_PLAY
+        row[LEADER] = seat
+        if row[H0 + seat] == 0:
+            _hidden_turn(row, params, seat)
+        return
+    _turn_up(row)
+    row[MUST_TRUMP] = 1
+
+
+@_jit
+def step_all(
+    states: Array, params: Array, actions: Array, code_of_index: Array, rewards: FloatArray, done: BoolArray
+) -> int:
+    """Apply ``actions[i]`` (an action index) to every hand still in play; -1, or the first hand whose is illegal.
+
+    Every action is checked before any is applied, so an illegal one leaves the whole batch as it was.
+    ``rewards`` (per hand and team) is zeroed and then holds the result of each hand that ends now;
+    ``done`` says which hands are over.
+    """
+    count = states.shape[0]
+    for index in range(count):
+        row = states[index]
+        if row[PHASE] == PH_DONE:
+            continue
+        action = actions[index]
+        if action < 0 or action >= code_of_index.shape[0] or not is_legal(row, params, code_of_index[action]):
+            return index
+    rewards[:, :] = 0.0
+    for index in range(count):
+        row = states[index]
+        if row[PHASE] != PH_DONE:
+            apply_code(row, params, code_of_index[actions[index]], rewards[index])
+        done[index] = row[PHASE] == PH_DONE
+    return -1
+
+
+@_jit
+def play_random_all(states: Array, params: Array, rewards: FloatArray) -> int:
+    """Play every hand to its end with uniformly drawn legal actions from its stream; the actions taken."""
+    taken = 0
+    rewards[:, :] = 0.0
+    for index in range(states.shape[0]):
+        row = states[index]
+        reward = rewards[index]
+        while row[PHASE] != PH_DONE:
+            apply_code(row, params, _random_code(row, params), reward)
+            taken += 1
+    return taken
+
+
+# The observation vector ------------------------------------------------------------------------------
+
+#: The fields of ``dehla.envs.encoding`` whose offsets the kernel reads, in the order of ``offsets`` (``O_*``).
+OFFSET_FIELDS: tuple[str, ...] = (
+    "hand", "hidden_card", "revealed_card", "open_draw", "trick", "played_by", "played", "centre", "captured",
+    "trump", "led", "trump_hidden", "phase", "dealer", "leader", "to_act", "chooser", "next_collector",
+    "hand_sizes", "undealt", "tens", "tricks_won", "tricks_played", "score", "streak", "match_over",
+)
+(
+    O_HAND, O_HIDDEN, O_REVEALED, O_OPEN_DRAW, O_TRICK, O_PLAYED_BY, O_PLAYED, O_CENTRE, O_CAPTURED,
+    O_TRUMP, O_LED, O_TRUMP_HIDDEN, O_PHASE, O_DEALER, O_LEADER, O_TO_ACT, O_CHOOSER, O_NEXT_COLLECTOR,
+    O_HAND_SIZES, O_UNDEALT, O_TENS, O_TRICKS_WON, O_TRICKS_PLAYED, O_SCORE, O_STREAK, O_MATCH_OVER,
+) = range(len(OFFSET_FIELDS))
+#: After the offsets: the encoding's phase indices of call, hide, play, deal and over.
+O_PHASE_CALL = len(OFFSET_FIELDS)
+O_PHASE_HIDE = O_PHASE_CALL + 1
+O_PHASE_PLAY = O_PHASE_CALL + 2
+O_PHASE_DEAL = O_PHASE_CALL + 3
+O_PHASE_OVER = O_PHASE_CALL + 4
+NOFFSETS = O_PHASE_CALL + 5
+
+
+@_inline
+def _set_cards(out: FloatArray, start: int, mask: int) -> None:
+    while mask:
+        low = mask & -mask
+        out[start + _low_card(low)] = 1.0
+        mask ^= low
+
+
+@_inline
+def _encode_row(row: Array, params: Array, seat: int, offsets: Array, static: FloatArray, out: FloatArray) -> None:
+    """``encoding.encode(match.observe(seat))`` from the row, the hand being the first of a new match."""
+    for index in range(out.shape[0]):
+        out[index] = static[index]
+    n = params[P_N]
+    phase = row[PHASE]
+    in_hand = phase != PH_DONE
+    _set_cards(out, offsets[O_HAND], row[H0 + seat])
+    if row[HIDDEN] >= 0 and seat == row[CHOOSER]:
+        out[offsets[O_HIDDEN] + row[HIDDEN]] = 1.0
+    if row[REVEALED] >= 0:
+        out[offsets[O_REVEALED] + row[REVEALED]] = 1.0
+    if row[OPEN_DRAW] >= 0:
+        out[offsets[O_OPEN_DRAW] + row[OPEN_DRAW]] = 1.0
+    if in_hand:
+        leader = row[LEADER]
+        for index in range(row[TLEN]):
+            out[offsets[O_TRICK] + 52 * _wrap(leader + index - seat, n) + row[C0 + index]] = 1.0
+        if row[TLEN] > 0:
+            out[offsets[O_LED] + row[LED]] = 1.0
+    for number in range(row[NPLAYED]):
+        leader = row[TL_LEADER + number]
+        for index in range(n):
+            card = row[ORDER + number * n + index]
+            out[offsets[O_PLAYED_BY] + 52 * _wrap(leader + index - seat, n) + card] = 1.0
+            out[offsets[O_PLAYED] + card] = 1.0
+    _set_cards(out, offsets[O_CENTRE], row[CENTRE])
+    team = seat % 2
+    _set_cards(out, offsets[O_CAPTURED], row[CAP0 + team])
+    _set_cards(out, offsets[O_CAPTURED] + 52, row[CAP1 - team])
+    if row[TRUMP] >= 0:
+        out[offsets[O_TRUMP] + row[TRUMP]] = 1.0
+    if row[HIDDEN] >= 0:
+        out[offsets[O_TRUMP_HIDDEN]] = 1.0
+    if phase == PH_CALL:
+        out[offsets[O_PHASE] + offsets[O_PHASE_CALL]] = 1.0
+    elif phase == PH_HIDE:
+        out[offsets[O_PHASE] + offsets[O_PHASE_HIDE]] = 1.0
+    elif phase == PH_PLAY:
+        out[offsets[O_PHASE] + offsets[O_PHASE_PLAY]] = 1.0
+        out[offsets[O_LEADER] + _wrap(row[LEADER] - seat, n)] = 1.0
+    elif row[MOVER]:
+        out[offsets[O_PHASE] + offsets[O_PHASE_OVER]] = 1.0
+    else:
+        out[offsets[O_PHASE] + offsets[O_PHASE_DEAL]] = 1.0
+    dealer = row[DEALER] if in_hand or row[MOVER] else row[NEXT_DEALER]  # the match has moved on to the next deal
+    out[offsets[O_DEALER] + _wrap(dealer - seat, n)] = 1.0
+    if row[TO_ACT] >= 0:
+        out[offsets[O_TO_ACT] + _wrap(row[TO_ACT] - seat, n)] = 1.0
+    if row[CHOOSER] >= 0:
+        out[offsets[O_CHOOSER] + _wrap(row[CHOOSER] - seat, n)] = 1.0
+    if in_hand and row[LASTW] >= 0 and not params[P_IMMEDIATE]:
+        out[offsets[O_NEXT_COLLECTOR] + _wrap(row[LASTW] - seat, n)] = 1.0
+    size = params[P_HAND]
+    for relative in range(n):
+        other = _wrap(seat + relative, n)
+        out[offsets[O_HAND_SIZES] + relative] = _popcount(row[H0 + other]) / size
+        out[offsets[O_UNDEALT] + relative] = _popcount(row[PN0 + other]) / size
+    tricks = params[P_TRICKS]
+    out[offsets[O_TENS]] = _popcount(row[CAP0 + team] & TENS) / 4
+    out[offsets[O_TENS] + 1] = _popcount(row[CAP1 - team] & TENS) / 4
+    out[offsets[O_TRICKS_WON]] = row[K0 + team] / tricks
+    out[offsets[O_TRICKS_WON] + 1] = row[K1 - team] / tricks
+    out[offsets[O_TRICKS_PLAYED]] = row[NPLAYED] / tricks
+    target = params[P_TARGET]
+    out[offsets[O_SCORE]] = min(row[MSCORE0 + team] / target, 1.0)
+    out[offsets[O_SCORE] + 1] = min(row[MSCORE1 - team] / target, 1.0)
+    scale = params[P_STREAK_SCALE]
+    out[offsets[O_STREAK]] = min(row[MSTREAK0 + team] / scale, 1.0)
+    out[offsets[O_STREAK] + 1] = min(row[MSTREAK1 - team] / scale, 1.0)
+    if row[MOVER]:
+        out[offsets[O_MATCH_OVER]] = 1.0
+
+
+@_jit
+def encode_all(
+    states: Array, params: Array, seats: Array, offsets: Array, static: FloatArray, out: FloatArray
+) -> None:
+    """``out[i]``: the observation vector of hand ``i`` as seat ``seats[i]`` sees it (-1: the seat to act, or 0)."""
+    for index in range(states.shape[0]):
+        row = states[index]
+        seat = seats[index]
+        if seat < 0:
+            seat = row[TO_ACT] if row[TO_ACT] >= 0 else 0
+        _encode_row(row, params, seat, offsets, static, out[index])
