@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from dehla.engine.actions import Action
@@ -95,13 +96,33 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         raise DehlaError(
             f"{name!r} is an outside program, not a registered bot: seat it with dehla.protocol.make_player"
         )
+    if name not in BOTS:
+        _load_plugin(name)
     try:
         info = BOTS[name]
     except KeyError:
         raise DehlaError(
-            f"unknown bot {name!r}; bots are: {', '.join(bot_names())}, or cmd:COMMAND for an outside program"
+            f"unknown bot {name!r}; bots are: {', '.join(bot_names() + sorted(plugin_names()))}, "
+            "or cmd:COMMAND for an outside program"
         ) from None
     return info.factory(seed)
+
+
+#: The entry-point group through which installed packages add bots: each entry names a function that
+#: registers its bot (``register``) and returns whether it could (its library may be missing).
+PLUGIN_GROUP = "dehla.bots"
+
+
+def plugin_names() -> set[str]:
+    """Names of bots that installed packages offer through the ``dehla.bots`` entry points, not yet registered."""
+    return {entry.name for entry in entry_points(group=PLUGIN_GROUP)} - set(BOTS)
+
+
+def _load_plugin(name: str) -> None:
+    """Register the bot ``name`` from its entry point, if a package offers one (in any process, workers included)."""
+    for entry in entry_points(group=PLUGIN_GROUP, name=name):
+        if not entry.load()():
+            raise DehlaError(f"the bot {name!r} is installed but cannot run here (a library it needs is missing)")
 
 
 register("random", RandomBot, 0, "beginner", "plays a uniformly random legal card")

@@ -94,11 +94,7 @@ def split_bots(text: str) -> tuple[str, ...]:
 
 
 def _bot_list(text: str) -> tuple[str, ...]:
-    from dehla.envs.ismcts import NAME, register_bot  # openspiel-ismcts, if open_spiel is installed: docs/envs.md
-
     names = split_bots(text)
-    if NAME in names:
-        register_bot()
     if any(not name for name in names):
         raise DehlaError(f"--bots {text!r} has an empty name; write names separated by commas, e.g. heuristic,random")
     if len(names) < 2:
