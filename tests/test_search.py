@@ -7,6 +7,7 @@ import random
 import pytest
 
 from dehla.bots import BOTS, make_bot
+from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import (
     NODES_PER_SECOND,
     CheatBot,
@@ -276,3 +277,28 @@ def test_hard_bot_stops_trying_where_first_samples_keep_failing() -> None:
 def test_search_settings_are_checked() -> None:
     with pytest.raises(DehlaError, match="nodes"):
         SearchSettings(sample_nodes=0)
+
+
+def test_after_the_band_hukum_reveal_every_seat_samples_deals() -> None:
+    """Once the hidden card is turned up, a seat that did not choose it still sees ``hide ?`` in the history:
+    the replay of a sampled deal hides the card now known to all, so the bot searches instead of giving up."""
+    searched = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        match = Match.new("mendikot-band", rng)
+        match.apply(match.random_deal(rng))
+        players = [HeuristicBot(seat) for seat in range(4)]
+        while not match.is_chance and not match.is_over:
+            seat = match.to_act
+            assert seat is not None
+            seen = match.observe(seat)
+            if seen.revealed_card is not None and seat != seen.chooser and len(seen.legal_actions) > 1:
+                assert "hide ?" in seen.history
+                bot = SearchBot(seed, max_samples=3, settings=SearchSettings(sample_nodes=200_000))
+                assert bot.act(seen) in seen.legal_actions
+                assert bot.last_samples > 0
+                searched += 1
+                if searched >= 3 * (seed + 1):
+                    break
+            match.apply(players[seat].act(seen))
+    assert searched >= 6

@@ -146,9 +146,11 @@ def determinize(observation: Observation, sample: HolderSample) -> Match:
         match.apply(Deal(hands, observation.open_draw))
         for text in observation.history:
             if text == "hide ?":
-                if sample.hidden is None:
+                # Face down the card is the sample's; once turned up, every seat knows which it was.
+                hidden_card = sample.hidden if sample.hidden is not None else observation.revealed_card
+                if hidden_card is None:
                     raise _Rejected("no hidden card in the sample")
-                match.apply(Hide(sample.hidden))
+                match.apply(Hide(hidden_card))
             else:
                 match.apply(parse_action(text))
     except DehlaError as error:
