@@ -99,3 +99,22 @@ def test_bad_records_give_one_line_errors(tmp_path: Path, capsys: pytest.Capture
     assert "hand 0, action 3" in message
     code, out, err = run(capsys, "analyse", str(illegal))
     assert code == 1 and "hand 0, action 3" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_position_too_big_for_its_value_is_judged_on_the_result() -> None:
+    """With a node limit too small for full values, decisions from trick 2 are still answered: the result only."""
+    record = _random_record("pagat", 7)
+    full = analyse_record(record, Solver(table_bits=18), node_limit=300_000, result_node_limit=20_000_000)
+    tight = analyse_record(record, Solver(table_bits=18), node_limit=2_000, result_node_limit=20_000_000)
+    by_index = {d.index: d for d in full.hands[0].decisions}
+    results = [d for d in tight.hands[0].decisions if d.scope == "result"]
+    assert results  # some positions did not fit 2,000 nodes
+    assert all(d.solved for d in tight.hands[0].decisions if d.trick >= 2)
+    for decision in results:
+        exact = by_index[decision.index]
+        if exact.solved and exact.scope == "value":
+            assert decision.hand_lost == exact.hand_lost
+            assert decision.mistake == exact.hand_lost
+        data = decision.to_json()
+        assert data["scope"] == "result" and "value" not in data and "tens_lost" not in data
+        assert (data["levels_lost"] == 0) == (decision.action in decision.best)

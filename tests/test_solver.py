@@ -250,3 +250,26 @@ def test_call_position_is_the_best_of_the_calls() -> None:
 
 def test_kernel_loads() -> None:
     assert kernel_load_seconds() >= 0.0
+
+
+def test_the_kernel_is_ready_without_warm_up_and_the_marker_names_the_source() -> None:
+    """A process that never called ``warm_up`` compiles on first use, as a library should (no background race)."""
+    from dehla.solver import kernel_ready
+    from dehla.solver.warm import marker_path
+
+    assert kernel_ready()
+    assert marker_path().name.startswith("dehla-kernel-") and marker_path().suffix == ".ready"
+
+
+def test_keep_table_shares_entries_between_calls_and_clear_forgets_them() -> None:
+    rng = random.Random(11)
+    match = next(natural_positions("pagat", rng, (5,)))
+    fresh = Solver(table_bits=16)
+    fresh.solve(match)
+    anew = fresh.solve(match).nodes  # a new generation per call: the work again (with the killer moves learnt)
+    kept = Solver(table_bits=16, keep_table=True)
+    kept.solve(match)
+    again = kept.solve(match)
+    assert again.nodes * 4 < anew and again.value == fresh.solve(match).value
+    kept.clear()
+    assert kept.solve(match).nodes == anew

@@ -375,6 +375,7 @@ class SearchBot:
 
     def _sampled_choice(self, observation: Observation) -> Action | None:
         from dehla.solver.fast import SolveLimitReached
+        from dehla.solver.warm import kernel_ready
 
         settings = self.settings
         # The budget is CPU time of this thread: on an idle core the same as the clock, and on a busy
@@ -382,6 +383,10 @@ class SearchBot:
         start = time.thread_time()
         deadline = start + self.budget
         timed = settings.sample_nodes is None
+        if timed and not kernel_ready():
+            # A fresh install: the solver's kernel is still compiling in the background; play as heuristic meanwhile.
+            self.last_samples = 0
+            return None
         # The first sample gets no more than a fair share of the budget.
         first_limit = max(20_000, int(self.budget / 4 * NODES_PER_SECOND))
         first_key = (observation.rules, first_limit, len(observation.tricks))

@@ -30,7 +30,8 @@ def add_parser(commands: Any) -> None:
             "Analyse game records (dehla-record/1) with every card known: for each decision, the value of the "
             "card played against the best card (the hand's result, then the tens each team ends with, under best "
             "play by both teams). Flags the plays that cost the team a ten or the hand and sums them up per seat. "
-            "Positions too big for the node limit (usually the first tricks) are shown as not solved."
+            "A position too big for its full value within the node limit is judged on the hand's result alone "
+            "(from trick 2 always; at trick 1 when that fits in the limit, else it is shown as not solved)."
         ),
     )
     parser.add_argument(
@@ -143,6 +144,11 @@ def _text(analysis: Any, where: str, names: list[str] | None, everything: bool) 
         head = f"  trick {decision.trick:>2}  {who} {decision.action}"
         if not decision.solved:
             return f"{head}: not solved (too big for the node limit)"
+        if decision.scope == "result":
+            best = " ".join(str(action) for action in decision.best)
+            if decision.hand_lost:
+                return f"{head}: COSTS THE HAND (result solved, not the tens); best was {best}"
+            return f"{head}: keeps the hand's result (result solved, not the tens)"
         if decision.value is None or decision.best_value is None:
             return f"{head}: forced"
         value = decision.value.describe()

@@ -18,6 +18,9 @@ from dehla.protocol.host import COMMAND_PREFIX
 from dehla.protocol.messages import PROTOCOL
 from dehla.protocol.serve import serve
 
+#: The bots that search with the solver's compiled kernel.
+SEARCH_BOTS = frozenset({"hard", "expert"})
+
 
 def _bots_text() -> str:
     return ", ".join(f"{name} (level {BOTS[name].level}, {BOTS[name].label})" for name in bot_names())
@@ -47,6 +50,10 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.name.startswith(COMMAND_PREFIX):
         raise DehlaError("dehla bot serves a registered bot; a cmd: bot is already an outside program")
+    if args.name in SEARCH_BOTS:
+        from dehla.solver import warm_up
+
+        warm_up()  # a fresh install compiles the solver's kernel aside; the first moves are heuristic meanwhile
     protocol_out = sys.stdout
     sys.stdout = sys.stderr  # a bot that prints cannot corrupt the protocol: its prints go to standard error
     try:

@@ -274,9 +274,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_table(rules: Rules, args: argparse.Namespace) -> int:
     """The full-screen table (Textual); when it closes, the same closing words as the line-by-line mode."""
+    from dehla.solver import warm_up
     from dehla.terminal.app import TableApp
     from dehla.terminal.game import TableGame
 
+    warm_up()  # the hint and any search-bot seat: the solver's kernel loads (or compiles aside), never mid-move
     rng = random.Random(args.seed)
     names = _seat_names(rules, args)
     players = _bots(rules, args, rng)

@@ -9,8 +9,16 @@ becomes a draw or a loss, or a draw a loss).  Values are levels of the
 solver's objective (``dehla.solver.objective``): the hand's result first, then
 tens.
 
-Positions too big to solve within the node limit are reported as not solved
-rather than guessed.
+A position too big for a full value within the node limit is solved for the
+hand's result only (``Solver.results``, several times cheaper): the decision is
+then judged on whether it *costs the hand* (``scope`` "result"), not on tens.
+From trick 2 on that result search has a generous limit of its own, so every
+decision there is answered; a position still too big (usually at trick 1) is
+reported as not solved rather than guessed.
+
+The decisions of a hand are solved from the last to the first with one table
+kept through the hand (``Solver(keep_table=True)``): the later positions lie on
+the line played from the earlier ones, so their entries cut the earlier searches.
 """
 
 from __future__ import annotations
@@ -23,13 +31,23 @@ from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
 from dehla.engine.state import Match
 from dehla.record import replay
-from dehla.solver.fast import Solution, SolveLimitReached, Solver
+from dehla.solver.fast import Results, Solution, SolveLimitReached, Solver
 from dehla.solver.objective import Value
 
-__all__ = ["Decision", "HandAnalysis", "RecordAnalysis", "SeatSummary", "analyse_record", "DEFAULT_NODE_LIMIT"]
+__all__ = [
+    "Decision",
+    "HandAnalysis",
+    "RecordAnalysis",
+    "SeatSummary",
+    "analyse_record",
+    "DEFAULT_NODE_LIMIT",
+    "RESULT_NODE_LIMIT",
+]
 
-#: Search nodes allowed per position (a few seconds at most); bigger positions are reported as not solved.
+#: Search nodes allowed per position for its full value (about a second); bigger ones get their result only.
 DEFAULT_NODE_LIMIT = 3_000_000
+#: Search nodes allowed per position from trick 2 for the hand's result alone (trick 1 keeps ``node_limit``).
+RESULT_NODE_LIMIT = 60_000_000
 
 
 def _result_rank(value: Value, team: int) -> int:
@@ -56,6 +74,7 @@ class Decision:
     tens_lost: int = 0
     hand_lost: bool = False
     forced: bool = False  # the only legal action (solved or not)
+    scope: str = "value"  # "value": every level (tens too); "result": only the hand's result is known
 
     @property
     def team(self) -> int:
@@ -63,7 +82,7 @@ class Decision:
 
     @property
     def mistake(self) -> bool:
-        return self.solved and self.levels_lost > 0
+        return self.solved and (self.levels_lost > 0 or self.hand_lost)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -74,7 +93,17 @@ class Decision:
             "solved": self.solved,
             "forced": self.forced,
         }
-        if self.solved:
+        if self.solved and self.scope == "result":
+            # Only the hand's result is known: whether the play cost the hand (a lost hand is at least a level).
+            data.update(
+                {
+                    "scope": "result",
+                    "best": [str(action) for action in self.best],
+                    "levels_lost": int(self.hand_lost),
+                    "hand_lost": self.hand_lost,
+                }
+            )
+        elif self.solved:
             # A forced play in a position too big to solve is best by definition, with no value to show.
             data.update(
                 {
@@ -159,6 +188,7 @@ def analyse_record(
     node_limit: int = DEFAULT_NODE_LIMIT,
     progress: Callable[[int, int], None] | None = None,
     hands: Collection[int] | None = None,
+    result_node_limit: int = RESULT_NODE_LIMIT,
 ) -> RecordAnalysis:
     """Analyse every decision of a ``dehla-record/1`` record (raises ``RecordError`` for a bad record).
 
@@ -178,36 +208,73 @@ def analyse_record(
     final = replay(record, on_step)
     rules_json = final.rules.to_json()
     solver = solver if solver is not None else Solver()
-    solver.node_limit = node_limit
+    keep = solver.keep_table
+    solver.keep_table = True
     seats = [SeatSummary(seat) for seat in range(final.players)]
-    analysed: dict[int, HandAnalysis] = {}
-    for number, (hand, index, match, action) in enumerate(positions):
-        if progress is not None:
-            progress(number, len(positions))
-        seat = match.to_act
-        assert seat is not None
-        analysis = analysed.get(hand)
-        if analysis is None:
-            analysis = analysed[hand] = HandAnalysis(hand, match.dealer, [], None)
-        decision = Decision(hand, index, _trick_number(match), seat, action, solved=False)
-        summary = seats[seat]
-        summary.decisions += 1
-        solution = _solve(solver, match)
-        if solution is not None:
-            _fill(decision, solution, summary)
-        elif len(match.legal_actions()) == 1:
-            # A forced play keeps the value by definition, even where the position is too big to solve.
-            decision.solved = True
-            decision.forced = True
-            decision.best = [action]
-            summary.solved += 1
-            summary.best += 1
-        if not analysis.decisions and solution is not None:
-            analysis.start = solution.value
-        analysis.decisions.append(decision)
+    decisions: list[Decision | None] = [None] * len(positions)
+    done = 0
+    try:
+        for hand in sorted({hand for hand, _, _, _ in positions}):
+            # Last decision first, one table through the hand (see the module's docstring).
+            solver.clear()
+            order = [number for number, position in enumerate(positions) if position[0] == hand]
+            for number in reversed(order):
+                if progress is not None:
+                    progress(done, len(positions))
+                _, index, match, action = positions[number]
+                decisions[number] = _decide(solver, hand, index, match, action, node_limit, result_node_limit)
+                done += 1
+    finally:
+        solver.keep_table = keep
     if progress is not None:
         progress(len(positions), len(positions))
+    analysed: dict[int, HandAnalysis] = {}
+    for (hand, _, match, _), decision in zip(positions, decisions):
+        assert decision is not None
+        analysis = analysed.get(hand)
+        if analysis is None:
+            analysis = analysed[hand] = HandAnalysis(hand, match.dealer, [], decision.best_value)
+        analysis.decisions.append(decision)
+        _count(seats[decision.seat], decision)
     return RecordAnalysis(rules_json, [analysed[key] for key in sorted(analysed)], seats)
+
+
+def _decide(
+    solver: Solver, hand: int, index: int, match: Match, action: Action, node_limit: int, result_node_limit: int
+) -> Decision:
+    """One decision: its full value within ``node_limit``, else its result (``result_node_limit`` from trick 2)."""
+    seat = match.to_act
+    assert seat is not None
+    trick = _trick_number(match)
+    decision = Decision(hand, index, trick, seat, action, solved=False)
+    solver.node_limit = node_limit
+    solution = _solve(solver, match)
+    if solution is not None:
+        _fill(decision, solution)
+        return decision
+    solver.node_limit = result_node_limit if trick >= 2 else node_limit
+    results = _results(solver, match)
+    if results is not None:
+        _fill_result(decision, results)
+    elif len(match.legal_actions()) == 1:
+        # A forced play keeps the value by definition, even where the position is too big to solve.
+        decision.solved = True
+        decision.forced = True
+        decision.best = [action]
+    return decision
+
+
+def _count(summary: SeatSummary, decision: Decision) -> None:
+    summary.decisions += 1
+    if not decision.solved:
+        return
+    summary.solved += 1
+    if not decision.mistake:
+        summary.best += 1
+        return
+    summary.mistakes += 1
+    summary.tens_lost += decision.tens_lost
+    summary.hands_lost += int(decision.hand_lost)
 
 
 def _solve(solver: Solver, match: Match) -> Solution | None:
@@ -217,7 +284,24 @@ def _solve(solver: Solver, match: Match) -> Solution | None:
         return None
 
 
-def _fill(decision: Decision, solution: Solution, summary: SeatSummary) -> None:
+def _results(solver: Solver, match: Match) -> Results | None:
+    try:
+        return solver.results(match)
+    except SolveLimitReached:
+        return None
+
+
+def _fill_result(decision: Decision, results: Results) -> None:
+    team = decision.team
+    best = max(results.for_team(action, team) for action in results.actions)
+    decision.solved = True
+    decision.scope = "result"
+    decision.forced = len(results.actions) == 1
+    decision.best = [action for action in results.actions if results.for_team(action, team) == best]
+    decision.hand_lost = results.for_team(decision.action, team) < best
+
+
+def _fill(decision: Decision, solution: Solution) -> None:
     team = decision.team
     value = solution.actions[decision.action]
     best_value = solution.value
@@ -229,10 +313,3 @@ def _fill(decision: Decision, solution: Solution, summary: SeatSummary) -> None:
     decision.levels_lost = solution.loss(decision.action)
     decision.tens_lost = max(0, best_value.tens[team] - value.tens[team])
     decision.hand_lost = _result_rank(value, team) < _result_rank(best_value, team)
-    summary.solved += 1
-    if decision.levels_lost == 0:
-        summary.best += 1
-    else:
-        summary.mistakes += 1
-        summary.tens_lost += decision.tens_lost
-        summary.hands_lost += int(decision.hand_lost)

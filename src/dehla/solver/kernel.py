@@ -18,9 +18,14 @@ of the final captures and the transposition table stores bounds on the part of
 ``s`` still to come; in absolute mode ``s`` is the final level and the table
 keys include the captures.
 
-Techniques: a transposition table at trick boundaries keyed by the relative
-ranks of the live cards (positions that differ only in cards already played
-share an entry), with partition search (an entry covers every position that
+Techniques: a transposition table at trick boundaries built as DDS builds
+its own: per position *shape* (suit lengths per holder, leader, trump and
+streak state) a list of any number of entries keyed by the relative ranks of
+the live cards (positions that differ only in cards already played share an
+entry), the entry that last answered moved to the front, a new generation per
+solve and, once the pool is full, replacement of the oldest entries with the
+fewest cards first; the centre's tens are not in the key (an entry's bounds are
+shifted by the difference, ``_entry_bounds``), with partition search (an entry covers every position that
 differs only in low cards the proof never needed; a ten among those low cards
 only needs the same holder; a group of equivalent cards that stood for each
 other where every move failed counts as needed when its first card does);
@@ -115,7 +120,7 @@ P_EARLY_END = 9
 P_STAGED_LIMIT = 10
 P_HB = 11  # bits per holder code in table keys
 P_GEN = 12
-P_TTMASK = 13
+P_CENTRE_OUT = 13  # 1: relative mode keeps the centre's tens out of the table key (``_entry_bounds``)
 P_NODE_LIMIT = 14  # stop (stats[3] = 1) once stats[0] passes this; 0 = no limit
 P_PARTITION = 15  # 1: table entries cover every position that differs only in irrelevant low cards
 P_LB = 16  # bits per count in the suit-length words of a key
@@ -124,8 +129,27 @@ NPARAMS = 20
 REVEAL_MOVE = 52
 KEYW = 5  # key words: four suit-length words (cards per holder code), the rest of the state
 PATW = 4  # pattern words: per suit the holders of the live cards from the top, count, ten position
-TW = KEYW + PATW + 1  # table columns: key, pattern, packed data
-BUCKET = 4
+TW = 10  # table columns
+# Table row 0: bookkeeping.
+M_ALLOC = 0  # pool rows handed out in this generation
+M_SHAPE_ID = 1  # the next shape's serial number
+M_GEN = 2  # the generation the pool count belongs to
+M_SHAPES = 3  # shape rows (a power of two)
+M_POOL = 4  # pool rows
+# A shape row: the key, then
+S_HEAD = KEYW  # the first entry of its list (-1: none)
+S_GEN = KEYW + 1
+S_ID = KEYW + 2  # serial number (an entry names its shape by row and serial number)
+S_DEPTH = KEYW + 3  # live cards
+SHAPE_WAYS = 4  # shape rows a key may sit in
+# An entry row: the pattern, then
+E_DATA = PATW  # lo (8 bits) | hi (8) | best move (8) | depth (8) | centre tens (4)
+E_NEXT = PATW + 1
+E_PREV = PATW + 2
+E_OWNER = PATW + 3
+E_OWNER_ID = PATW + 4
+EVICT_WINDOW = 4
+WALK = 48  # entries of a shape's list a probe looks at (the list is kept most recently useful first)
 
 # Per-ply work row of the explicit search stack.
 W_MOVES = 0  # 16 candidate moves
@@ -145,6 +169,8 @@ W_VAL = 50  # an answered node's bound on the final ``s``: at least this (answer
 W_ACC = 51  # while a node's moves run: the loosest child bound so far (see ``_query``)
 W_SIZE = 52
 UNBOUNDED = 1 << 40
+# stats: [0] nodes, [1] trick-boundary nodes, [2] table hits, [3] node limit reached, [4] table entries looked at,
+# [5] table probes that found their shape, [8 + k] cutoffs by the k-th move, [16 + t] boundary nodes after t tricks.
 HIST = 32  # stats[HIST + 53 * seat + card]: how often (weighted by depth) playing ``card`` refuted a node
 STATS = HIST + 53 * 8
 TENS = (1 << 8) | (1 << 21) | (1 << 34) | (1 << 47)
@@ -388,11 +414,24 @@ def _make_key(row: Array, params: Array, key: Array, pat: Array) -> None:
         | (row[STAGED] << 8)
         | ((1 if row[HIDDEN] >= 0 else 0) << 9)
         | ((row[LASTW] + 1) << 10)
-        | (row[CTENS] << 14)
     )
+    if _centre_in_key(params):
+        misc |= row[CTENS] << 14
     if params[P_ABS]:
         misc |= (row[T0] << 17) | (row[T1] << 20) | (row[K0] << 23) | (row[DONE] + 1) << 28
     key[4] = misc
+
+
+@_jit
+def _centre_in_key(params: Array) -> bool:
+    """Absolute mode keys the centre's tens; relative mode keeps them with each entry (``_entry_bounds``)."""
+    return bool(params[P_ABS] or not params[P_CENTRE_OUT])
+
+
+@_jit
+def _centre_of(row: Array, params: Array) -> int:
+    """The centre's tens as an entry records them: 0 where the key holds them."""
+    return 0 if _centre_in_key(params) else int(row[CTENS])
 
 
 @_jit
@@ -406,24 +445,36 @@ def _hash(key: Array) -> int:
 
 @_jit
 def new_table(bits: int) -> Array:
-    """An empty transposition table of ``2**bits`` entries: key, pattern and packed data columns."""
-    return np.zeros((1 << bits, TW), dtype=np.int64)
+    """An empty transposition table with a pool of ``2**bits`` entries (and a quarter as many shapes).
+
+    Row 0 keeps the bookkeeping (``M_*``), then come the shape rows, then the pool of entries: each
+    shape (the key: suit lengths per holder and the rest of the state) heads a doubly linked list of
+    entries (relative-rank patterns with their bounds), as many as the position needs.
+    """
+    shapes = 1 << max(bits - 2, 2)
+    pool = 1 << bits
+    table = np.zeros((1 + shapes + pool, TW), dtype=np.int64)
+    table[0, M_SHAPES] = shapes
+    table[0, M_POOL] = pool
+    table[0, M_GEN] = -1
+    for row in range(1, 1 + shapes):
+        table[row, S_GEN] = -1
+    return table
 
 
 @_jit
 def _key_matches(entry: Array, key: Array) -> bool:
-    """Does a table entry hold this key (every key word; the patterns are compared apart)?"""
+    """Does a shape row hold this key?"""
     for index in range(KEYW):  # noqa: SIM110 - a plain loop: numba does not compile all() over a generator
         if entry[index] != key[index]:
             return False
     return True
 
 
-# Packed data: lo (8 bits) | hi (8) | best move (8) | depth (8) | generation (32).
 @_jit
 def _pattern_matches(entry: Array, pat: Array) -> bool:
     for suit in range(4):
-        stored = entry[KEYW + suit]
+        stored = entry[suit]
         top = (stored >> 52) & 0xF  # how many top cards the entry depends on
         stored_ten = (stored >> 56) & 0xF
         probe_ten = (pat[suit] >> 56) & 0xF
@@ -440,23 +491,75 @@ def _pattern_matches(entry: Array, pat: Array) -> bool:
 
 
 @_jit
-def _probe(table: Array, params: Array, key: Array, pat: Array, bound: int) -> int:
-    """A table slot that matches the position: one whose bounds decide ``bound`` if any, else any match, else -1."""
+def _find_shape(table: Array, params: Array, key: Array) -> int:
+    """The shape row holding ``key`` in this generation, or -1."""
     gen = params[P_GEN]
-    base = (_hash(key) & params[P_TTMASK]) & ~(BUCKET - 1)
+    base = 1 + ((_hash(key) & (table[0, M_SHAPES] - 1)) & ~(SHAPE_WAYS - 1))
+    for shape in range(base, base + SHAPE_WAYS):
+        if table[shape, S_GEN] == gen and _key_matches(table[shape], key):
+            return shape
+    return -1
+
+
+@_jit
+def _entry_bounds(data: int, centre: int, weight: int) -> tuple[int, int]:
+    """An entry's bounds on the ``s`` still to come, moved to a position with ``centre`` tens in the centre.
+
+    The centre's tens go to whichever team collects the centre next, and the play does not depend on how
+    many there are: every line's payoff rises by ``weight`` per ten for team 0 or not at all, so the value
+    is monotone in the centre's tens and rises by at most ``weight`` per ten.  An entry stored with ``c0``
+    tens is a lower bound for more tens and an upper bound for fewer, and shifts by ``weight`` a ten the
+    other way.  (Absolute mode keeps the centre in the key and stores 0 here.)
+    """
+    lo = data & 0xFF
+    hi = (data >> 8) & 0xFF
+    stored = (data >> 32) & 0xF
+    if centre < stored:
+        lo -= weight * (stored - centre)
+    elif centre > stored and hi < 255:
+        hi += weight * (centre - stored)
+    return lo, hi
+
+
+@_jit
+def _probe(table: Array, params: Array, key: Array, pat: Array, bound: int, centre: int, stats: Array) -> int:
+    """An entry that matches the position: one whose bounds decide ``bound`` if any, else any match, else -1."""
+    shape = _find_shape(table, params, key)
+    if shape < 0:
+        return -1
+    weight = params[P_W]
     found = -1
-    for slot in range(base, base + BUCKET):
-        entry = table[slot]
-        data = entry[TW - 1]
-        if data >> 32 != gen:
-            continue
-        if not _key_matches(entry, key) or not _pattern_matches(entry, pat):
-            continue
-        if (data & 0xFF) >= bound or ((data >> 8) & 0xFF) < bound:
-            return slot
-        if found < 0:
-            found = slot
-    return found
+    decided = -1
+    tightest = 0
+    entry = table[shape, S_HEAD]
+    stats[5] += 1
+    walked = 0
+    while entry >= 0 and walked < WALK:
+        walked += 1
+        stats[4] += 1
+        row = table[entry]
+        if _pattern_matches(row, pat):
+            lo, hi = _entry_bounds(row[E_DATA], centre, weight)
+            # Of the entries that decide, the one with the tightest bound (fail-soft: the parents learn it).
+            if lo >= bound and (decided < 0 or lo > tightest):
+                decided = entry
+                tightest = lo
+            elif hi < bound and (decided < 0 or -hi > tightest):
+                decided = entry
+                tightest = -hi
+            if found < 0:
+                found = entry
+        entry = row[E_NEXT]
+    if decided >= 0 and table[decided, E_PREV] >= 0:
+        # Move the entry that answered to the front of its list: the next probe of the shape finds it first.
+        _unlink(table, params, decided)
+        head = table[shape, S_HEAD]
+        table[decided, E_PREV] = -1
+        table[decided, E_NEXT] = head
+        if head >= 0:
+            table[head, E_PREV] = decided
+        table[shape, S_HEAD] = decided
+    return int(decided if decided >= 0 else found)
 
 
 @_jit
@@ -465,7 +568,7 @@ def _relevant_top(row: Array, table: Array, slot: int) -> int:
     live = row[LIVE]
     rel = 0
     for suit in range(4):
-        top = (table[slot, KEYW + suit] >> 52) & 0xF
+        top = (table[slot, suit] >> 52) & 0xF
         cards = (live >> (13 * suit)) & SUIT
         rank = 12
         while top > 0 and rank >= 0:
@@ -477,11 +580,94 @@ def _relevant_top(row: Array, table: Array, slot: int) -> int:
 
 
 @_jit
+def _new_shape(table: Array, params: Array, key: Array, depth: int) -> int:
+    """A shape row for ``key``: a free way of its bucket, else the one with the fewest cards (the cheapest to
+    search again), the oldest among those.  An evicted shape's entries become orphans the pool reuses."""
+    gen = params[P_GEN]
+    meta = table[0]
+    base = 1 + ((_hash(key) & (meta[M_SHAPES] - 1)) & ~(SHAPE_WAYS - 1))
+    victim = -1
+    victim_depth = 1 << 30
+    victim_id = 1 << 62
+    for shape in range(base, base + SHAPE_WAYS):
+        row = table[shape]
+        if row[S_GEN] != gen:
+            victim = shape
+            break
+        if row[S_DEPTH] < victim_depth or (row[S_DEPTH] == victim_depth and row[S_ID] < victim_id):
+            victim = shape
+            victim_depth = row[S_DEPTH]
+            victim_id = row[S_ID]
+    row = table[victim]
+    for index in range(KEYW):
+        row[index] = key[index]
+    row[S_HEAD] = -1
+    row[S_GEN] = gen
+    row[S_ID] = meta[M_SHAPE_ID]
+    row[S_DEPTH] = depth
+    meta[M_SHAPE_ID] += 1
+    return victim
+
+
+@_jit
+def _unlink(table: Array, params: Array, entry: int) -> None:
+    """Take an entry out of its shape's list (nothing to do if the shape was evicted: the entry is an orphan)."""
+    owner = table[entry, E_OWNER]
+    if table[owner, S_GEN] != params[P_GEN] or table[owner, S_ID] != table[entry, E_OWNER_ID]:
+        return
+    before = table[entry, E_PREV]
+    after = table[entry, E_NEXT]
+    if before >= 0:
+        table[before, E_NEXT] = after
+    else:
+        table[owner, S_HEAD] = after
+    if after >= 0:
+        table[after, E_PREV] = before
+
+
+@_jit
+def _alloc(table: Array, params: Array) -> int:
+    """A pool row for a new entry: the next unused one, or once the pool is full, among the ``EVICT_WINDOW``
+    oldest the one with the fewest cards (replacement by age, then depth)."""
+    meta = table[0]
+    if meta[M_GEN] != params[P_GEN]:  # a new generation starts with an empty pool
+        meta[M_GEN] = params[P_GEN]
+        meta[M_ALLOC] = 0
+    pool = meta[M_POOL]
+    start = 1 + meta[M_SHAPES]
+    handed = meta[M_ALLOC]
+    meta[M_ALLOC] = handed + 1
+    if handed < pool:
+        return int(start + handed)
+    base = handed % pool
+    victim = -1
+    victim_depth = 1 << 30
+    for step in range(EVICT_WINDOW):
+        entry = start + (base + step) % pool
+        depth = (table[entry, E_DATA] >> 24) & 0xFF
+        if depth < victim_depth:
+            victim = entry
+            victim_depth = depth
+    _unlink(table, params, victim)
+    return int(victim)
+
+
+@_jit
 def _store(
-    table: Array, params: Array, row: Array, key: Array, pat: Array, rel: int, result: bool, amount: int, best: int
+    table: Array,
+    params: Array,
+    row: Array,
+    key: Array,
+    pat: Array,
+    rel: int,
+    result: bool,
+    amount: int,
+    best: int,
+    centre: int,
 ) -> None:
     """Record that team 0 makes at least (``result``) or at most ``amount`` more ``s`` from this position, and
-    from every position that differs from it only in live cards below the relevant ones (``rel``) of each suit."""
+    from every position that differs from it only in live cards below the relevant ones (``rel``) of each suit
+    (and, moved by ``_entry_bounds``, in the centre's tens: ``centre`` is this position's)."""
     if result:
         amount = min(max(amount, 0), 254)
     else:
@@ -505,47 +691,49 @@ def _store(
         if ten_at > top:
             # The ten is among the irrelevant low cards: only its holder matters.
             entry_pat[suit] |= ((pat[suit] >> (4 * (ten_at - 1))) & 0xF) << 60
-    gen = params[P_GEN]
     depth = _popcount(live)
-    base = (_hash(key) & params[P_TTMASK]) & ~(BUCKET - 1)
-    victim = -1
-    victim_depth = 1 << 30
-    for slot in range(base, base + BUCKET):
-        entry = table[slot]
-        data = entry[TW - 1]
-        if data >> 32 != gen:
-            if victim_depth >= 0:
-                victim = slot
-                victim_depth = -1
-            continue
-        same = _key_matches(entry, key)
-        if same:
-            for suit in range(4):
-                if entry[KEYW + suit] != entry_pat[suit]:
-                    same = False
-                    break
-        if same:
-            lo = data & 0xFF
-            hi = (data >> 8) & 0xFF
-            if result:
-                lo = max(lo, amount)
-            else:
-                hi = min(hi, amount)
-            code = best if best != 255 else (data >> 16) & 0xFF
-            entry[TW - 1] = lo | (hi << 8) | (code << 16) | (depth << 24) | (gen << 32)
-            return
-        slot_depth = (data >> 24) & 0xFF
-        if slot_depth < victim_depth:
-            victim = slot
-            victim_depth = slot_depth
-    entry = table[victim]
-    for index in range(KEYW):
-        entry[index] = key[index]
+    shape = _find_shape(table, params, key)
+    if shape >= 0:
+        entry = table[shape, S_HEAD]
+        walked = 0
+        while entry >= 0 and walked < WALK:
+            walked += 1
+            found = table[entry]
+            data = found[E_DATA]
+            if (
+                found[0] == entry_pat[0]
+                and found[1] == entry_pat[1]
+                and found[2] == entry_pat[2]
+                and found[3] == entry_pat[3]
+                and (data >> 32) & 0xF == centre
+            ):
+                lo = data & 0xFF
+                hi = (data >> 8) & 0xFF
+                if result:
+                    lo = max(lo, amount)
+                else:
+                    hi = min(hi, amount)
+                code = best if best != 255 else (data >> 16) & 0xFF
+                found[E_DATA] = lo | (hi << 8) | (code << 16) | (depth << 24) | (centre << 32)
+                return
+            entry = found[E_NEXT]
+    entry = _alloc(table, params)
+    if shape < 0 or table[shape, S_GEN] != params[P_GEN]:
+        shape = _new_shape(table, params, key, depth)
+    new = table[entry]
     for suit in range(4):
-        entry[KEYW + suit] = entry_pat[suit]
+        new[suit] = entry_pat[suit]
     lo = amount if result else 0
     hi = 255 if result else amount
-    entry[TW - 1] = lo | (hi << 8) | (best << 16) | (depth << 24) | (gen << 32)
+    new[E_DATA] = lo | (hi << 8) | (best << 16) | (depth << 24) | (centre << 32)
+    head = table[shape, S_HEAD]
+    new[E_NEXT] = head
+    new[E_PREV] = -1
+    new[E_OWNER] = shape
+    new[E_OWNER_ID] = table[shape, S_ID]
+    if head >= 0:
+        table[head, E_PREV] = entry
+    table[shape, S_HEAD] = entry
 
 
 @_jit
@@ -1137,17 +1325,18 @@ def _enter(
         key = wrow[W_KEY : W_KEY + KEYW]
         pat = wrow[W_PAT : W_PAT + PATW]
         _make_key(row, params, key, pat)
-        slot = _probe(table, params, key, pat, bound)
+        slot = _probe(table, params, key, pat, bound, _centre_of(row, params), stats)
         wrow[W_ENTRY] = slot
         if slot >= 0:
-            data = table[slot, TW - 1]
-            if (data & 0xFF) >= bound or ((data >> 8) & 0xFF) < bound:
+            data = table[slot, E_DATA]
+            lo, hi = _entry_bounds(data, _centre_of(row, params), params[P_W])
+            if lo >= bound or hi < bound:
                 stats[2] += 1
                 wrow[W_REL] = _relevant_top(row, table, slot)
-                if (data & 0xFF) >= bound:
-                    wrow[W_VAL] = _s_now(row, params) + (data & 0xFF)
+                if lo >= bound:
+                    wrow[W_VAL] = _s_now(row, params) + lo
                     return 1
-                wrow[W_VAL] = _s_now(row, params) + ((data >> 8) & 0xFF)
+                wrow[W_VAL] = _s_now(row, params) + hi
                 return 0
             best_hint = _decode_best(row, params, (data >> 16) & 0xFF)
     wrow[W_COUNT] = _moves(
@@ -1179,6 +1368,7 @@ def _close(X: Array, ply: int, params: Array, table: Array, work: Array, result:
         result == 1,
         wrow[W_VAL] - _s_now(row, params),
         code,
+        _centre_of(row, params),
     )
 
 

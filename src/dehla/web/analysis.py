@@ -1,33 +1,53 @@
-"""The solver's analysis of finished matches, for the web replay: one hand at a time, cached, one solve at a time.
+"""The solver's analysis of finished matches, for the web replay: one hand at a time, in worker processes, cached.
 
-Solving is CPU work measured in seconds, so it never runs on the event loop:
-each request runs ``analyse_record`` for one hand in a worker thread, at most
-one at a time (so that analysis never starves the tables in play), and the
-answer is kept for the next viewer.  Positions too big to solve within the
-node limit are reported as not solved, as ``dehla analyse`` does.
+Solving is CPU work measured in seconds, so it never runs in the server's
+process: each request runs ``analyse_record`` for one hand in a worker of a
+small process pool (one worker unless told otherwise, so that analysis never
+starves the tables in play of the machine's cores), and the answer is kept for
+the next viewer.  While a hand is being analysed, ``progress`` tells how many of
+its decisions are done (the worker reports each one through a queue).  The
+analysis is the same as ``dehla analyse``'s with this node limit: from trick 2
+every decision is answered (at least whether it costs the hand), and a trick-1
+decision too big for the limit is reported as not solved.
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import queue
 from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 __all__ = ["AnalysisService", "WEB_NODE_LIMIT"]
 
-#: Search nodes per position for the web (about a second at most on one core): bigger positions are not solved.
+#: Search nodes per position for a full value (about a second at most on one core); bigger ones get the result.
 WEB_NODE_LIMIT = 1_000_000
+
+Key = tuple[str, int, int]
+
+_progress_queue: Any = None  # in a worker: where to report progress (set by ``_worker_start``)
 
 
 class AnalysisService:
     """Analyses of finished hands, keyed by (table, match, hand), the most recent ``keep`` kept in memory."""
 
-    def __init__(self, node_limit: int = WEB_NODE_LIMIT, keep: int = 64) -> None:
+    def __init__(self, node_limit: int = WEB_NODE_LIMIT, keep: int = 64, workers: int = 1) -> None:
         self.node_limit = node_limit
         self.keep = keep
-        self._done: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
-        self._running: dict[tuple[str, int, int], asyncio.Future[dict[str, Any]]] = {}
-        self._one_at_a_time = asyncio.Semaphore(1)
+        self.workers = workers
+        self._done: OrderedDict[Key, dict[str, Any]] = OrderedDict()
+        self._running: dict[Key, asyncio.Future[dict[str, Any]]] = {}
+        self._progress: dict[Key, tuple[int, int]] = {}
+        self._executor: ProcessPoolExecutor | None = None
+        self._queue: Any = None
+        self._drain: asyncio.Task[None] | None = None
+
+    def progress(self, table_id: str, match_no: int, hand: int) -> tuple[int, int] | None:
+        """``(done, total)`` decisions of a hand being analysed now, else ``None``."""
+        return self._progress.get((table_id, match_no, hand))
 
     async def hand(self, table_id: str, match_no: int, record: dict[str, Any], hand: int) -> dict[str, Any]:
         """The analysis of hand ``hand`` (0-based) of a finished match's record, as JSON."""
@@ -39,28 +59,80 @@ class AnalysisService:
         running = self._running.get(key)
         if running is not None:  # someone asked first: share the answer
             return await asyncio.shield(running)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._running[key] = future
+        self._progress[key] = (0, 0)
         try:
-            async with self._one_at_a_time:
-                result = await asyncio.to_thread(_analyse_hand, record, hand, self.node_limit)
+            executor = self._pool()
+            self._start_drain()
+            try:
+                result = await loop.run_in_executor(executor, _analyse_hand, record, hand, self.node_limit, key)
+            except BrokenProcessPool:
+                self._executor = None  # a worker died (killed, out of memory): the next request starts a fresh pool
+                raise
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # marks it retrieved: the waiters (if any) get it, nobody is warned
             raise
         finally:
             del self._running[key]
+            self._progress.pop(key, None)
         future.set_result(result)
         self._done[key] = result
         while len(self._done) > self.keep:
             self._done.popitem(last=False)
         return result
 
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # spawn, not fork: the server's process holds an event loop, sockets and database connections
+            context = multiprocessing.get_context("spawn")
+            self._queue = context.Queue()
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_worker_start, initargs=(self._queue,)
+            )
+        return self._executor
 
-def _analyse_hand(record: dict[str, Any], hand: int, node_limit: int) -> dict[str, Any]:
-    from dehla.solver.analysis import analyse_record  # loads the solver (and numba) on first use only
+    def _start_drain(self) -> None:
+        """Read the workers' progress reports in a thread while any analysis runs."""
+        if self._drain is None or self._drain.done():
+            self._drain = asyncio.get_running_loop().create_task(self._read_progress())
 
-    analysis = analyse_record(record, node_limit=node_limit, hands={hand}).to_json()
+    async def _read_progress(self) -> None:
+        source = self._queue
+        while self._running:
+            try:
+                key, done, total = await asyncio.to_thread(source.get, True, 0.2)
+            except queue.Empty:
+                continue
+            if key in self._running:
+                self._progress[key] = (done, total)
+
+    def close(self) -> None:
+        """Stop the workers (an analysis in progress is abandoned)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+def _worker_start(progress: Any) -> None:
+    """In a worker: keep the progress queue, and load (or compile, once) the solver's kernel before the first hand."""
+    global _progress_queue
+    _progress_queue = progress
+    from dehla.solver.warm import warm_up
+
+    warm_up(wait=True)
+
+
+def _analyse_hand(record: dict[str, Any], hand: int, node_limit: int, key: Key) -> dict[str, Any]:
+    from dehla.solver.analysis import analyse_record
+
+    def report(done: int, total: int) -> None:
+        if _progress_queue is not None:
+            _progress_queue.put((key, done, total))
+
+    analysis = analyse_record(record, node_limit=node_limit, hands={hand}, progress=report).to_json()
     hands = analysis["hands"]
     return {
         "format": analysis["format"],

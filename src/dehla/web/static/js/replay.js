@@ -154,7 +154,7 @@ export class ReplayPage {
       box.append(h("ul", {class: "mistakes"}, mistakes.map((item) => h("li", {},
         t("Trick {n}", {n: item.trick}) + ": " + this.name(item.seat) + " " + t("played {card}; best was {best}",
           {card: actionShort(item.action), best: item.best.map(actionShort).join(", ")})
-        + " — " + costText(item) + " (" + valueText(item.value) + " " + t("instead of") + " " + valueText(item.best_value) + ")"))));
+        + " — " + costText(item) + valuesText(item)))));
     }
     box.append(h("div", {class: "scroll-x", tabindex: "0", role: "region", "aria-label": t("Analysis per seat")}, h("table", {class: "seat-summary"},
       h("tr", {}, h("th", {}, t("Seat")), h("th", {}, t("Solved")), h("th", {}, t("Best plays")), h("th", {}, t("Tens given away")), h("th", {}, t("Hands given away"))),
@@ -195,6 +195,12 @@ function costText(item) {
   if (item.hand_lost) return t("cost the hand");
   if (item.tens_lost) return tn("cost {n} ten", "cost {n} tens", item.tens_lost);
   return t("gave away tricks");
+}
+
+/** " (value instead of best value)", or nothing for a decision solved for the hand's result only (no tens). */
+function valuesText(item) {
+  if (!item.value || !item.best_value) return "";
+  return " (" + valueText(item.value) + " " + t("instead of") + " " + valueText(item.best_value) + ")";
 }
 
 function valueText(value) {

@@ -1,0 +1,70 @@
+"""Whole-hand analysis (``dehla analyse``) of ``pagat`` hands played by the ``heuristic`` bot: time and coverage.
+
+Each hand is played out by four ``heuristic`` bots from a seeded deal, recorded,
+and analysed as ``dehla analyse`` does (``analyse_record`` with its default
+limits).  Reports per hand the wall time, how many decisions got a full value,
+only a result, or nothing (per trick: trick 1 apart), and the median.  Usage::
+
+    python benchmarks/bench_analyse.py [--hands 5] [--seed 1] [--rules pagat] [--nodes N] [--result-nodes N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+
+from dehla.bots.heuristic import HeuristicBot
+from dehla.engine.state import Match
+from dehla.record import to_record
+from dehla.solver.analysis import DEFAULT_NODE_LIMIT, RESULT_NODE_LIMIT, analyse_record
+from dehla.solver.fast import Solver
+
+
+def hand_record(rules: str, seed: int) -> dict[str, object]:
+    rng = random.Random(seed)
+    match = Match.new(rules, rng)
+    bots = [HeuristicBot(seed * 10 + seat) for seat in range(match.players)]
+    match.apply(match.random_deal(rng))
+    while not match.is_chance and not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        match.apply(bots[seat].act(match.observe(seat)))
+    return to_record(match)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", default="pagat")
+    parser.add_argument("--nodes", type=int, default=DEFAULT_NODE_LIMIT)
+    parser.add_argument("--result-nodes", type=int, default=RESULT_NODE_LIMIT)
+    args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()}")
+    solver = Solver()
+    times = []
+    for number in range(args.hands):
+        record = hand_record(args.rules, args.seed + number)
+        start = time.perf_counter()
+        analysis = analyse_record(record, solver, args.nodes, result_node_limit=args.result_nodes)
+        times.append(time.perf_counter() - start)
+        decisions = [decision for hand in analysis.hands for decision in hand.decisions]
+        first = [decision for decision in decisions if decision.trick == 1]
+        later = [decision for decision in decisions if decision.trick > 1]
+
+        def tally(group: list) -> str:  # type: ignore[type-arg]
+            full = sum(1 for d in group if d.solved and d.scope == "value")
+            result = sum(1 for d in group if d.solved and d.scope == "result")
+            return f"{full} value, {result} result only, {len(group) - full - result} not solved"
+
+        print(f"hand {number}: {times[-1]:.1f} s, {len(decisions)} decisions; trick 1: {tally(first)}; "
+              f"from trick 2: {tally(later)}", flush=True)
+    print(f"median {statistics.median(times):.1f} s, max {max(times):.1f} s; load average after: {os.getloadavg()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

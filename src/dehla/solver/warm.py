@@ -1,0 +1,151 @@
+"""The compiled kernel without a compiler in a player's path: load it from numba's cache, or build the cache aside.
+
+numba compiles the kernel on first use (30-50 s) and keeps the machine code on
+disk (``cache=True``); a later process loads it in under a second.  A fresh
+install has no cache.  A program that serves players (``dehla serve`` and its
+bot workers, ``dehla play``, ``dehla bot``) calls ``warm_up()`` when it starts:
+if the cache is ready the kernel is loaded at once, else a separate process
+(``python -m dehla.solver.warm``) compiles it and writes the cache, and the
+program goes on without it: the search bots play their ``heuristic`` move while
+``kernel_ready()`` says no, then load the kernel (about half a second, once).
+A marker file beside numba's cache, named after a digest of the kernel's
+source, numba, Python and the CPU, says the cache is complete.
+
+A process that never called ``warm_up`` (a library user, the tests, the
+benchmarks) keeps the plain behaviour: ``kernel_ready()`` is always true and
+the kernel compiles on its first use, so results never depend on a compile
+racing in the background.
+
+* ``warm_up(wait=False)``: load the kernel if its cache is ready, else start the
+  background compile and return; ``wait=True`` blocks until the kernel is
+  loaded (compiling here if need be).  Safe in a thread or a worker process.
+* ``kernel_ready()``: True when the search may use the kernel now without
+  waiting for a compile (loading it now if the cache is ready).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+__all__ = ["kernel_ready", "warm_up", "marker_path", "compile_here"]
+
+_lock = threading.Lock()
+_loaded = False
+_aside = False  # set by ``warm_up``: compile in a separate process rather than on first use
+_compiler: subprocess.Popen[bytes] | None = None
+
+
+def _stamp() -> str:
+    """A digest of what numba's cache depends on: the kernel's source, numba, Python and the CPU."""
+    import llvmlite.binding as llvm  # type: ignore[import-untyped]
+    import numba
+
+    source = (Path(__file__).parent / "kernel.py").read_bytes()
+    digest = hashlib.sha256(source)
+    for part in (numba.__version__, sys.version, llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()):
+        digest.update(part.encode())
+    return digest.hexdigest()[:16]
+
+
+def marker_path() -> Path:
+    """The file that says numba's cache holds the whole kernel (in numba's cache directory for the kernel)."""
+    from dehla.solver import kernel
+
+    cache_dir = Path(kernel.query._cache._cache_path)  # type: ignore[attr-defined]
+    return cache_dir / f"dehla-kernel-{_stamp()}.ready"
+
+
+def compile_here() -> None:
+    """Compile (or load) every kernel entry point the solver uses, in this process, and write the marker."""
+    global _loaded
+    from dehla.solver.fast import kernel_load_seconds
+
+    kernel_load_seconds()  # one small solve: every entry point ``Solver`` calls, with the types it uses
+    _loaded = True
+    path = marker_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("ok\n", encoding="utf-8")
+        path.with_suffix(".compiling").unlink(missing_ok=True)
+    except OSError:  # pragma: no cover - a read-only cache directory: numba then compiles in memory each time
+        pass
+
+
+def _claim() -> bool:
+    """Take the right to compile aside (a lock file beside the marker), unless another process holds it: two
+    bot workers of one server must not both spend a core on the same compile.  A lock older than ten minutes
+    is taken to be left by a process that died."""
+    lock = marker_path().with_suffix(".compiling")
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        if lock.exists() and time.time() - lock.stat().st_mtime > 600:
+            lock.unlink(missing_ok=True)
+        os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    except OSError:  # pragma: no cover - a cache directory we cannot write: compile aside anyway
+        return True
+    return True
+
+
+def _start_compiler() -> None:
+    global _compiler
+    if _compiler is None and _claim():
+        _compiler = subprocess.Popen(
+            [sys.executable, "-m", "dehla.solver.warm"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # it finishes the cache even if this process ends first
+            env=dict(os.environ),
+        )
+
+
+def kernel_ready() -> bool:
+    """May the search use the kernel now without waiting for a compile?  Always, in a process that never called
+    ``warm_up``.  Otherwise loads it from the cache when that is ready (about half a second, once), or says no
+    while the background compile runs."""
+    global _loaded
+    if _loaded or not _aside:
+        return True
+    with _lock:
+        if _loaded:
+            return True
+        if _compiler is not None and _compiler.poll() is None:
+            return False
+        if marker_path().exists():
+            compile_here()  # loads from the cache
+            return True
+        if _compiler is not None:
+            # It ended without writing the marker (a cache directory it cannot write?): give up on compiling aside,
+            # and let the kernel compile on its first use here.
+            _loaded = True
+            return True
+        _start_compiler()
+        return False
+
+
+def warm_up(wait: bool = False) -> bool:
+    """Get the kernel ready for the first move: load it if the cache is ready, else start compiling it in the
+    background (``wait``: compile here and block until it is loaded).  Returns whether it is loaded now.
+
+    From then on the search bots of this process do not wait for a compile (``kernel_ready``)."""
+    global _aside
+    _aside = True
+    if kernel_ready():
+        return True
+    if wait:
+        with _lock:
+            compile_here()
+        return True
+    return False
+
+
+if __name__ == "__main__":  # the background compile
+    compile_here()
