@@ -8,8 +8,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 
 def free_port() -> int:
@@ -19,8 +21,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(db: str, *options: str) -> Iterator[str]:
-    """Run ``dehla serve --db DB OPTIONS...`` until the block ends; yields its base URL once it answers."""
+def served(db: str, *options: str, with_pid: bool = False) -> Iterator[Any]:
+    """Run ``dehla serve --db DB OPTIONS...`` until the block ends; yields its base URL once it answers
+    (and its process id, with ``with_pid``)."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "dehla", "serve", "--port", str(port), "--db", db, *options],
                               stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -34,7 +37,72 @@ def served(db: str, *options: str) -> Iterator[str]:
                 if server.poll() is not None:
                     raise RuntimeError(f"dehla serve exited with code {server.returncode}") from None
                 time.sleep(0.05)
-        yield base
+        yield (base, server.pid) if with_pid else base
     finally:
         server.terminate()
-        server.wait(10)
+        server.wait(30)
+
+
+def _descendants(pids: Iterable[int]) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found: list[int] = []
+    todo = list(pids)
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def cpu_seconds(pids: Iterable[int] | None = None, name: str | None = None) -> float:
+    """CPU time (user + system) used so far by these processes and their descendants, or by every process
+    called ``name`` (``postgres``: the database's server processes), in seconds (Linux)."""
+    if pids is not None:
+        chosen = _descendants(pids)
+    else:
+        chosen = [int(path.name) for path in Path("/proc").glob("[0-9]*")
+                  if (path / "comm").exists() and _read(path / "comm").strip() == name]
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in chosen:
+        text = _read(Path(f"/proc/{pid}/stat"))
+        if text:
+            fields = text.rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def tree_rss_mb(pids: Iterable[int]) -> float:
+    """Resident memory of these processes and all their descendants (bot workers included), in MB (Linux)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total = 0
+    todo = list(pids)
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, []))
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024

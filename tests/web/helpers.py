@@ -32,7 +32,7 @@ def free_port() -> int:
 class LiveServer:
     """``dehla``'s web app on a real uvicorn in its own process (so it can be killed with SIGKILL)."""
 
-    def __init__(self, db: str, port: int | None = None, **options: float) -> None:
+    def __init__(self, db: str, port: int | None = None, **options: float | str) -> None:
         self.db = db
         self.port = port or free_port()
         self.options = options
@@ -116,7 +116,8 @@ class SeatClient:
         self._reader: asyncio.Task[None] | None = None
         self.ws: Any = None
 
-    async def open(self) -> SeatClient:
+    async def open(self, *then: object) -> SeatClient:
+        """Connect and say hello; ``then``: messages sent right after the hello, before its answer arrives."""
         self.ws = await websockets.connect(f"{self.server.ws_url}/ws/{self.table_id}", max_size=2**22)
         self._reader = asyncio.create_task(self._read())
         hello: dict[str, Any] = {"type": "hello"}
@@ -125,6 +126,8 @@ class SeatClient:
         if self.watch:
             hello["watch"] = self.watch
         await self.ws.send(json.dumps(hello))
+        for message in then:
+            await self.send(message)
         # the first state may predate the hello; with a token, wait for the seat (or the refusal)
         # the hello is answered with a state (with the seat, for a token) or refused with an error
         await self.wait_for(lambda: bool(self.errors) or (self.state is not None

@@ -152,6 +152,8 @@ def test_the_replay_offers_the_solvers_analysis_one_hand_at_a_time(tmp_path: Pat
                 assert (item["levels_lost"] == 0) == (item["action"] in item["best"])
         assert client.get(f"/api/history/{created['id']}/1/analysis/0").json() == data  # kept for the next viewer
         assert client.get(f"/api/history/{created['id']}/1/analysis/99").status_code == 404
+        # no analysis running: the page's progress line reads zeros
+        assert client.get(f"/api/history/{created['id']}/1/analysis/0/progress").json() == {"done": 0, "total": 0}
         assert client.get(f"/api/history/{created['id']}/5/analysis/0").status_code == 404
 
 

@@ -33,3 +33,9 @@ def test_bad_serve_arguments_give_one_line(args: list[str], message: str) -> Non
 def test_serve_help_names_the_options(tmp_path: Path) -> None:
     result = _serve("--help")
     assert result.returncode == 0 and "--db" in result.stdout and "postgresql://" in result.stdout
+
+
+def test_several_workers_need_postgresql(tmp_path: Path) -> None:
+    result = _serve("--workers", "2", "--db", str(tmp_path / "x.sqlite3"))
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "--workers 2 needs --db postgresql://" in result.stderr and "SQLite" in result.stderr

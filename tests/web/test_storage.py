@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dehla.web.storage import SQLiteStorage, TableRow
+from dehla.web.storage import SQLiteStorage, StaleLog, TableRow
 
 
 def test_an_append_is_committed_before_it_returns(tmp_path: Path) -> None:
@@ -57,7 +57,7 @@ def test_a_refused_write_fails_alone(tmp_path: Path) -> None:
         await storage.create_table(TableRow("t", {}))
         results = await asyncio.gather(storage.append("t", 0, {"a": 1}), storage.append("t", 0, {"a": 2}),
                                        storage.append("t", 1, {"a": 3}), return_exceptions=True)
-        assert results[0] is None and isinstance(results[1], sqlite3.IntegrityError) and results[2] is None
+        assert results[0] is None and isinstance(results[1], StaleLog) and results[2] is None
         assert await storage.load_log("t") == [{"a": 1}, {"a": 3}]
         await storage.close()
 

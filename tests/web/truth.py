@@ -33,11 +33,11 @@ def replay_entries(rules: object, entries: list[dict[str, Any]]) -> Match | None
 
 
 def apply_entry(rules: Any, match: Match | None, raw: dict[str, Any]) -> Match | None:
-    """One log entry (either log format) applied with the engine alone; seat events change no card."""
+    """One log entry (either log format) applied with the engine alone; seat and settings events change no card."""
     entry = upgrade_entry(raw)
     if entry["type"] == "match":
         return Match(rules, entry["first_dealer"])
-    if entry["type"] == "seat":
+    if entry["type"] in ("seat", "settings"):
         return match
     assert match is not None
     if entry["type"] == "deal":

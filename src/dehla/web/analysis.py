@@ -16,10 +16,13 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import queue
+import threading
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from dehla.web.botpool import follow_parent
 
 __all__ = ["AnalysisService", "WEB_NODE_LIMIT"]
 
@@ -120,6 +123,7 @@ def _worker_start(progress: Any) -> None:
     """In a worker: keep the progress queue, and load (or compile, once) the solver's kernel before the first hand."""
     global _progress_queue
     _progress_queue = progress
+    threading.Thread(target=follow_parent, name="follow-parent", daemon=True).start()
     from dehla.solver.warm import warm_up
 
     warm_up(wait=True)

@@ -28,6 +28,8 @@ from dehla.record import replay, replay_json
 from dehla.rules import OPTIONS, PRESETS, parse_rules
 from dehla.web import i18n, texts
 from dehla.web.analysis import WEB_NODE_LIMIT, AnalysisService
+from dehla.web.botpool import DEFAULT_BOTS_PER_WORKER, BotPool
+from dehla.web.cluster import DEFAULT_LEASE_SECONDS
 from dehla.web.messages import TEMPLATES, WebError, register
 from dehla.web.scorekeeper import score_hands
 from dehla.web.security import SecurityHeadersMiddleware
@@ -61,11 +63,20 @@ class WebSettings:
 
     ``trick_pause`` is the default pause after a finished trick for tables that do not choose one;
     ``allowed_origins`` are the origins besides our own whose pages may open table sockets.
+    ``bot_workers``: worker processes the search bots think in (0: threads of the server's process);
+    ``lease_seconds``: with PostgreSQL, how long a silent process keeps its tables before another takes them;
+    ``node``: this process's name among those sharing the database (random if not given).
     """
 
     def __init__(self, *, bot_delay: float = DEFAULT_BOT_DELAY, hand_pause: float = 20.0, rate: float = 10.0,
                  burst: float = 30.0, kick_after: int = 300, analysis_nodes: int = WEB_NODE_LIMIT,
-                 trick_pause: float = DEFAULT_TRICK_PAUSE, allowed_origins: tuple[str, ...] = ()) -> None:
+                 trick_pause: float = DEFAULT_TRICK_PAUSE, allowed_origins: tuple[str, ...] = (),
+                 bot_workers: int = 0, bots_per_worker: int = DEFAULT_BOTS_PER_WORKER,
+                 lease_seconds: float = DEFAULT_LEASE_SECONDS, node: str | None = None) -> None:
+        self.node = node
+        self.bot_workers = bot_workers
+        self.bots_per_worker = bots_per_worker
+        self.lease_seconds = lease_seconds
         self.bot_delay = bot_delay
         self.analysis_nodes = analysis_nodes
         self.hand_pause = hand_pause
@@ -98,8 +109,10 @@ async def _body(request: Request) -> Any:
 def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlette:
     """The web app over ``storage``; tables are resumed from it at startup."""
     settings = settings or WebSettings()
+    pool = BotPool(settings.bot_workers, settings.bots_per_worker) if settings.bot_workers > 0 else None
     service = TableService(storage, bot_delay=settings.bot_delay, hand_pause=settings.hand_pause,
-                           trick_pause=settings.trick_pause)
+                           trick_pause=settings.trick_pause, lease_seconds=settings.lease_seconds, bot_pool=pool,
+                           node=settings.node)
     analyses = AnalysisService(settings.analysis_nodes)
 
     async def page(request: Request) -> Response:
@@ -158,7 +171,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
 
     async def tables(request: Request) -> Response:
         if request.method == "GET":
-            return JSONResponse({"tables": service.list_tables()})
+            return JSONResponse({"tables": await service.list_tables()})
         try:
             created = await service.create_table(await _body(request))
         except WebError as error:
@@ -167,7 +180,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
 
     async def table_info(request: Request) -> Response:
         try:
-            session = service.visible(request.path_params["table_id"], request.query_params.get("watch"),
+            session = await service.visible(request.path_params["table_id"], request.query_params.get("watch"),
                                       request.query_params.get("token"))
         except WebError as error:
             return _error(error)
@@ -222,6 +235,12 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         result = await analyses.hand(request.path_params["table_id"], request.path_params["match_no"], data, hand)
         return JSONResponse(result)
 
+    async def analysis_progress(request: Request) -> Response:
+        """How far the solver is with a hand it is analysing now: ``{"done": n, "total": m}`` (zeros when idle)."""
+        params = request.path_params
+        done, total = analyses.progress(params["table_id"], params["match_no"], params["hand"]) or (0, 0)
+        return JSONResponse({"done": done, "total": total})
+
     async def scorekeeper(request: Request) -> Response:
         try:
             return JSONResponse(score_hands(await _body(request)))
@@ -250,6 +269,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
             yield
         finally:
             await service.stop()
+            analyses.close()
 
     routes: list[Any] = [Route(path, page) for path in PAGES]
     routes += [
@@ -265,6 +285,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         Route("/api/history/{table_id}/{match_no:int}/record", record),
         Route("/api/history/{table_id}/{match_no:int}/replay", replay_view),
         Route("/api/history/{table_id}/{match_no:int}/analysis/{hand:int}", analysis_view),
+        Route("/api/history/{table_id}/{match_no:int}/analysis/{hand:int}/progress", analysis_progress),
         Route("/api/scorekeeper", scorekeeper, methods=["POST"]),
         Route("/api/rules", rules_check, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", socket),

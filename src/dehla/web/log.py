@@ -10,7 +10,10 @@ one at a time, and the seat changes that happen between them:
 * ``{"type": "action", "seat": S, "action": "10H", "by": "person"|"bot"|"timer"}`` — an accepted decision
   (one item of a record hand's ``actions``; ``seat`` and ``by`` say who made it);
 * ``{"type": "seat", "seat": S, "kind", "bot", "name", "token_hash", "claimed"}`` — the whole new state of
-  one seat (a person took it, an invite was issued, a bot replaced it, a name changed).
+  one seat (a person took it, an invite was issued, a bot replaced it, a name changed);
+* ``{"type": "settings", "listed", "watchers_allowed", "trick_pause", "watch_hash"}`` — the host changed who may
+  see the table or the trick pause (in the log, not only the table's row, so every process serving the table
+  applies it in the same order as everything else).
 
 Restoring a table builds the current match's record from the log and replays it
 with ``dehla.record.replay`` (the same code as ``dehla replay``), so there is one
@@ -23,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dehla.cards import cards_text
+from dehla.cards import cards_text, parse_card, parse_cards
 from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
 from dehla.engine.state import Match
@@ -31,7 +34,11 @@ from dehla.errors import DehlaError
 from dehla.record import FORMAT, replay
 from dehla.rules import Rules
 
-__all__ = ["match_entry", "deal_entry", "action_entry", "seat_entry", "upgrade_entry", "Replayed", "replay_log"]
+__all__ = ["match_entry", "deal_entry", "action_entry", "seat_entry", "settings_entry", "deal_of", "upgrade_entry",
+           "Replayed", "replay_log", "SETTINGS_FIELDS"]
+
+#: The fields of a ``settings`` entry: the table's settings the host may change while it runs.
+SETTINGS_FIELDS = ("listed", "watchers_allowed", "trick_pause", "watch_hash")
 
 
 def match_entry(match_no: int, first_dealer: int) -> dict[str, Any]:
@@ -52,6 +59,18 @@ def action_entry(seat: int, action: Action, by: str) -> dict[str, Any]:
 def seat_entry(seat: int, state: dict[str, Any]) -> dict[str, Any]:
     """A seat event: ``state`` is the seat's whole new state, so applying events in order is enough."""
     return {"type": "seat", "seat": seat, **state}
+
+
+def settings_entry(listed: bool, watchers_allowed: bool, trick_pause: float, watch_hash: str | None) -> dict[str, Any]:
+    """The host's settings, whole (applying the entries in order is enough)."""
+    return {"type": "settings", "listed": listed, "watchers_allowed": watchers_allowed, "trick_pause": trick_pause,
+            "watch_hash": watch_hash}
+
+
+def deal_of(entry: dict[str, Any]) -> Deal:
+    """The ``Deal`` a ``deal`` entry records (its cards by seat and the open-draw card)."""
+    draw = entry.get("open_draw")
+    return Deal([parse_cards(hand) for hand in entry["cards"]], None if draw is None else parse_card(draw))
 
 
 def upgrade_entry(entry: dict[str, Any]) -> dict[str, Any]:
@@ -83,6 +102,8 @@ class Replayed:
     last_events: tuple[Event, ...] = ()
     last_hand: int = 0
     seat_events: list[dict[str, Any]] = field(default_factory=list)
+    #: The last ``settings`` entry, if the host ever changed them.
+    settings: dict[str, Any] | None = None
 
 
 def replay_log(rules: Rules, entries: list[dict[str, Any]]) -> Replayed:
@@ -112,6 +133,8 @@ def replay_log(rules: Rules, entries: list[dict[str, Any]]) -> Replayed:
             result.last = {"seat": int(entry["seat"]), "action": str(entry["action"]), "by": entry.get("by", "person")}
         elif kind == "seat":
             result.seat_events.append(entry)
+        elif kind == "settings":
+            result.settings = entry
         else:
             raise DehlaError(f"unknown log entry {kind!r}")
     if record is not None:

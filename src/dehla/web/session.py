@@ -12,6 +12,14 @@ seat's own ``Observation.to_json()``, or for watchers the public view of
 ``protocol.watcher_view``, plus public table info and the finished trick (whose
 cards were all played face up).  No other code path sends card information;
 chat carries only what people typed.
+
+Many processes may serve one table (PostgreSQL storage): each keeps a copy,
+every step is appended to the log with the version checked (``StaleLog`` when
+another process got there first: the copy catches up and decides again), and
+copies are brought up to date from the log when the cluster's bus says it grew
+(``poke``).  The same ``_apply`` changes a copy whether this process wrote the
+entry or read it.  Only the process holding the table's lease runs its driver
+(bots, timers); presence, chat, reactions and "next hand" travel on the bus.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ import time
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from dehla.bots import BOTS, Bot, make_bot
 from dehla.cards import TENS_MASK, cards_of
@@ -38,7 +46,17 @@ from dehla.engine.state import Match, draw_first_dealer
 from dehla.errors import DehlaError
 from dehla.record import to_record
 from dehla.rules import Rules, parse_rules
-from dehla.web.log import action_entry, deal_entry, match_entry, replay_log, seat_entry
+from dehla.web.botpool import BotPool
+from dehla.web.log import (
+    action_entry,
+    deal_entry,
+    deal_of,
+    match_entry,
+    replay_log,
+    seat_entry,
+    settings_entry,
+    upgrade_entry,
+)
 from dehla.web.messages import WebError, english, register
 from dehla.web.protocol import RateLimiter, watcher_view
 from dehla.web.settings import (
@@ -50,10 +68,10 @@ from dehla.web.settings import (
     clean_name,
     default_bot,
 )
-from dehla.web.storage import FinishedMatch, Storage, TableRow
+from dehla.web.storage import FinishedMatch, LeaseLost, StaleLog, Storage, TableRow
 
-__all__ = ["TableSession", "SessionContext", "SeatInfo", "Listener", "hash_token", "new_token", "illegal_reason",
-           "finished_trick_of", "REACTIONS", "MAX_CHAT", "CHAT_KEPT"]
+__all__ = ["TableSession", "SessionContext", "SeatInfo", "Listener", "Bus", "hash_token", "new_token",
+           "illegal_reason", "finished_trick_of", "REACTIONS", "MAX_CHAT", "CHAT_KEPT"]
 
 log = logging.getLogger("dehla.web")
 
@@ -62,6 +80,8 @@ MAX_CHAT = 200
 CHAT_KEPT = 50
 CHAT_RATE = 1.0
 CHAT_BURST = 5.0
+#: How long a window's "took" may take to come back from the channel before it is treated as lost, in seconds.
+TOOK_PATIENCE = 5.0
 #: The quick reactions a seated person may send.
 REACTIONS = ("👍", "👏", "😮", "😂", "🙏", "🔥")
 
@@ -175,14 +195,26 @@ class SeatInfo:
         return self.kind == "person" and not self.claimed
 
 
+class Bus(Protocol):
+    """The other processes serving the same tables (``dehla.web.cluster.Cluster``): this one's id, and a way to
+    tell them what is not in the log (presence, chat, reactions, "next hand", a seat taken by another window)."""
+
+    node: str
+
+    def publish(self, payload: dict[str, Any]) -> None: ...
+
+
 @dataclass(frozen=True)
 class SessionContext:
-    """What every session of a server shares: storage, timings and the OS random source for deals."""
+    """What every session of a server shares: storage, timings, the OS random source for deals, and, when
+    other processes serve the same tables, the bus to them; search bots think in ``bot_pool`` if there is one."""
 
     storage: Storage
     bot_delay: float = DEFAULT_BOT_DELAY
     hand_pause: float = 20.0
     deal_rng: random.Random = field(default_factory=random.SystemRandom)
+    bus: Bus | None = None
+    bot_pool: BotPool | None = None
 
 
 def illegal_reason(observation: Observation, action: Action) -> WebError:
@@ -302,6 +334,20 @@ class TableSession:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     driver: asyncio.Task[None] | None = None
+    #: Each seat's bot seed (a search bot thinking in the pool is rebuilt from its name and seed).
+    bot_seeds: dict[int, int] = field(default_factory=dict)
+    #: Other processes' connections to this table: node id -> (seats connected there, watchers there).
+    remote: dict[str, tuple[frozenset[int], int]] = field(default_factory=dict)
+    #: The log has grown past this copy and nobody here has needed it yet (caught up on first use).
+    behind: bool = False
+    catching: asyncio.Task[None] | None = None
+    catch_again: bool = False
+    #: Entries heard on the channel, by position, not yet applied; the log's length as last announced.
+    heard: dict[int, dict[str, Any]] = field(default_factory=dict)
+    announced: int = 0
+    published: tuple[frozenset[int], int] | None = None
+    #: Seats a window here took whose "took" message has not come back from the channel yet (when it was sent).
+    took_pending: dict[int, tuple[int, float]] = field(default_factory=dict)
 
     # -- making and restoring ------------------------------------------------------------------
 
@@ -364,6 +410,8 @@ class TableSession:
         replayed = replay_log(rules, entries)
         for event in replayed.seat_events:
             session.seats[int(event["seat"])] = SeatInfo.from_meta(event)
+        if replayed.settings is not None:
+            session._set_settings(replayed.settings)
         session.match = replayed.match
         session.match_no = max(session.match_no, replayed.match_no)
         session.last = replayed.last
@@ -371,6 +419,8 @@ class TableSession:
         session.seq = len(entries)
         if session.match is not None and session.status == "waiting":
             session.status = "playing"  # the server stopped between starting the match and saving the status
+        if session.match is not None and session.match.is_over and context.bus is not None:
+            session.status = "over"  # the log says so, whatever the row (another process may not have saved it yet)
         now = time.monotonic()
         session.turn_started = now
         session.hand_ended = now
@@ -381,7 +431,13 @@ class TableSession:
         return session
 
     def _make_bots(self) -> None:
-        self.bots = {seat: make_bot(info.bot, self.rng.getrandbits(63)) for seat, info in enumerate(self.seats)}
+        for seat in range(len(self.seats)):
+            self._make_bot(seat)
+
+    def _make_bot(self, seat: int) -> None:
+        seed = self.rng.getrandbits(63)
+        self.bot_seeds[seat] = seed
+        self.bots[seat] = make_bot(self.seats[seat].bot, seed)
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -405,7 +461,9 @@ class TableSession:
     # -- who plays each seat -------------------------------------------------------------------
 
     def connected(self, seat: int) -> bool:
-        return any(client.seat == seat for client in self.clients)
+        """Someone holds the seat's window here or on another process serving the table."""
+        return (any(client.seat == seat for client in self.clients)
+                or any(seat in seats for seats, _ in self.remote.values()))
 
     def person_in_control(self, seat: int, now: float) -> bool:
         """True while a person decides for ``seat``; otherwise its bot does (a bot seat, an open seat, grace over)."""
@@ -473,7 +531,8 @@ class TableSession:
             "timer": self.timer,
             "seats": seats,
             "ready": sorted(self.ready),
-            "watchers": sum(1 for client in self.clients if client.seat is None),
+            "watchers": sum(1 for client in self.clients if client.seat is None)
+            + sum(watchers for _, watchers in self.remote.values()),
             "private": self.private,
             "listed": self.listed,
             "watchers_allowed": self.watchers_allowed,
@@ -495,7 +554,7 @@ class TableSession:
         if self.match is not None:
             if seat not in cache:
                 view = self.match.observe(seat).to_json() if seat is not None else watcher_view(self.match)
-                cache[seat] = dict(view)  # a plain dict: the message below may leave out hands already sent
+                cache[seat] = cast(dict[str, Any], view)  # sent as it is: only "match" is trimmed below
             observation = cache[seat]
             # The scored hands of the match only grow: send them once, then only when a hand is added.
             known = (self.match_no, len(observation["match"]["hands"]))
@@ -548,46 +607,65 @@ class TableSession:
             if client.seat is not None and not self.connected(client.seat):
                 self.disconnected_at[client.seat] = time.monotonic()
             self.broadcast()
+            self._publish_presence()
         self.changed.set()
 
     async def handle(self, client: Listener, kind: str, fields: dict[str, Any]) -> None:
-        """Act on one validated message; a refusal raises ``WebError`` and changes nothing."""
+        """Act on one validated message; a refusal raises ``WebError`` and changes nothing.
+
+        When another process wrote the log first (``StaleLog``), this copy catches
+        up and the message is decided again against the new state: an action sent
+        with the version it was chosen at is then refused as ``stale``.
+        """
         async with self.lock:
-            if kind == "hello":
-                await self._hello(client, fields)
-            elif client not in self.clients:
-                raise WebError("watcher")
-            elif kind == "act":
-                await self._person_act(client, fields)
-            elif kind == "next":
-                seat = self._require_seat(client)
-                if self.match is None or not self.match.is_chance or not self.match.results:
-                    raise WebError("no_hand_to_move_on", "conflict")
-                self.ready.add(seat)
-                self.broadcast()
-            elif kind == "start":
-                self._require_seat(client)
-                if self.status != "waiting":
-                    raise WebError("match_started", "conflict")
-                await self.start_match()
-                self.broadcast()
-            elif kind == "rematch":
-                self._require_seat(client)
-                if self.status != "over":
-                    raise WebError("rematch_not_yet", "conflict")
-                await self.start_match()
-                self.broadcast()
-            elif kind == "chat":
-                self._chat(client, fields["text"])
-            elif kind == "react":
-                self._react(client, fields["reaction"])
-            elif kind == "seat":
-                await self._seat_command(client, fields)
-            elif kind == "settings":
-                await self._settings_command(client, fields)
-            else:  # pragma: no cover - the protocol admits only the kinds above
-                raise WebError("bad_message")
+            if self.behind:
+                await self._catch_up_locked()
+            for _ in range(3):
+                try:
+                    await self._dispatch(client, kind, fields)
+                    break
+                except StaleLog:
+                    await self._catch_up_locked()
+            else:
+                raise WebError("stale", "conflict")
         self.changed.set()
+
+    async def _dispatch(self, client: Listener, kind: str, fields: dict[str, Any]) -> None:
+        if kind == "hello":
+            await self._hello(client, fields)
+        elif client not in self.clients:
+            raise WebError("watcher")
+        elif kind == "act":
+            await self._person_act(client, fields)
+        elif kind == "next":
+            seat = self._require_seat(client)
+            if self.match is None or not self.match.is_chance or not self.match.results:
+                raise WebError("no_hand_to_move_on", "conflict")
+            self.ready.add(seat)
+            self._publish({"k": "ready", "seat": seat, "v": self.seq})
+            self.broadcast()
+        elif kind == "start":
+            self._require_seat(client)
+            if self.status != "waiting":
+                raise WebError("match_started", "conflict")
+            await self.start_match()
+            self.broadcast()
+        elif kind == "rematch":
+            self._require_seat(client)
+            if self.status != "over":
+                raise WebError("rematch_not_yet", "conflict")
+            await self.start_match()
+            self.broadcast()
+        elif kind == "chat":
+            self._chat(client, fields["text"])
+        elif kind == "react":
+            self._react(client, fields["reaction"])
+        elif kind == "seat":
+            await self._seat_command(client, fields)
+        elif kind == "settings":
+            await self._settings_command(client, fields)
+        else:  # pragma: no cover - the protocol admits only the kinds above
+            raise WebError("bad_message")
 
     def _require_seat(self, client: Listener) -> int:
         if client.seat is None:
@@ -611,35 +689,39 @@ class TableSession:
                 self.clients.add(client)
                 self._send_chat_log(client)
                 self.broadcast()
+                self._publish_presence()
             if token:
                 raise WebError("bad_token", "forbidden")
             if client not in self.clients:
                 raise WebError("watchers_not_allowed", "forbidden")
             return
-        for other in list(self.clients):
-            if other is not client and other.seat == seat:
-                # One seat, one window: the older window is told, and watches without cards from now on.
-                other.seat = None
-                self.moved.add(other)
-                other.push(_dumps({"type": "notice", "code": "moved_elsewhere", "params": {},
-                                   "message": english("moved_elsewhere", {})}))
+        self._move_windows_off(seat, client)
+        if self.context.bus is not None:
+            count, _ = self.took_pending.get(seat, (0, 0.0))
+            self.took_pending[seat] = (count + 1, time.monotonic())
+            self._publish({"k": "took", "seat": seat})
         client.seat = seat
         self.clients.add(client)
         self.moved.discard(client)
         info = self.seats[seat]
-        changed = not info.claimed
-        info.claimed = True
-        if "name" in fields:
-            name = clean_name(fields["name"], info.name)
-            changed = changed or name != info.name
-            info.name = name
+        name = clean_name(fields["name"], info.name) if "name" in fields else info.name
+        if not info.claimed or name != info.name:
+            await self._seat_event(seat, SeatInfo(info.kind, info.bot, name, info.token_hash, claimed=True))
         self.disconnected_at.pop(seat, None)
-        if changed:
-            await self._seat_event(seat)
         self._send_chat_log(client)
+        self._publish_presence()
         if self.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.seats):
             await self.start_match()
         self.broadcast()
+
+    def _move_windows_off(self, seat: int, keep: Listener | None) -> None:
+        """One seat, one window: older windows on ``seat`` are told, and watch without cards from now on."""
+        for other in list(self.clients):
+            if other is not keep and other.seat == seat:
+                other.seat = None
+                self.moved.add(other)
+                other.push(_dumps({"type": "notice", "code": "moved_elsewhere", "params": {},
+                                   "message": english("moved_elsewhere", {})}))
 
     def _send_chat_log(self, client: Listener) -> None:
         client.push(_dumps({"type": "chat_log", "messages": list(self.chat)}))
@@ -686,20 +768,41 @@ class TableSession:
                    "at": round(time.time(), 3)}
         self.chat.append(message)
         self._send_all(message)
+        self._publish({"k": "chat", "m": message})
 
     def _react(self, client: Listener, reaction: str) -> None:
         self._require_seat(client)
         if reaction not in REACTIONS:
             raise WebError("bad_reaction")
         seat = self._speaker(client)
-        self._send_all({"type": "reaction", "seat": seat, "name": self.seats[seat].name, "reaction": reaction})
+        message = {"type": "reaction", "seat": seat, "name": self.seats[seat].name, "reaction": reaction}
+        self._send_all(message)
+        self._publish({"k": "react", "m": message})
 
     # -- seats and settings --------------------------------------------------------------------
 
-    async def _seat_event(self, seat: int) -> None:
-        """Log a seat's new state (the log is the truth), then keep the metadata row in step."""
-        await self._append(seat_entry(seat, self.seats[seat].to_meta()))
+    async def _seat_event(self, seat: int, info: SeatInfo) -> None:
+        """Log a seat's new state (the log is the truth), apply it, then keep the metadata row in step."""
+        await self._step(seat_entry(seat, info.to_meta()))
         await self.save_meta()
+
+    def _apply_seat(self, entry: dict[str, Any]) -> None:
+        """A seat's new state; a new token voids the old link: windows on it only watch from then on."""
+        seat = int(entry["seat"])
+        old = self.seats[seat]
+        new = SeatInfo.from_meta(entry)
+        self.seats[seat] = new
+        if new.bot != old.bot or new.kind != old.kind or new.token_hash != old.token_hash:
+            self._make_bot(seat)
+        if new.token_hash != old.token_hash:
+            for other in list(self.clients):
+                if other.seat == seat:
+                    other.seat = None
+                    self.moved.add(other)
+            self.ready.discard(seat)
+            # nobody holds the new link yet: a person who joined has the grace time to open it
+            self.disconnected_at[seat] = time.monotonic()
+            self._publish_presence()
 
     def _check_seat(self, seat: object) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
@@ -709,25 +812,36 @@ class TableSession:
     async def join(self, seat_value: object, name: object) -> tuple[int, str]:
         """A stranger takes a bot seat of a listed table between hands (the lobby's "Replace the bot")."""
         async with self.lock:
-            seat = self._check_seat(seat_value)
-            info = self.seats[seat]
-            if info.kind == "person" and info.claimed:
-                raise WebError("seat_taken", "conflict", seat=seat)
-            if info.invited:
-                raise WebError("seat_reserved", "conflict", seat=seat)
-            if self.private:
-                raise WebError("table_private", "forbidden")
-            if not self.between_hands():
-                raise WebError("seat_bot_until_hand_end", "conflict", seat=seat)
-            token = new_token()
-            self.seats[seat] = SeatInfo("person", info.bot, clean_name(name, f"Player {seat}"), hash_token(token),
-                                        claimed=True)
-            self.disconnected_at[seat] = time.monotonic()
-            await self._seat_event(seat)
-            if self.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.seats):
-                await self.start_match()
-            self.broadcast()
+            if self.behind:
+                await self._catch_up_locked()
+            for _ in range(3):
+                try:
+                    answer = await self._join(seat_value, name)
+                    break
+                except StaleLog:
+                    await self._catch_up_locked()
+            else:
+                raise WebError("stale", "conflict")
         self.changed.set()
+        return answer
+
+    async def _join(self, seat_value: object, name: object) -> tuple[int, str]:
+        seat = self._check_seat(seat_value)
+        info = self.seats[seat]
+        if info.kind == "person" and info.claimed:
+            raise WebError("seat_taken", "conflict", seat=seat)
+        if info.invited:
+            raise WebError("seat_reserved", "conflict", seat=seat)
+        if self.private:
+            raise WebError("table_private", "forbidden")
+        if not self.between_hands():
+            raise WebError("seat_bot_until_hand_end", "conflict", seat=seat)
+        token = new_token()
+        await self._seat_event(seat, SeatInfo("person", info.bot, clean_name(name, f"Player {seat}"),
+                                              hash_token(token), claimed=True))
+        if self.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.seats):
+            await self.start_match()
+        self.broadcast()
         return seat, token
 
     async def _seat_command(self, client: Listener, fields: dict[str, Any]) -> None:
@@ -743,21 +857,16 @@ class TableSession:
         token: str | None = None
         if kind == "bot":
             bot = check_bot(fields.get("bot") or old.bot, seat)
-            self.seats[seat] = SeatInfo("bot", bot, f"Bot {seat}")
+            info = SeatInfo("bot", bot, f"Bot {seat}")
         elif kind == "invite":
             bot = check_bot(fields.get("bot") or old.bot, seat)
             token = new_token()
-            self.seats[seat] = SeatInfo("person", bot, f"Player {seat}", hash_token(token))
+            info = SeatInfo("person", bot, f"Player {seat}", hash_token(token))
         else:
             raise WebError("seat_kind", seat=seat)
-        self.bots[seat] = make_bot(self.seats[seat].bot, self.rng.getrandbits(63))
-        for other in list(self.clients):
-            if other.seat == seat:
-                other.seat = None  # the old link is void: that window only watches now
-                self.moved.add(other)
+        await self._seat_event(seat, info)
+        self._make_bot(seat)  # a fresh bot even when the same kind replaces it
         self.disconnected_at.pop(seat, None)
-        self.ready.discard(seat)
-        await self._seat_event(seat)
         if token is not None:
             client.push(_dumps({"type": "invite", "seat": seat, "token": token}))
         if self.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.seats):
@@ -771,17 +880,26 @@ class TableSession:
         listed = bool(fields.get("listed", self.listed))
         watchers = bool(fields.get("watchers_allowed", self.watchers_allowed))
         new_link = not listed and watchers and (self.listed or not self.watchers_allowed)
-        stricter = (self.listed and not listed) or (self.watchers_allowed and not watchers)
-        self.listed, self.watchers_allowed, self.trick_pause = listed, watchers, pause
-        if stricter:
-            self._send_watchers_away()
+        watch: str | None = None
+        watch_hash = self.watch_hash
         if new_link:
             # Watchers of a private table need a link; only its hash is kept, so the host gets a fresh one.
             watch = new_token()
-            self.watch_hash = hash_token(watch)
+            watch_hash = hash_token(watch)
+        await self._step(settings_entry(listed, watchers, pause, watch_hash))
+        if watch is not None:
             client.push(_dumps({"type": "watch_token", "token": watch}))
         await self.save_meta()
         self.broadcast()
+
+    def _set_settings(self, entry: dict[str, Any]) -> bool:
+        """The host's settings from a ``settings`` entry; True if they admit fewer watchers than before."""
+        listed, watchers = bool(entry["listed"]), bool(entry["watchers_allowed"])
+        stricter = (self.listed and not listed) or (self.watchers_allowed and not watchers)
+        self.listed, self.watchers_allowed = listed, watchers
+        self.trick_pause = float(entry["trick_pause"])
+        self.watch_hash = entry.get("watch_hash")
+        return stricter
 
     def _send_watchers_away(self) -> None:
         """Watchers who came in under the old settings leave: each is told why, then its socket is closed."""
@@ -791,50 +909,86 @@ class TableSession:
                 self.clients.discard(other)
                 other.push(_dumps(error_message(refusal)))
                 other.close_after_sending()
+        self._publish_presence()
 
     # -- the log -------------------------------------------------------------------------------
 
-    async def _append(self, entry: dict[str, Any]) -> None:
-        """Commit an entry to storage; only then may it change the table."""
+    async def _append(self, entry: dict[str, Any], lease: bool = False) -> None:
+        """Commit an entry to storage; only then may it change the table.
+
+        ``lease``: a step of the driver (a bot, the deal, a timer), refused with
+        ``LeaseLost`` unless this process still runs the table.
+        """
+        bus = self.context.bus
         try:
-            await self.context.storage.append(self.table_id, self.seq, entry)
+            await self.context.storage.append(self.table_id, self.seq, entry,
+                                              lease=bus.node if lease and bus is not None else None)
+        except (StaleLog, LeaseLost):
+            raise
         except Exception as error:
             log.exception("table %s: cannot save entry %s", self.table_id, self.seq)
             raise WebError("storage", "unavailable") from error
         self.seq += 1
 
-    async def _commit(self, seat: int, action: Action, by: str) -> None:
+    async def _step(self, entry: dict[str, Any], lease: bool = False) -> tuple[Event, ...]:
+        """Append an entry, then apply it to this copy (the one way a table changes)."""
+        await self._append(entry, lease)
+        return self._apply(entry)
+
+    def _apply(self, entry: dict[str, Any]) -> tuple[Event, ...]:
+        """Change this copy by one committed log entry, written here or read back from the log."""
+        kind = entry["type"]
+        if kind == "match":
+            self.match = Match(self.rules, int(entry["first_dealer"]))
+            self.match_no = int(entry["match_no"])
+            self.status = "playing"
+            self.last = None
+            self.ready.clear()
+            self._after_step((), 0)
+        elif kind == "deal":
+            match = self.match
+            if match is None:
+                raise DehlaError("a deal before any match in the log")
+            match.apply(deal_of(entry))
+            self.last = None
+            self.ready.clear()
+            self._after_step((), match.hand_number)
+        elif kind == "action":
+            match = self.match
+            if match is None:
+                raise DehlaError("an action before any match in the log")
+            hand = match.hand_number
+            events = match.apply(parse_action(str(entry["action"])))
+            self.last = {"seat": int(entry["seat"]), "action": str(entry["action"]), "by": entry.get("by", "person")}
+            self._after_step(events, hand)
+            return events
+        elif kind == "seat":
+            self._apply_seat(entry)
+        elif kind == "settings":
+            if self._set_settings(entry):
+                self._send_watchers_away()
+        else:
+            raise DehlaError(f"unknown log entry {kind!r}")
+        return ()
+
+    async def _commit(self, seat: int, action: Action, by: str, lease: bool = False) -> None:
+        await self._step(action_entry(seat, action, by), lease)
+        self.broadcast()
         match = self.match
-        assert match is not None
-        hand = match.hand_number
-        await self._append(action_entry(seat, action, by))
-        events = match.apply(action)
-        self.last = {"seat": seat, "action": str(action), "by": by}
-        self._after_step(events, hand)
-        if match.is_over:
+        if match is not None and match.is_over:
             await self._finish()
 
-    async def deal(self) -> None:
+    async def deal(self, lease: bool = False) -> None:
         match = self.match
         assert match is not None and match.is_chance
-        deal = match.random_deal(self.context.deal_rng)
-        await self._append(deal_entry(deal))
-        match.apply(deal)
-        self.last = None
-        self.ready.clear()
-        self._after_step((), match.hand_number)
+        await self._step(deal_entry(match.random_deal(self.context.deal_rng)), lease)
+        self.broadcast()
 
     async def start_match(self) -> None:
         first = draw_first_dealer(self.rules.players, self.context.deal_rng)
-        number = self.match_no + 1
-        await self._append(match_entry(number, first))
-        self.match = Match(self.rules, first)
-        self.match_no = number
-        self.status = "playing"
-        self.last = None
-        self.ready.clear()
+        await self._step(match_entry(self.match_no + 1, first))
         await self.save_meta()
-        self._after_step((), 0)
+        self.broadcast()
 
     def _after_step(self, events: tuple[Event, ...], hand: int) -> None:
         now = time.monotonic()
@@ -845,7 +999,6 @@ class TableSession:
         match = self.match
         if match is not None and match.is_chance and match.results:
             self.hand_ended = now
-        self.broadcast()
 
     async def _finish(self) -> None:
         match = self.match
@@ -866,6 +1019,154 @@ class TableSession:
                                                                record))
         self.broadcast()
 
+    # -- other processes serving this table ------------------------------------------------------
+
+    def _publish(self, payload: dict[str, Any]) -> None:
+        bus = self.context.bus
+        if bus is not None:
+            bus.publish({**payload, "t": self.table_id, "n": bus.node})
+
+    def _local_presence(self) -> tuple[frozenset[int], int]:
+        seats = frozenset(client.seat for client in self.clients if client.seat is not None)
+        return seats, sum(1 for client in self.clients if client.seat is None)
+
+    def _publish_presence(self, force: bool = False) -> None:
+        """Tell the other processes which seats (and how many watchers) this one holds, when that changed."""
+        if self.context.bus is None:
+            return
+        presence = self._local_presence()
+        if presence == self.published and not force:
+            return
+        self.published = presence
+        self._publish({"k": "here", "seats": sorted(presence[0]), "w": presence[1]})
+
+    @property
+    def interested(self) -> bool:
+        """This copy must follow the log at once: people here are looking at it, or this process runs it."""
+        return bool(self.clients) or self.driving
+
+    @property
+    def driving(self) -> bool:
+        return self.driver is not None and not self.driver.done()
+
+    def poke(self, seq: int, entry: dict[str, Any] | None = None) -> None:
+        """The log has an entry at ``seq`` (committed; ``entry`` if the channel carried it): catch up now if
+        anyone here looks at the table, else on first use."""
+        if seq < self.seq:
+            return
+        if not self.interested:
+            self.behind = True
+            self.heard.clear()
+            return
+        self.announced = max(self.announced, seq + 1)
+        if entry is not None:
+            self.heard[seq] = entry
+        if self.catching is not None and not self.catching.done():
+            self.catch_again = True
+            return
+        self.catching = asyncio.get_running_loop().create_task(self._catch_up_task(), name=f"catch-{self.table_id}")
+
+    async def _catch_up_task(self) -> None:
+        try:
+            while True:
+                self.catch_again = False
+                async with self.lock:
+                    await self._catch_up_locked(read_log=False)
+                self.changed.set()
+                if not self.catch_again:
+                    return
+        except Exception:
+            log.exception("table %s: cannot catch up with the log", self.table_id)
+
+    async def catch_up(self) -> None:
+        async with self.lock:
+            await self._catch_up_locked()
+        self.changed.set()
+
+    async def _catch_up_locked(self, read_log: bool = True) -> None:
+        """Apply the entries other processes appended since this copy's version, each broadcast to our listeners.
+
+        Entries the channel carried are applied as they are (they were committed
+        before they were sent); the log is read when asked (``read_log``: another
+        process got there first) or when an announced entry did not come with it.
+        """
+        self.behind = False
+        while self.seq in self.heard:
+            self._apply_committed(self.heard.pop(self.seq))
+        if read_log or self.seq < self.announced:
+            for raw in await self.context.storage.load_log(self.table_id, self.seq):
+                self._apply_committed(raw)
+        for seq in [seq for seq in self.heard if seq < self.seq]:
+            del self.heard[seq]
+
+    def _apply_committed(self, raw: dict[str, Any]) -> None:
+        self._apply(upgrade_entry(raw))
+        self.seq += 1
+        match = self.match
+        if match is not None and match.is_over and self.status == "playing":
+            self.status = "over"  # the process that wrote the last action keeps the finished record
+        self.broadcast()
+
+    def hear(self, payload: dict[str, Any]) -> None:
+        """A message from another process serving this table (not in the log): presence, chat, "next", a seat."""
+        kind = payload.get("k")
+        node = str(payload.get("n"))
+        if kind == "here":
+            seats = frozenset(int(seat) for seat in payload.get("seats", []))
+            self._set_remote(node, (seats, int(payload.get("w", 0))))
+        elif kind == "ask":
+            self._publish_presence(force=bool(self.clients))
+        elif kind == "took":
+            # One seat, one window across processes: the channel delivers every "took" to every process in one
+            # order, and the last one wins.  A "took" from elsewhere that arrives while ours is still on its way
+            # was sent before ours: our window keeps the seat (the other process moves its window off on ours).
+            seat = int(payload["seat"])
+            count, since = self.took_pending.get(seat, (0, 0.0))
+            if count and time.monotonic() - since < TOOK_PATIENCE:
+                return
+            self._move_windows_off(seat, None)
+            self.broadcast()
+            self._publish_presence()
+        elif kind == "chat":
+            message = dict(payload["m"])
+            self.chat.append(message)
+            self._send_all(message)
+        elif kind == "react":
+            self._send_all(dict(payload["m"]))
+        elif kind == "ready" and int(payload.get("v", -1)) == self.seq:
+            self.ready.add(int(payload["seat"]))
+            self.broadcast()
+        self.changed.set()
+
+    def heard_own(self, payload: dict[str, Any]) -> None:
+        """Our own message came back from the channel (all processes have it, in this order)."""
+        if payload.get("k") == "took":
+            seat = int(payload["seat"])
+            count, since = self.took_pending.pop(seat, (0, 0.0))
+            if count > 1:
+                self.took_pending[seat] = (count - 1, since)
+
+    def _set_remote(self, node: str, presence: tuple[frozenset[int], int] | None) -> None:
+        """Another process's connections to this table (``None``: that process is gone)."""
+        before = {seat for seat in range(len(self.seats)) if self.connected(seat)}
+        if presence is None or (not presence[0] and not presence[1]):
+            self.remote.pop(node, None)
+        else:
+            self.remote[node] = presence
+        now = time.monotonic()
+        for seat in range(len(self.seats)):
+            if seat in before and not self.connected(seat):
+                self.disconnected_at[seat] = now
+            elif seat not in before and self.connected(seat):
+                self.disconnected_at.pop(seat, None)
+        self.broadcast()
+        self.changed.set()
+
+    def forget_nodes(self, live: set[str]) -> None:
+        """Processes that stopped sending heartbeats hold no windows any more."""
+        for node in [node for node in self.remote if node not in live]:
+            self._set_remote(node, None)
+
     # -- the driver: deals, bots, grace time and the turn timer --------------------------------
 
     def _deadline(self, now: float) -> float | None:
@@ -880,6 +1181,8 @@ class TableSession:
         return None if due is None else max(0.0, round(due - now, 1))
 
     def start_driver(self) -> None:
+        if self.driving:
+            return
         self.driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.table_id}")
 
     async def stop_driver(self) -> None:
@@ -887,6 +1190,7 @@ class TableSession:
             self.driver.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.driver
+            self.driver = None
 
     def _person_due(self, seat: int) -> float | None:
         times = []
@@ -938,12 +1242,19 @@ class TableSession:
                     await asyncio.wait_for(self.changed.wait(), None if due is None else due - now)
             except asyncio.CancelledError:
                 raise
+            except LeaseLost:
+                log.info("table %s: another process runs it now", self.table_id)
+                return
+            except StaleLog:
+                await self.catch_up()  # a person's action on another process came first: decide again
             except Exception:
                 log.exception("table %s: automatic step failed", self.table_id)
                 await asyncio.sleep(1.0)
 
     async def _automatic(self) -> None:
         async with self.lock:
+            if self.behind:
+                await self._catch_up_locked()
             match = self.match
             due = self._next_due()
             if match is None or due is None or due > time.monotonic():
@@ -953,7 +1264,7 @@ class TableSession:
                     await self._finish()
                 return
             if match.is_chance:
-                await self.deal()
+                await self.deal(lease=True)
                 return
             seat = match.to_act
             assert seat is not None
@@ -961,15 +1272,23 @@ class TableSession:
             observation = match.observe(seat)
             by = "timer" if self.person_in_control(seat, time.monotonic()) else "bot"
             bot = self.bots[seat]
+            name, seed = self.seats[seat].bot, self.bot_seeds.get(seat, 0)
         try:
-            action = await asyncio.to_thread(bot.act, observation)
+            action = await self._think(seat, bot, name, seed, observation)
         except Exception:
-            log.exception("table %s: bot %s failed; playing a random legal action", self.table_id, bot.name)
+            log.exception("table %s: bot %s failed; playing a random legal action", self.table_id, name)
             action = self.rng.choice(observation.legal_actions)
         async with self.lock:
             if self.seq != version or self.match is not match or match.to_act != seat:
                 return  # a person acted meanwhile
             if not match.is_legal(action):
-                log.error("table %s: bot %s chose illegal %s", self.table_id, bot.name, action)
+                log.error("table %s: bot %s chose illegal %s", self.table_id, name, action)
                 action = self.rng.choice(match.legal_actions())
-            await self._commit(seat, action, by)
+            await self._commit(seat, action, by, lease=True)
+
+    async def _think(self, seat: int, bot: Bot, name: str, seed: int, observation: Observation) -> Action:
+        """A search bot thinks in the server's worker pool; a quick bot in a thread of this process."""
+        pool = self.context.bot_pool
+        if pool is not None and pool.thinks(name):
+            return await pool.act(f"{self.table_id}:{seat}:{name}:{seed}", name, seed, observation)
+        return await asyncio.to_thread(bot.act, observation)

@@ -13,14 +13,25 @@ commit is synced to the disk before ``append`` returns, so an accepted action
 survives a power cut, not only the process dying.  ``?sync=normal`` in the URL
 trades that for speed (a committed transaction then survives the process dying,
 since the WAL is in the OS's hands, but not the machine losing power).
+
+SQLite serves one process.  PostgreSQL is also the meeting point of many
+processes (``shared``): ``append`` checks the table's version under its row lock
+(and, for a bot's or timer's step, that this process still holds the table's
+lease) in the same statement that inserts the entry, so two processes can never
+both take one position of a log; once committed, the entry is announced with
+``NOTIFY``.  ``dehla.web.cluster`` listens, keeps the leases and the processes'
+heartbeats.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import sqlite3
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -28,10 +39,21 @@ from urllib.parse import parse_qs
 
 from dehla.errors import DehlaError
 
-__all__ = ["Storage", "TableRow", "FinishedMatch", "SQLiteStorage", "PostgresStorage", "open_storage", "DEFAULT_DB"]
+log = logging.getLogger("dehla.web")
+
+__all__ = ["Storage", "TableRow", "FinishedMatch", "SQLiteStorage", "PostgresStorage", "open_storage", "DEFAULT_DB",
+           "StaleLog", "LeaseLost", "is_shared"]
 
 #: The database used when ``--db`` is not given: a SQLite file in the working directory.
 DEFAULT_DB = "dehla-web.sqlite3"
+
+
+class StaleLog(DehlaError):
+    """The log has moved on: another process appended at this position first (catch up, then decide again)."""
+
+
+class LeaseLost(DehlaError):
+    """A bot's or timer's step from a process that no longer holds the table's lease (another runs it now)."""
 
 
 @dataclass
@@ -61,17 +83,27 @@ class Storage(Protocol):
 
     async def close(self) -> None: ...
 
-    async def create_table(self, row: TableRow) -> None: ...
+    async def create_table(self, row: TableRow, lease: str | None = None) -> None:
+        """A new table's row; ``lease``: the node that runs it (shared storage only)."""
+        ...
 
     async def update_table(self, table_id: str, meta: dict[str, Any]) -> None: ...
 
-    async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
-        """Add log entry ``seq`` (0, 1, 2, ...) of a table; fails if ``seq`` is already taken."""
+    async def append(self, table_id: str, seq: int, entry: dict[str, Any], *, lease: str | None = None) -> None:
+        """Add log entry ``seq`` (0, 1, 2, ...) of a table; ``StaleLog`` if ``seq`` is not the next position.
+
+        With ``lease`` (a process's node id) the entry is refused with ``LeaseLost``
+        unless that process holds the table's lease (shared storage only).
+        """
         ...
 
     async def load_tables(self) -> list[TableRow]: ...
 
-    async def load_log(self, table_id: str) -> list[dict[str, Any]]: ...
+    async def load_table(self, table_id: str) -> TableRow | None: ...
+
+    async def load_log(self, table_id: str, since: int = 0) -> list[dict[str, Any]]:
+        """The entries from position ``since`` on."""
+        ...
 
     async def save_finished(self, finished: FinishedMatch) -> None: ...
 
@@ -104,6 +136,9 @@ class SQLiteStorage:
     while the loop goes on.  A write returns only once its transaction is
     committed, so an accepted action is still durable before it is applied.
     """
+
+    #: One process only: nothing else writes this file while the server runs.
+    shared = False
 
     def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
         self.path = str(path)
@@ -193,22 +228,32 @@ class SQLiteStorage:
             raise
         return outcomes
 
-    async def create_table(self, row: TableRow) -> None:
+    async def create_table(self, row: TableRow, lease: str | None = None) -> None:
         await self._write("INSERT INTO tables (id, created, meta) VALUES (?, ?, ?)",
                           (row.table_id, row.created, _dumps(row.meta)))
 
     async def update_table(self, table_id: str, meta: dict[str, Any]) -> None:
         await self._write("UPDATE tables SET meta = ? WHERE id = ?", (_dumps(meta), table_id))
 
-    async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
-        await self._write("INSERT INTO log (table_id, seq, entry) VALUES (?, ?, ?)", (table_id, seq, _dumps(entry)))
+    async def append(self, table_id: str, seq: int, entry: dict[str, Any], *, lease: str | None = None) -> None:
+        # one process serves a SQLite file, so there is no lease to check; a taken position is refused by the key
+        try:
+            await self._write("INSERT INTO log (table_id, seq, entry) VALUES (?, ?, ?)",
+                              (table_id, seq, _dumps(entry)))
+        except sqlite3.IntegrityError:
+            raise StaleLog(f"table {table_id}: log position {seq} is taken") from None
 
     async def load_tables(self) -> list[TableRow]:
         rows = self.reader.execute("SELECT id, created, meta FROM tables ORDER BY created").fetchall()
         return [TableRow(table_id, json.loads(meta), created) for table_id, created, meta in rows]
 
-    async def load_log(self, table_id: str) -> list[dict[str, Any]]:
-        rows = self.reader.execute("SELECT entry FROM log WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
+    async def load_table(self, table_id: str) -> TableRow | None:
+        row = self.reader.execute("SELECT id, created, meta FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else TableRow(row[0], json.loads(row[2]), row[1])
+
+    async def load_log(self, table_id: str, since: int = 0) -> list[dict[str, Any]]:
+        rows = self.reader.execute("SELECT entry FROM log WHERE table_id = ? AND seq >= ? ORDER BY seq",
+                                   (table_id, since)).fetchall()
         return [json.loads(entry) for (entry,) in rows]
 
     async def save_finished(self, finished: FinishedMatch) -> None:
@@ -237,13 +282,69 @@ def _finished(row: Any) -> FinishedMatch:
     return FinishedMatch(table_id, int(match_no), float(finished), json.loads(summary), json.loads(record))
 
 
-class PostgresStorage:
-    """PostgreSQL through psycopg 3 (async, autocommit: each statement is its own committed transaction)."""
+_PG_SCHEMA = (
+    # the version of each table (how many log entries it has) and which process runs its bots and timers
+    "ALTER TABLE tables ADD COLUMN IF NOT EXISTS seq INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tables ADD COLUMN IF NOT EXISTS lease_owner TEXT",
+    "CREATE INDEX IF NOT EXISTS tables_lease_owner ON tables (lease_owner)",
+    # every serving process, with its last heartbeat (the database's clock, so the processes' clocks never matter)
+    "CREATE TABLE IF NOT EXISTS nodes (id TEXT PRIMARY KEY, started TIMESTAMPTZ NOT NULL DEFAULT now(), "
+    "seen TIMESTAMPTZ NOT NULL DEFAULT now())",
+    # tables written before the version column: their version is their log's length
+    "UPDATE tables SET seq = counted.n FROM (SELECT table_id, max(seq) + 1 AS n FROM log GROUP BY table_id) AS counted "
+    "WHERE tables.id = counted.table_id AND tables.seq < counted.n",
+)
 
-    def __init__(self, url: str) -> None:
+#: One statement, so one round trip and one transaction: lock the table's row if it is at version ``seq`` (and, for
+#: a bot's or timer's step, leased to the caller), insert the entry and move the version on.  A second process at
+#: the same version waits for the row lock, then finds the version moved on: no row, no insert.
+_APPEND = """
+WITH t AS (
+    SELECT id FROM tables WHERE id = %(id)s AND seq = %(seq)s
+        AND (%(lease)s::text IS NULL OR lease_owner = %(lease)s::text)
+    FOR UPDATE),
+ins AS (INSERT INTO log (table_id, seq, entry) SELECT id, %(seq)s, %(entry)s FROM t RETURNING seq),
+up AS (UPDATE tables SET seq = ins.seq + 1 FROM ins WHERE tables.id = %(id)s RETURNING tables.id)
+SELECT 1 FROM up
+"""
+
+#: Many messages in one statement: the appends of a batch, with its commit; the other messages (presence, chat)
+#: from a connection of their own with ``synchronous_commit`` off (a message needs no disk).
+_NOTIFY = "SELECT pg_notify(%s, message) FROM unnest(%s::text[]) AS message"
+
+#: The tables nobody live runs (their lease holder stopped sending heartbeats, or never had one), taken in a batch.
+_TAKE = """
+UPDATE tables SET lease_owner = %(node)s WHERE id IN (
+    SELECT id FROM tables WHERE lease_owner IS NULL OR lease_owner NOT IN (
+        SELECT id FROM nodes WHERE seen > now() - make_interval(secs => %(ttl)s))
+    ORDER BY created LIMIT %(limit)s FOR UPDATE SKIP LOCKED)
+RETURNING id
+"""
+
+
+class PostgresStorage:
+    """PostgreSQL through psycopg 3: a few pooled connections in autocommit (each statement its own transaction).
+
+    Any number of serving processes may share one database: every log append is
+    version-checked under the table's row lock (``_APPEND``) and, once committed,
+    announced with ``NOTIFY`` on a channel named after the schema (servers on
+    different schemas of one database never hear each other).  Messages leave in
+    order through one connection of their own, in batches (``_notifier``).
+    """
+
+    #: Other processes may write the same tables: the table service keeps its copies in step with the log.
+    shared = True
+
+    def __init__(self, url: str, pool_size: int = 4) -> None:
         self.url = url
-        self._conn: Any = None
-        self._lock = asyncio.Lock()
+        self.pool_size = pool_size
+        self.channel = "dehla"
+        self._free: asyncio.Queue[Any] | None = None
+        self._all: list[Any] = []
+        self._messages: asyncio.Queue[str] = asyncio.Queue()
+        self._sender: asyncio.Task[None] | None = None
+        self._appends: list[tuple[dict[str, Any], str, asyncio.Future[bool]]] = []
+        self._flushing: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         try:
@@ -251,45 +352,225 @@ class PostgresStorage:
         except ImportError:  # pragma: no cover - psycopg is a dependency of the web extra
             raise DehlaError("PostgreSQL needs psycopg: pip install 'psycopg[binary]'") from None
         try:
-            self._conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-            for statement in _SCHEMA:
-                await self._conn.execute(statement)
+            first = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+            self._all = [first]
+            # many processes may start at once: one of them creates the schema while the others wait
+            async with first.transaction():
+                await first.execute("SELECT pg_advisory_xact_lock(727274)")
+                for statement in (*_SCHEMA, *_PG_SCHEMA):
+                    await first.execute(statement)
+            cursor = await first.execute("SELECT current_schema()")
+            row = await cursor.fetchone()
+            schema = str(row[0]) if row else "public"
+            self.channel = "dehla_" + "".join(char if char.isalnum() else "_" for char in schema)[:50]
+            for _ in range(self.pool_size - 1):
+                self._all.append(await psycopg.AsyncConnection.connect(self.url, autocommit=True))
         except psycopg.Error as error:
+            await self.close()
             raise DehlaError(f"cannot open the PostgreSQL database: {str(error).strip().splitlines()[0]}") from None
+        self._free = asyncio.Queue()
+        for connection in self._all:
+            self._free.put_nowait(connection)
+        self._sender = asyncio.get_running_loop().create_task(self._notifier(), name="postgres-notify")
+
+    async def _notifier(self) -> None:
+        """Send the queued messages, in order, as many per transaction as are waiting."""
+        import psycopg
+
+        connection: Any = None
+        while True:
+            batch = [await self._messages.get()]
+            while not self._messages.empty() and len(batch) < 500:
+                batch.append(self._messages.get_nowait())
+            for attempt in range(3):
+                try:
+                    if connection is None or connection.closed:
+                        connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                        await connection.execute("SET synchronous_commit = off")
+                    await connection.execute(_NOTIFY, (self.channel, batch))
+                    break
+                except psycopg.Error:
+                    log.exception("cannot send %d messages on %s (attempt %d)", len(batch), self.channel, attempt + 1)
+                    with contextlib.suppress(Exception):
+                        await connection.close()
+                    connection = None
+                    await asyncio.sleep(0.2)
 
     async def close(self) -> None:
-        if self._conn is not None:
-            await self._conn.close()
-            self._conn = None
+        if self._flushing is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._flushing)
+        if self._sender is not None:
+            for _ in range(50):  # let the last messages leave (a clean stop announces its last moves)
+                if self._messages.empty():
+                    break
+                await asyncio.sleep(0.02)
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sender
+            self._sender = None
+        for connection in self._all:
+            with contextlib.suppress(Exception):
+                await connection.close()
+        self._all = []
+        self._free = None
 
-    async def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        if self._conn is None:
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        if self._free is None:
             raise DehlaError("the storage is not open")
-        async with self._lock:
-            cursor = await self._conn.execute(sql, params)
+        free = self._free
+        connection = await free.get()
+        try:
+            if connection.closed:
+                # the database went away and came back (or the connection was cut): a new one takes its place
+                import psycopg
+
+                fresh = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                self._all = [fresh if item is connection else item for item in self._all]
+                connection = fresh
+            yield connection
+        finally:
+            free.put_nowait(connection)
+
+    async def _execute(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> list[Any]:
+        async with self._connection() as connection:
+            cursor = await connection.execute(sql, params)
             if cursor.description is None:
                 return []
             rows: list[Any] = await cursor.fetchall()
             return rows
 
-    async def create_table(self, row: TableRow) -> None:
-        await self._execute("INSERT INTO tables (id, created, meta) VALUES (%s, %s, %s)",
-                            (row.table_id, row.created, _dumps(row.meta)))
+    async def connect_listener(self) -> Any:
+        """A connection of its own that LISTENs on this database's channel (``dehla.web.cluster`` reads it)."""
+        import psycopg
+
+        connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        await connection.execute(f'LISTEN "{self.channel}"')
+        return connection
+
+    def notify(self, payload: dict[str, Any]) -> None:
+        """Queue a message for every listening process (sent soon, in order, after what was queued before)."""
+        self._messages.put_nowait(_dumps(payload))
+
+    def notify_text(self, payload: str) -> None:
+        self._messages.put_nowait(payload)
+
+    async def create_table(self, row: TableRow, lease: str | None = None) -> None:
+        await self._execute("INSERT INTO tables (id, created, meta, lease_owner) VALUES (%s, %s, %s, %s)",
+                            (row.table_id, row.created, _dumps(row.meta), lease))
 
     async def update_table(self, table_id: str, meta: dict[str, Any]) -> None:
         await self._execute("UPDATE tables SET meta = %s WHERE id = %s", (_dumps(meta), table_id))
 
-    async def append(self, table_id: str, seq: int, entry: dict[str, Any]) -> None:
-        await self._execute("INSERT INTO log (table_id, seq, entry) VALUES (%s, %s, %s)", (table_id, seq,
-                                                                                         _dumps(entry)))
+    async def append(self, table_id: str, seq: int, entry: dict[str, Any], *, lease: str | None = None) -> None:
+        text = _dumps(entry)
+        # the entry rides on the NOTIFY (at most 8000 bytes), so the other processes need not read it back
+        payload = _dumps({"k": "log", "t": table_id, "s": seq, "e": entry})
+        if len(payload.encode()) > 7900:
+            payload = _dumps({"k": "log", "t": table_id, "s": seq})
+        params = {"id": table_id, "seq": seq, "lease": lease, "entry": text}
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._appends.append((params, payload, done))
+        if self._flushing is None:
+            self._flushing = asyncio.get_running_loop().create_task(self._flush())
+        if await done:
+            return
+        rows = await self._execute("SELECT seq, lease_owner FROM tables WHERE id = %s", (table_id,))
+        if lease is not None and rows and rows[0][1] != lease:
+            raise LeaseLost(f"table {table_id} is run by {rows[0][1]}, not {lease}")
+        raise StaleLog(f"table {table_id}: log position {seq} is taken (version {rows[0][0] if rows else '?'})")
+
+    async def _flush(self) -> None:
+        """Group commit: every append queued meanwhile goes into one transaction (one flush to disk for the lot).
+
+        Each append is still its own version-checked statement and succeeds or
+        finds its position taken on its own; the batch's ``NOTIFY`` goes out with
+        its commit.  (A ``NOTIFY`` holds PostgreSQL's one notification lock
+        through its transaction's flush to disk: one transaction per append
+        would serialise every table's appends behind one another's fsync,
+        measured 406 appends a second against 1,478 without, 40 tables at once.)
+        The statements lock their tables' rows in the order of the tables' ids,
+        the same order in every process, so two processes' batches never wait
+        for each other in a circle; if a batch fails anyway (a lost connection),
+        its appends are tried one by one.
+        """
+        import psycopg
+
+        try:
+            while self._appends:
+                batch, self._appends = self._appends, []
+                batch.sort(key=lambda item: (item[0]["id"], item[0]["seq"]))
+                outcomes: list[bool | BaseException] = []
+                try:
+                    async with self._connection() as connection, connection.transaction():
+                        for params, _, _ in batch:
+                            cursor = await connection.execute(_APPEND, params)
+                            outcomes.append(await cursor.fetchone() is not None)
+                        announce = [payload for (_, payload, _), ok in zip(batch, outcomes) if ok]
+                        if announce:
+                            await connection.execute(_NOTIFY, (self.channel, announce))
+                except psycopg.Error:
+                    outcomes = []
+                    for params, payload, _ in batch:
+                        try:
+                            appended = bool(await self._execute(_APPEND, params))
+                        except psycopg.Error as error:
+                            outcomes.append(error)
+                            continue
+                        outcomes.append(appended)
+                        if appended:
+                            self.notify_text(payload)
+                for (_, _, done), outcome in zip(batch, outcomes, strict=True):
+                    if done.done():
+                        continue
+                    if isinstance(outcome, BaseException):
+                        done.set_exception(outcome)
+                    else:
+                        done.set_result(outcome)
+        finally:
+            self._flushing = None
 
     async def load_tables(self) -> list[TableRow]:
         rows = await self._execute("SELECT id, created, meta FROM tables ORDER BY created")
         return [TableRow(table_id, json.loads(meta), float(created)) for table_id, created, meta in rows]
 
-    async def load_log(self, table_id: str) -> list[dict[str, Any]]:
-        rows = await self._execute("SELECT entry FROM log WHERE table_id = %s ORDER BY seq", (table_id,))
+    async def load_table(self, table_id: str) -> TableRow | None:
+        rows = await self._execute("SELECT id, created, meta FROM tables WHERE id = %s", (table_id,))
+        return TableRow(rows[0][0], json.loads(rows[0][2]), float(rows[0][1])) if rows else None
+
+    async def load_log(self, table_id: str, since: int = 0) -> list[dict[str, Any]]:
+        rows = await self._execute("SELECT entry FROM log WHERE table_id = %s AND seq >= %s ORDER BY seq",
+                                   (table_id, since))
         return [json.loads(entry) for (entry,) in rows]
+
+    async def recent_tables(self, limit: int) -> list[str]:
+        """The ids of the newest tables (a lobby on one process lists those another has just made)."""
+        rows = await self._execute("SELECT id FROM tables ORDER BY created DESC LIMIT %s", (limit,))
+        return [str(row[0]) for row in rows]
+
+    # -- processes and leases (dehla.web.cluster) ----------------------------------------------
+
+    async def heartbeat(self, node: str, ttl: float) -> set[str]:
+        """Say this process is alive; returns every live process's id (this one included)."""
+        await self._execute("INSERT INTO nodes (id) VALUES (%s) ON CONFLICT (id) DO UPDATE SET seen = now()", (node,))
+        rows = await self._execute("SELECT id FROM nodes WHERE seen > now() - make_interval(secs => %s)", (ttl,))
+        return {str(row[0]) for row in rows}
+
+    async def take_leases(self, node: str, ttl: float, limit: int = 1000) -> list[str]:
+        """Take the lease of tables whose runner is gone (or never was); returns their ids."""
+        rows = await self._execute(_TAKE, {"node": node, "ttl": ttl, "limit": limit})
+        return [str(row[0]) for row in rows]
+
+    async def leases_of(self, node: str) -> set[str]:
+        rows = await self._execute("SELECT id FROM tables WHERE lease_owner = %s", (node,))
+        return {str(row[0]) for row in rows}
+
+    async def release(self, node: str) -> None:
+        """A process stopping cleanly: its tables are free at once and it is no longer counted alive."""
+        await self._execute("UPDATE tables SET lease_owner = NULL WHERE lease_owner = %s", (node,))
+        await self._execute("DELETE FROM nodes WHERE id = %s", (node,))
+        await self._execute("DELETE FROM nodes WHERE seen < now() - interval '1 day'")
 
     async def save_finished(self, finished: FinishedMatch) -> None:
         await self._execute(
@@ -313,6 +594,11 @@ class PostgresStorage:
             (table_id, match_no),
         )
         return _finished(rows[0]) if rows else None
+
+
+def is_shared(storage: object) -> bool:
+    """True for storage that other serving processes may write too (PostgreSQL)."""
+    return bool(getattr(storage, "shared", False))
 
 
 def open_storage(url: str | None) -> Storage:

@@ -4,20 +4,28 @@
 are validated by ``dehla.web.settings``, each table runs as a
 ``dehla.web.session.TableSession`` (seats, timers, bots, chat), its log is
 ``dehla.web.log``, and the sockets are ``dehla.web.transport``.
+
+With PostgreSQL the service is one node of a cluster (``dehla.web.cluster``):
+it keeps a copy of every table, brings a copy up to date from the log when the
+channel says the log grew (at once where people here look at the table, else
+on first use), and runs the drivers of the tables whose lease it holds.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import time
 from typing import Any
 
 from dehla.errors import DehlaError
+from dehla.web.botpool import BotPool
+from dehla.web.cluster import DEFAULT_LEASE_SECONDS, Cluster
 from dehla.web.messages import WebError
 from dehla.web.session import SessionContext, TableSession, hash_token
 from dehla.web.settings import DEFAULT_BOT_DELAY, DEFAULT_TRICK_PAUSE, default_bot, parse_table_request
-from dehla.web.storage import Storage, TableRow
+from dehla.web.storage import PostgresStorage, Storage, TableRow
 
 __all__ = ["TableService", "Created", "default_bot", "hash_token", "MAX_TABLES_LISTED"]
 
@@ -59,29 +67,48 @@ class TableService:
         hand_pause: float = 20.0,
         trick_pause: float = DEFAULT_TRICK_PAUSE,
         rng: random.Random | None = None,
+        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+        bot_pool: BotPool | None = None,
+        node: str | None = None,
     ) -> None:
         self.storage = storage
-        self.context = SessionContext(storage, bot_delay, hand_pause, rng or random.SystemRandom())
+        #: With storage other processes share, this process is a node of a cluster.
+        self.cluster = Cluster(storage, lease_seconds, node) if isinstance(storage, PostgresStorage) else None
+        self.bot_pool = bot_pool
+        self.context = SessionContext(storage, bot_delay, hand_pause, rng or random.SystemRandom(), self.cluster,
+                                      bot_pool)
         self.trick_pause = trick_pause
         self.tables: dict[str, TableSession] = {}
+        self._loading: dict[str, asyncio.Task[TableSession | None]] = {}
+        self._announced: set[asyncio.Task[TableSession | None]] = set()
         self.started = False
 
     async def start(self) -> None:
-        """Open storage and resume every table from its log."""
+        """Open storage and resume every table from its log (in a cluster, run those whose lease this node takes)."""
         await self.storage.open()
         for row in await self.storage.load_tables():
-            try:
-                session = await TableSession.restore(self.context, row, self.trick_pause)
-            except (DehlaError, KeyError, TypeError, ValueError) as error:
-                log.error("table %s cannot be restored: %s", row.table_id, error)
-                continue
-            self.tables[session.table_id] = session
-            session.start_driver()
+            session = await self._restore(row)
+            if session is not None and self.cluster is None:
+                session.start_driver()
+        if self.cluster is not None:
+            await self.cluster.start(self)
         self.started = True
+
+    async def _restore(self, row: TableRow) -> TableSession | None:
+        try:
+            session = await TableSession.restore(self.context, row, self.trick_pause)
+        except (DehlaError, KeyError, TypeError, ValueError) as error:
+            log.error("table %s cannot be restored: %s", row.table_id, error)
+            return None
+        return self.tables.setdefault(session.table_id, session)
 
     async def stop(self) -> None:
         for session in self.tables.values():
             await session.stop_driver()
+        if self.cluster is not None:
+            await self.cluster.stop()
+        if self.bot_pool is not None:
+            self.bot_pool.close()
         await self.storage.close()
         self.started = False
 
@@ -89,8 +116,11 @@ class TableService:
         """Create a table from the lobby's request (refused with a ``WebError`` naming the field)."""
         settings = parse_table_request(spec, self.trick_pause)
         session, tokens, watch = TableSession.new(self.context, settings)
-        await self.storage.create_table(TableRow(session.table_id, session.meta(), session.created))
+        lease = None if self.cluster is None else self.cluster.node
+        await self.storage.create_table(TableRow(session.table_id, session.meta(), session.created), lease=lease)
         self.tables[session.table_id] = session
+        if self.cluster is not None:
+            self.cluster.publish({"k": "new", "t": session.table_id, "n": self.cluster.node})
         async with session.lock:
             if all(info.kind == "bot" or info.claimed for info in session.seats):
                 await session.start_match()
@@ -103,20 +133,104 @@ class TableService:
             raise WebError("no_table", "not_found")
         return session
 
-    def visible(self, table_id: object, watch: str | None, token: str | None) -> TableSession:
+    async def find(self, table_id: object) -> TableSession:
+        """A table by id; in a cluster, one another node made and this one has not heard of yet is loaded."""
+        if not isinstance(table_id, str):
+            raise WebError("no_table", "not_found")
+        session = self.tables.get(table_id)
+        if session is None and self.cluster is not None and len(table_id) <= 64:
+            session = await self._load(table_id)
+        if session is None:
+            raise WebError("no_table", "not_found")
+        return session
+
+    async def _load(self, table_id: str) -> TableSession | None:
+        """Load one table from storage, once even when many ask at the same moment."""
+        loading = self._loading.get(table_id)
+        if loading is None:
+            async def load() -> TableSession | None:
+                try:
+                    row = await self.storage.load_table(table_id)
+                    return None if row is None else await self._restore(row)
+                finally:
+                    self._loading.pop(table_id, None)
+
+            loading = self._loading[table_id] = asyncio.get_running_loop().create_task(load())
+        return await asyncio.shield(loading)
+
+    async def visible(self, table_id: object, watch: str | None, token: str | None) -> TableSession:
         """A table's public info is for everyone if it is listed, else only with its watch link or a seat link."""
-        session = self.get(table_id)
+        session = await self.find(table_id)
+        if session.behind:
+            await session.catch_up()
         if session.private and not (session.may_watch(watch) or (token and session.seat_for_token(token) is not None)):
             raise WebError("no_table", "not_found")
         return session
 
     async def join(self, table_id: object, seat: object, name: object) -> tuple[int, str]:
         """Take a bot seat of a listed table between hands; returns the seat and its new token."""
-        return await self.get(table_id).join(seat, name)
+        return await (await self.find(table_id)).join(seat, name)
 
-    def list_tables(self) -> list[dict[str, Any]]:
+    async def list_tables(self) -> list[dict[str, Any]]:
         """Listed tables still open or in play, newest first (no cards, no tokens)."""
+        if self.cluster is not None and isinstance(self.storage, PostgresStorage):
+            # a table another process made a moment ago may not have been announced here yet
+            unknown = [table_id for table_id in await self.storage.recent_tables(MAX_TABLES_LISTED)
+                       if table_id not in self.tables]
+            await asyncio.gather(*(self._load(table_id) for table_id in unknown))
+        behind = [session for session in self.tables.values()
+                  if session.behind and session.status != "over" and session.listed]
+        if behind:
+            await asyncio.gather(*(session.catch_up() for session in behind))
         now = time.monotonic()
         listed = [session for session in self.tables.values() if session.status != "over" and session.listed]
         listed.sort(key=lambda session: session.created, reverse=True)
         return [session.public_info(now) for session in listed[:MAX_TABLES_LISTED]]
+
+    # -- the cluster's calls (dehla.web.cluster.ClusterHost) -----------------------------------
+
+    def hear(self, payload: dict[str, Any]) -> None:
+        table_id = payload.get("t")
+        if not isinstance(table_id, str):
+            return
+        kind = payload.get("k")
+        session = self.tables.get(table_id)
+        if kind == "log":
+            entry = payload.get("e")
+            if session is not None:
+                session.poke(int(payload.get("s", 0)), entry if isinstance(entry, dict) else None)
+            return
+        if self.cluster is not None and payload.get("n") == self.cluster.node:
+            if session is not None:
+                session.heard_own(payload)  # our own message, back in the channel's order
+            return
+        if kind == "new":
+            if session is None:
+                task = asyncio.get_running_loop().create_task(self._load(table_id))
+                self._announced.add(task)  # kept until done (the loop holds tasks only weakly)
+                task.add_done_callback(self._announced.discard)
+        elif session is not None:
+            session.hear(payload)
+
+    async def run_leases(self, held: set[str]) -> None:
+        for table_id in held:
+            session = self.tables.get(table_id) or await self._load(table_id)
+            if session is None or session.driving:
+                continue
+            await session.catch_up()  # the last owner may have written more than we heard
+            session.start_driver()
+            if self.cluster is not None:
+                # who is connected where: every node with windows on the table answers
+                self.cluster.publish({"k": "ask", "t": table_id, "n": self.cluster.node})
+        for session in self.tables.values():
+            if session.driving and session.table_id not in held:
+                await session.stop_driver()
+
+    def forget_nodes(self, live: set[str]) -> None:
+        for session in self.tables.values():
+            if session.remote:
+                session.forget_nodes(live)
+
+    def resync(self) -> None:
+        for session in self.tables.values():
+            session.poke(session.seq)

@@ -101,7 +101,7 @@ async def serve_socket(websocket: WebSocket, service: TableService, allowed_orig
         return
     await websocket.accept()
     try:
-        session = service.get(websocket.path_params["table_id"])
+        session = await service.find(websocket.path_params["table_id"])
     except WebError as error:
         await websocket.send_text(json.dumps(error_message(error)))
         await websocket.close(code=CLOSE_NO_TABLE)

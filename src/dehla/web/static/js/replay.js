@@ -125,9 +125,19 @@ export class ReplayPage {
     const hand = this.hand;
     this.analyses[hand] = "loading";
     this.render();
+    this.progress = null;
+    // While the solver works, ask every second how many decisions it has done (the answer replaces the text).
+    const poll = setInterval(() => {
+      api(this.base + "/analysis/" + hand + "/progress").then((data) => {
+        if (this.analyses[hand] !== "loading" || !data.total) return;
+        this.progress = data;
+        const line = document.getElementById("analysis-progress");
+        if (line) line.textContent = progressText(data);
+      }).catch(() => null);
+    }, 1000);
     api(this.base + "/analysis/" + hand).then((data) => { this.analyses[hand] = data; })
       .catch((error) => { this.analyses[hand] = errorMessage(error); })
-      .finally(() => { if (this.hand === hand) this.render(); });
+      .finally(() => { clearInterval(poll); if (this.hand === hand) this.render(); });
   }
 
   analysisPanel(analysis) {
@@ -138,7 +148,8 @@ export class ReplayPage {
       return box;
     }
     if (analysis === "loading") {
-      box.append(h("p", {}, t("Analysing… the solver looks at every play of the hand.")));
+      box.append(h("p", {}, t("Analysing… the solver looks at every play of the hand.")),
+        h("p", {class: "muted", id: "analysis-progress"}, this.progress ? progressText(this.progress) : ""));
       return box;
     }
     if (typeof analysis === "string") {
@@ -175,6 +186,10 @@ function optionOf(rules, name, fallback) {
   if (rules && rules[name] !== undefined) return rules[name];
   const base = rules && rules.preset ? preset(rules.preset) : null;
   return base && base.options[name] !== undefined ? base.options[name] : fallback;
+}
+
+function progressText(progress) {
+  return t("{done} of {total} decisions solved", {done: progress.done, total: progress.total});
 }
 
 function actionShort(action) {

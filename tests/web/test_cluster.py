@@ -1,0 +1,351 @@
+"""Many ``dehla serve`` processes on one PostgreSQL: one lobby, one truth per table, one runner per table.
+
+Run against a real server named by ``DEHLA_TEST_POSTGRES`` (``./test.sh`` starts Debian's postgresql and sets
+it); skipped without it.  Each test works in a schema of its own (and so on a NOTIFY channel of its own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import random
+import secrets
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tests.web.helpers import LiveServer, SeatClient
+from tests.web.test_no_leaks import _check, _drive_seat
+from tests.web.truth import apply_entry, load_log
+
+from dehla.engine.events import Trick
+from dehla.rules import parse_rules
+from dehla.web.log import replay_log, upgrade_entry
+from dehla.web.storage import PostgresStorage, StaleLog, TableRow
+
+BASE = os.environ.get("DEHLA_TEST_POSTGRES", "")
+
+
+def _reachable() -> str | None:
+    if not BASE:
+        return "DEHLA_TEST_POSTGRES is not set (./test.sh sets it after starting Debian's postgresql)"
+    try:
+        import psycopg
+
+        with psycopg.connect(BASE, connect_timeout=2):
+            return None
+    except Exception as error:
+        return f"no PostgreSQL server at DEHLA_TEST_POSTGRES: {str(error).strip().splitlines()[0]}"
+
+
+_WHY = _reachable()
+pytestmark = pytest.mark.skipif(_WHY is not None, reason=_WHY or "")
+
+
+@pytest.fixture
+def cluster_db() -> Iterator[str]:
+    """A fresh schema of the test database, as a URL whose connections use it."""
+    import psycopg
+
+    schema = "cluster_" + secrets.token_hex(4)
+    with psycopg.connect(BASE, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    yield f"{BASE}{'&' if '?' in BASE else '?'}options=-csearch_path%3D{schema}"
+    with psycopg.connect(BASE, autocommit=True) as connection:
+        connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def _servers(url: str, count: int, **options: float | str) -> list[LiveServer]:
+    return [LiveServer(url, hand_pause=0, lease_seconds=2, node=f"n{index}", **options).start()
+            for index in range(count)]
+
+
+def _stop(servers: list[LiveServer]) -> None:
+    for server in servers:
+        server.stop()
+
+
+def _lease_owner(url: str, table: str) -> str | None:
+    import psycopg
+
+    with psycopg.connect(url) as connection:
+        row = connection.execute("SELECT lease_owner FROM tables WHERE id = %s", (table,)).fetchone()
+        return None if row is None else row[0]
+
+
+def _tricks_of_log(preset: object, entries: list[dict[str, Any]]) -> list[frozenset[str]]:
+    """Every trick of every hand in the log, as the set of its cards."""
+    rules = parse_rules(preset)
+    match = None
+    tricks: list[frozenset[str]] = []
+    for entry in entries:
+        before = len(match.tricks) if match is not None else 0
+        match = apply_entry(rules, match, entry)
+        if match is not None and upgrade_entry(entry)["type"] == "action" and len(match.tricks) > before:
+            trick: Trick = match.tricks[-1]
+            tricks.append(frozenset(str(card) for card in trick.cards))
+    return tricks
+
+
+def _tricks_seen(client: SeatClient) -> set[frozenset[str]]:
+    seen: set[frozenset[str]] = set()
+    for message in client.messages:
+        if message["type"] != "state":
+            continue
+        if message["finished_trick"] is not None:
+            seen.add(frozenset(item["card"] for item in message["finished_trick"]["cards"]))
+        if message["observation"] is not None:
+            seen.update(frozenset(trick["cards"]) for trick in message["observation"]["tricks"])
+    return seen
+
+
+def _check_versions(entries: list[dict[str, Any]], clients: list[SeatClient]) -> None:
+    """Every action any client was shown with version V is the log's newest action up to V: nothing shown that the
+    log lacks, on any process."""
+    checked = 0
+    for client in clients:
+        for message in client.messages:
+            last = message["last"] if message["type"] == "state" else None
+            if last is None:
+                continue
+            # the last action is the newest action entry up to this version (a seat event may have followed it)
+            entry = next(item for item in reversed(entries[:message["version"]])
+                         if item["type"] not in ("seat", "settings"))
+            shown = last["action"]  # a hidden trump card is "hide ?" to all but its chooser
+            assert entry["type"] == "action" and entry["seat"] == last["seat"], (message, entry)
+            assert shown == entry["action"] or (shown == "hide ?" and entry["action"].startswith("hide ")), entry
+            checked += 1
+    assert checked
+
+
+def test_people_on_two_processes_and_a_watcher_on_a_third_play_a_match(cluster_db: str) -> None:
+    """Two people on different processes and two bots play a whole match; a watcher on a third sees every trick,
+    and no message on any process holds a card its seat has not seen."""
+    servers = _servers(cluster_db, 3, bot_delay=0.02)
+    preset = "mendikot"
+    try:
+        created = servers[0].post("/api/tables", {"rules": {"preset": preset, "target": 1}, "seats": [
+            {"kind": "person", "name": "P0x"}, {"kind": "bot"}, {"kind": "person", "name": "P2x"}, {"kind": "bot"}]})
+        table = created["id"]
+        tokens = [invite["token"] for invite in created["invites"]]
+
+        async def run() -> tuple[list[SeatClient], SeatClient]:
+            watcher = await SeatClient(servers[2], table, watch=created["watch_token"]).open()
+            people = [await SeatClient(servers[0], table, tokens[0]).open(),
+                      await SeatClient(servers[1], table, tokens[1]).open()]
+            for client in people:  # chat crosses processes too
+                await client.send({"type": "chat", "text": "good luck, everyone <b>!</b>"})
+            await asyncio.wait_for(asyncio.gather(*(_drive_seat(client, random.Random(n))
+                                                    for n, client in enumerate(people))), timeout=120)
+            await watcher.wait(lambda s: s["table"]["status"] == "over", timeout=30)
+            await watcher.wait_for(lambda: sum(m["type"] == "chat" for m in watcher.messages) == 2)
+            for client in [*people, watcher]:
+                await client.close()
+            return people, watcher
+
+        people, watcher = asyncio.run(run())
+        entries = load_log(cluster_db, table)
+        replayed = replay_log(parse_rules({"preset": preset, "target": 1}), entries)
+        assert replayed.match is not None and replayed.match.is_over
+        tricks = _tricks_of_log({"preset": preset, "target": 1}, entries)
+        assert tricks and set(tricks) <= _tricks_seen(watcher), "the watcher on the third process saw every trick"
+        _check_versions(entries, [*people, watcher])
+        assert _check(preset, table, cluster_db, people, watcher) > 50  # the leak test, across processes
+        # every process lists the finished match
+        for server in servers:
+            assert server.get("/api/history")["matches"][0]["table"] == table
+    finally:
+        _stop(servers)
+
+
+def test_lease_holder_killed_mid_hand_another_process_takes_over(cluster_db: str) -> None:
+    """kill -9 of the process running a table while a bot is to play: another takes the lease within a few
+    seconds, the hand and the match finish, and the log has every action exactly once."""
+    servers = _servers(cluster_db, 3, bot_delay=0.3)
+    preset = {"preset": "mendikot", "target": 1}
+    try:
+        created = servers[0].post("/api/tables", {"rules": preset, "seats": [
+            {"kind": "person"}, {"kind": "bot"}, {"kind": "person"}, {"kind": "bot"}]})
+        table = created["id"]
+        tokens = [invite["token"] for invite in created["invites"]]
+        assert _lease_owner(cluster_db, table) == "n0"  # the process that made the table runs it
+
+        async def run() -> tuple[list[SeatClient], SeatClient, int, float]:
+            watcher = await SeatClient(servers[2], table, watch=created["watch_token"]).open()
+            people = [await SeatClient(servers[1], table, tokens[0]).open(),
+                      await SeatClient(servers[2], table, tokens[1]).open()]
+            driving = [asyncio.create_task(_drive_seat(client, random.Random(n))) for n, client in enumerate(people)]
+            state = await watcher.wait(lambda s: s["version"] >= 12 and s["observation"] is not None
+                                       and s["observation"]["phase"] == "play"
+                                       and s["observation"]["to_act"] in (1, 3), timeout=60)
+            servers[0].kill()  # SIGKILL while a bot of the table is to play
+            killed_at = time.monotonic()
+            version = state["version"]
+            await watcher.wait(lambda s: s["version"] > version, timeout=20)
+            took = time.monotonic() - killed_at
+            await asyncio.wait_for(asyncio.gather(*driving), timeout=120)
+            await watcher.wait(lambda s: s["table"]["status"] == "over", timeout=30)
+            for client in [*people, watcher]:
+                await client.close()
+            return people, watcher, version, took
+
+        people, watcher, version, took = asyncio.run(run())
+        assert took < 2 + 4, f"the table waited {took:.1f} s after its process was killed"
+        assert _lease_owner(cluster_db, table) in ("n1", "n2")
+        entries = load_log(cluster_db, table)
+        replayed = replay_log(parse_rules(preset), entries)  # every action legal in order: none made twice
+        assert replayed.match is not None and replayed.match.is_over
+        assert entries[version]["type"] == "action" and entries[version]["by"] == "bot"
+        _check_versions(entries, [*people, watcher])
+        record = servers[1].get(f"/api/history/{table}/1/record")
+        logged = [entry["action"] for entry in entries if entry["type"] == "action"]
+        assert logged == [action for hand in record["hands"] for action in hand["actions"]]
+    finally:
+        _stop(servers)
+
+
+def test_conflicting_actions_on_two_processes_one_is_accepted(cluster_db: str) -> None:
+    """The seat to act has a window on one process; a second window opens on another process and at once sends a
+    different card for the same turn while the first sends its own, many times: exactly one is accepted each
+    time (the other is refused as stale, or as a window whose seat moved to the newer one)."""
+    servers = _servers(cluster_db, 2)
+    try:
+        created = servers[0].post("/api/tables", {"rules": "pagat", "seats": [{"kind": "person"}] * 4,
+                                                  "grace": 3600})
+        table = created["id"]
+        tokens = [invite["token"] for invite in created["invites"]]
+
+        async def run() -> int:
+            rounds = 0
+            watcher = await SeatClient(servers[1], table, watch=created["watch_token"]).open()
+            # every seat is opened once so that the match starts
+            opened = [await SeatClient(servers[index % 2], table, token).open() for index, token in enumerate(tokens)]
+            while rounds < 16:
+                state = await watcher.wait(lambda s: s["observation"] is not None
+                                           and s["observation"]["to_act"] is not None)
+                version, seat = state["version"], state["observation"]["to_act"]
+                here = await SeatClient(servers[0], table, tokens[seat]).open()
+                mine = await here.wait(lambda s, v=version: s["version"] >= v)
+                await asyncio.sleep(0.05)  # its "took" has gone round: the next window is the newer one
+                if mine["version"] != version or mine["seat"] != seat:
+                    await here.close()
+                    continue
+                legal = mine["observation"]["legal_actions"]
+                there = SeatClient(servers[1], table, tokens[seat])
+                await asyncio.gather(
+                    here.send({"type": "act", "action": legal[0], "version": version}),
+                    there.open({"type": "act", "action": legal[-1], "version": version}))
+                await watcher.wait(lambda s, v=version: s["version"] > v)
+                pair = (here, there)
+                await here.wait_for(lambda pair=pair: len(pair[0].errors) + len(pair[1].errors) >= 1)
+                await asyncio.sleep(0.3)
+                assert len(here.errors) + len(there.errors) == 1, (here.errors, there.errors)
+                rounds += 1
+                await here.close()
+                await there.close()
+            for client in [watcher, *opened]:
+                await client.close()
+            return rounds
+
+        assert asyncio.run(run()) == 16
+        entries = load_log(cluster_db, table)
+        replay_log(parse_rules("pagat"), entries)  # one action per turn, each legal where it stands
+    finally:
+        _stop(servers)
+
+
+def _racer(url: str, table: str, rounds: int, barrier: Any, results: Any, name: str) -> None:
+    """One process of the race: at each round, append its own entry at the same position as the other."""
+
+    async def race() -> list[bool]:
+        storage = PostgresStorage(url, pool_size=1)
+        await storage.open()
+        won = []
+        try:
+            for seq in range(rounds):
+                await asyncio.to_thread(barrier.wait)
+                try:
+                    await storage.append(table, seq, {"type": "action", "seat": 0, "action": name, "by": "person"})
+                    won.append(True)
+                except StaleLog:
+                    won.append(False)
+        finally:
+            await storage.close()
+        return won
+
+    results.put((name, asyncio.run(race())))
+
+
+def test_two_processes_appending_at_one_position_exactly_one_wins(cluster_db: str) -> None:
+    """The storage's check on its own: two OS processes append at the same position at the same moment."""
+    rounds = 150
+
+    async def make() -> None:
+        storage = PostgresStorage(cluster_db, pool_size=1)
+        await storage.open()
+        await storage.create_table(TableRow("race", {"title": "race"}, 1.0))
+        await storage.close()
+
+    asyncio.run(make())
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(2)
+    results = context.Queue()
+    racers = [context.Process(target=_racer, args=(cluster_db, "race", rounds, barrier, results, name))
+              for name in ("AS", "KS")]
+    for racer in racers:
+        racer.start()
+    outcome = dict(results.get(timeout=120) for _ in racers)
+    for racer in racers:
+        racer.join(10)
+    assert all(a != k for a, k in zip(outcome["AS"], outcome["KS"], strict=True)), "exactly one wins each round"
+    entries = load_log(cluster_db, "race")
+    assert len(entries) == rounds
+    assert [entry["action"] for entry in entries] == ["AS" if won else "KS" for won in outcome["AS"]]
+    assert 0 < sum(outcome["AS"]) < rounds or rounds < 20  # both won some rounds: they really raced
+
+
+def test_serve_workers_share_one_port(cluster_db: str) -> None:
+    """``dehla serve --workers 2``: two processes on one port serve one lobby; SIGTERM stops both."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from tests.web.helpers import free_port
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    serve = subprocess.Popen([sys.executable, "-m", "dehla", "serve", "--workers", "2", "--port", str(port),
+                              "--db", cluster_db, "--bot-workers", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/meta", timeout=1).read()
+                break
+            except OSError:
+                assert serve.poll() is None and time.monotonic() < deadline, "dehla serve --workers 2 did not start"
+                time.sleep(0.2)
+        request = urllib.request.Request(base + "/api/tables", method="POST", headers={"Content-Type":
+                                         "application/json"}, data=json.dumps({"rules": "pagat"}).encode())
+        table = json.loads(urllib.request.urlopen(request, timeout=10).read())["id"]
+        # each request may reach either process: every answer lists the table (the other process loads it)
+        for _ in range(10):
+            listed = json.loads(urllib.request.urlopen(base + "/api/tables", timeout=10).read())["tables"]
+            assert table in {item["id"] for item in listed}
+        import psycopg
+
+        deadline = time.monotonic() + 60  # the second process may still be starting
+        while True:
+            with psycopg.connect(cluster_db) as connection:
+                nodes = connection.execute("SELECT count(*) FROM nodes").fetchone()
+            if (nodes is not None and nodes[0] == 2) or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert nodes is not None and nodes[0] == 2, "both processes beat"
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        assert serve.wait(30) == 0
