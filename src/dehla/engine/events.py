@@ -29,6 +29,9 @@ __all__ = [
     "HandResult",
     "KotAwarded",
     "MatchOver",
+    "suit_text",
+    "trick_json",
+    "result_json",
 ]
 
 
@@ -150,7 +153,8 @@ Event = (
 )
 
 
-def _suit_text(suit: Suit | None) -> str | None:
+def suit_text(suit: Suit | None) -> str | None:
+    """A suit's name in JSON (``"H"``), or ``None``."""
     return None if suit is None else suit.name
 
 
@@ -206,7 +210,7 @@ def result_json(result: HandResult) -> HandResultJSON:
     """A scored hand in the JSON form of ``dehla replay --json`` (SPEC 4.3), plus ``kot`` and ``complete``."""
     return {
         "dealer": result.dealer,
-        "trump": _suit_text(result.trump),
+        "trump": suit_text(result.trump),
         "tricks": [trick_json(trick) for trick in result.tricks],
         "tens": list(result.tens),
         "tricks_won": list(result.tricks_won),

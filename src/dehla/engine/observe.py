@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypedDict
+from typing import Literal, Protocol, TypedDict, cast
 
 from dehla.cards import ALL_CARDS, TENS_MASK, Card, Suit, cards_of, sort_hand
 from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action
@@ -38,6 +38,7 @@ from dehla.engine.events import (
     TrumpRevealed,
     TrumpSet,
     result_json,
+    suit_text,
     trick_json,
 )
 from dehla.engine.phase import IN_HAND, Phase
@@ -340,32 +341,13 @@ class Observation:
 
 def options_json(rules: Rules) -> OptionsJSON:
     """Every option of ``rules`` written out, the preset's defaults included: a bot needs no table of presets."""
-    return {
-        "preset": rules.preset,
-        "players": rules.players,
-        "trump": rules.trump,
-        "staged_deal": rules.staged_deal,
-        "collection": rules.collection,
-        "scoring": rules.scoring,
-        "target": rules.target,
-        "streak_kot": rules.streak_kot,
-        "streak_resets": rules.streak_resets,
-        "rotation": rules.rotation,
-        "after_whitewash": rules.after_whitewash,
-        "direction": rules.direction,
-        "trick_minimum": rules.trick_minimum,
-        "sweep_bonus": rules.sweep_bonus,
-    }
+    return cast(OptionsJSON, {"preset": rules.preset, **rules.options()})  # the options' one list: rules.OPTIONS
 
 
 def _observed_trick_json(trick: Trick) -> ObservedTrickJSON:
     """A finished trick as in records, plus the seat that played each card."""
     data = trick_json(trick)
     return {**data, "seats": list(trick.seats)}
-
-
-def _suit_text(suit: Suit | None) -> str | None:
-    return None if suit is None else suit.name
 
 
 def _event_json(after: int, event: PublicEvent) -> PublicEventJSON:
@@ -388,7 +370,7 @@ def _event_json(after: int, event: PublicEvent) -> PublicEventJSON:
             "chooser": event.chooser,
             "asked_by": event.asked_by,
         }
-    return {"type": "staged_deal", "after_tricks": after, "trump": _suit_text(event.trump)}
+    return {"type": "staged_deal", "after_tricks": after, "trump": suit_text(event.trump)}
 
 
 def watcher_json(match: ObservedMatch) -> ObservationJSON:
