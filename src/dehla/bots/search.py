@@ -317,8 +317,8 @@ class SearchBot:
     same as seconds on an idle core); ``max_samples`` caps the samples of one
     move; ``seed`` makes the bot's random choices repeatable (its moves still
     follow the clock unless ``settings.sample_nodes`` is set).  The solver's
-    transposition table is kept from move to move; nothing the bot learns
-    outlives it.  ``settings`` (``SearchSettings``) holds the knobs that tests
+    memory is kept from move to move, and each sampled deal starts a fresh
+    table generation in it; nothing the bot learns outlives it.  ``settings`` (``SearchSettings``) holds the knobs that tests
     and benchmarks vary.
 
     Each sample is solved only as far as the hand's result (``Solver.results``:
