@@ -318,8 +318,8 @@ class SearchBot:
     move; ``seed`` makes the bot's random choices repeatable (its moves still
     follow the clock unless ``settings.sample_nodes`` is set).  The solver's
     memory is kept from move to move, and each sampled deal starts a fresh
-    table generation in it; nothing the bot learns outlives it.  ``settings`` (``SearchSettings``) holds the knobs that tests
-    and benchmarks vary.
+    table generation in it; nothing the bot learns outlives it.  ``settings``
+    (``SearchSettings``) holds the knobs that tests and benchmarks vary.
 
     Each sample is solved only as far as the hand's result (``Solver.results``:
     who wins, by how many points), which costs a fraction of a full solve early
