@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from tests.web.helpers import LiveServer, SeatClient
 
 from dehla.engine.state import Match
 from dehla.rules import parse_rules
-from dehla.web.botpool import BotPool
+from dehla.web.botpool import BOT_NICENESS, BotPool
 
 
 def _position() -> Match:
@@ -39,6 +40,41 @@ def test_a_search_bot_moves_in_a_worker_and_quick_bots_do_not() -> None:
             pool.close()
 
     asyncio.run(run())
+
+
+def _children() -> list[int]:
+    """The pool workers this test process started (from /proc: their parent is us, spawned by multiprocessing)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                spawned = b"spawn_main" in (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid() and spawned:
+                found.append(int(entry.name))
+    return found
+
+
+def test_bot_workers_yield_the_cpu_to_the_server() -> None:
+    pool = BotPool(1)
+    before = set(_children())
+
+    async def run() -> None:
+        match = _position()
+        seat = match.to_act
+        assert seat is not None
+        await pool.act(f"t:{seat}:hard:3", "hard", 3, match.observe(seat))
+
+    try:
+        asyncio.run(run())
+        workers = [pid for pid in _children() if pid not in before]
+        assert workers, "the pool started no worker"
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in workers} == {min(19, mine + BOT_NICENESS)}
+    finally:
+        pool.close()
 
 
 def test_a_table_of_search_bots_plays_through_the_pool(tmp_path: Path) -> None:

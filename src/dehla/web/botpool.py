@@ -12,6 +12,11 @@ dropped: nothing a search bot learns outlives a move but its solver cache.
 
 Quick bots (``random``, ``heuristic``) still answer in the server's process: a
 round trip to a worker would cost more than their move.
+
+The workers run at a lower scheduling priority (``BOT_NICENESS``): when cores
+are few, a table's messages take the CPU first and the bots think in what is
+left.  A search bot's budget is CPU time, so it plays the same moves, only
+later on a busy machine.
 """
 
 from __future__ import annotations
@@ -31,12 +36,16 @@ from dehla.engine.actions import Action, parse_action
 from dehla.engine.observe import Observation
 from dehla.engine.observe_json import observation_from_json
 
-__all__ = ["BotPool", "warm_up_solver", "follow_parent", "DEFAULT_BOTS_PER_WORKER"]
+__all__ = ["BOT_NICENESS", "BotPool", "warm_up_solver", "follow_parent", "DEFAULT_BOTS_PER_WORKER"]
 
 log = logging.getLogger("dehla.web")
 
 #: How many bots (each with its solver's table) a worker keeps between moves.
 DEFAULT_BOTS_PER_WORKER = 4
+
+#: How much a bot worker lowers its priority (``os.nice``): enough that the server's
+#: process wins a contested core, while an idle core still goes to the bots.
+BOT_NICENESS = 10
 
 _kept: OrderedDict[str, Bot] = OrderedDict()
 _capacity = DEFAULT_BOTS_PER_WORKER
@@ -68,9 +77,11 @@ def follow_parent() -> None:
             os._exit(0)
 
 
-def _worker_start(capacity: int) -> None:
+def _worker_start(capacity: int, niceness: int) -> None:
     global _capacity
     _capacity = capacity
+    if niceness > 0 and hasattr(os, "nice"):
+        os.nice(niceness)
     threading.Thread(target=follow_parent, name="follow-parent", daemon=True).start()
     try:
         warm_up_solver()
@@ -92,9 +103,11 @@ def _worker_act(key: str, name: str, seed: int, data: object) -> str:
 class BotPool:
     """Worker processes for the search bots of every table of this server (started at the first search move)."""
 
-    def __init__(self, workers: int, bots_per_worker: int = DEFAULT_BOTS_PER_WORKER) -> None:
+    def __init__(self, workers: int, bots_per_worker: int = DEFAULT_BOTS_PER_WORKER,
+                 niceness: int = BOT_NICENESS) -> None:
         self.workers = workers
         self.bots_per_worker = bots_per_worker
+        self.niceness = niceness
         self._executor: ProcessPoolExecutor | None = None
         self._thinks: dict[str, bool] = {}
 
@@ -110,7 +123,8 @@ class BotPool:
         if self._executor is None:
             # spawn, not fork: the server's process holds an event loop, sockets and database connections
             self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_worker_start, initargs=(self.bots_per_worker,))
+                                                 initializer=_worker_start,
+                                                 initargs=(self.bots_per_worker, self.niceness))
         return self._executor
 
     async def act(self, key: str, name: str, seed: int, observation: Observation) -> Action:
