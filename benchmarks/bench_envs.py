@@ -10,6 +10,9 @@ Beside them, in the same run and in alternating slices, OpenSpiel's spades rando
   encoded, as a random or scripted player needs none.
 * ``gymnasium``: ``DehlaEnv`` against three ``random`` bots, the agent random from ``info["action_mask"]``.
 * ``openspiel``: random full games of ``python_dehla`` through pyspiel, chance included.
+* ``floor`` and ``floor-raw``: the ``pettingzoo`` and ``pettingzoo-raw`` loops on an environment that plays
+  no game (``NullAEC``: four agents, 52 decisions a hand, the same spaces, one prebuilt observation): what
+  PettingZoo's own API costs a hand, the most any environment behind it could reach.
 
     python benchmarks/bench_envs.py [--seconds 1] [--rounds 3] [--rules pagat] [--json]
 """
@@ -24,18 +27,90 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_engine import _load_average, _load_text, spades_games_per_second
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector, wrappers
 
 from dehla.envs import dehla_v0
+from dehla.envs.encoding import NUM_ACTIONS, observation_size
 from dehla.envs.gym_env import DehlaEnv
 
+DECISIONS_PER_HAND = 52
 
-def pettingzoo_hands(rules: str, seconds: float, seed: int, raw: bool = False, observe: bool = True) -> float:
-    env = dehla_v0.raw_env(rules=rules) if raw else dehla_v0.env(rules=rules)
+
+class NullAEC(AECEnv[str, dict[str, np.ndarray], int]):
+    """An AEC environment with the shape of ``dehla_v0`` that plays no game: every action is legal, every
+    observation is the same prebuilt array, a hand ends after 52 decisions."""
+
+    metadata: ClassVar[dict[str, object]] = {"name": "null_v0", "render_modes": [], "is_parallelizable": False}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.possible_agents = [f"player_{seat}" for seat in range(4)]
+        self._observation = {"observation": np.zeros(observation_size(4), np.float32),
+                             "action_mask": np.ones(NUM_ACTIONS, np.int8)}
+        space = spaces.Dict({"observation": spaces.Box(0.0, 1.0, (observation_size(4),), np.float32),
+                             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)})
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+
+    def observation_space(self, agent: str) -> spaces.Space[dict[str, np.ndarray]]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self._observation
+
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self._selector = AgentSelector(self.agents)
+        self.agent_selection = self._selector.next()
+        self._decisions = 0
+
+    def step(self, action: int | None) -> None:
+        if self.terminations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        self._decisions += 1
+        if self._decisions == DECISIONS_PER_HAND:
+            self.terminations = {agent: True for agent in self.agents}
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        self.agent_selection = self._selector.next()
+        self._accumulate_rewards()
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        return self._observation["action_mask"]
+
+
+def null_env(raw: bool) -> AECEnv[str, dict[str, np.ndarray], int]:
+    """``NullAEC`` bare, or under the wrappers ``dehla_v0.env`` puts around ``dehla_v0.raw_env``."""
+    if raw:
+        return NullAEC()
+    wrapped: AECEnv[str, dict[str, np.ndarray], int] = wrappers.TerminateIllegalWrapper(NullAEC(), illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def pettingzoo_hands(rules: str, seconds: float, seed: int, raw: bool = False, observe: bool = True,
+                     null: bool = False) -> float:
+    env: AECEnv[str, dict[str, np.ndarray], int]
+    if null:
+        env = null_env(raw)
+    else:
+        env = dehla_v0.raw_env(rules=rules) if raw else dehla_v0.env(rules=rules)
     rng = random.Random(seed)
     pick = rng.random
     hands = 0
@@ -47,7 +122,7 @@ def pettingzoo_hands(rules: str, seconds: float, seed: int, raw: bool = False, o
             if termination or truncation:
                 env.step(None)
                 continue
-            mask = observation["action_mask"] if observation is not None else env.action_mask(agent)
+            mask = observation["action_mask"] if observation is not None else env.unwrapped.action_mask(agent)
             legal = np.flatnonzero(mask)
             env.step(int(legal[int(pick() * len(legal))]))
         hands += 1
@@ -110,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         "pettingzoo-mask": lambda r, s, seed: pettingzoo_hands(r, s, seed, raw=True, observe=False),
         "gymnasium": gymnasium_hands,
         "openspiel": openspiel_hands,
+        "floor": lambda r, s, seed: pettingzoo_hands(r, s, seed, null=True),
+        "floor-raw": lambda r, s, seed: pettingzoo_hands(r, s, seed, raw=True, null=True),
     }
     load_before = _load_average()
     figures: dict[str, float] = {}
