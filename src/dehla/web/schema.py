@@ -29,7 +29,8 @@ __all__ = [
     "SeatView", "TableInfo", "LastAction", "TrickCard", "Collected", "FinishedTrick", "FinishedTrickView",
     "StateMessage", "ErrorMessage", "NoticeMessage", "ChatMessage", "ChatLogMessage", "ReactionMessage",
     "InviteMessage", "WatchTokenMessage", "ServerMessage",
-    "ReadyNote", "TookNote", "ChatNote", "ReactNote", "HereNote", "SessionNote", "Note", "read_note",
+    "ReadyNote", "TookNote", "ChatNote", "ReactNote", "HereNote", "AskNote", "NewNote", "SessionNote", "Note",
+    "Heard", "read_note",
 ]
 
 # -- reading JSON from outside ---------------------------------------------------------------------
@@ -418,16 +419,16 @@ class NewNote(TypedDict):
 SessionNote = ReadyNote | TookNote | ChatNote | ReactNote | HereNote | AskNote
 
 
+#: The notes a process publishes about a table, with the table (``t``) and the sender (``n``) added on the wire.
+Note = SessionNote | NewNote
+
+
 class Heard(TypedDict):
-    """A note as heard: who sent it about which table, and the note."""
+    """A note as heard (``read_note``): about which table, from which process, and the note."""
 
     t: str
     n: str
-    note: SessionNote | NewNote
-
-
-#: The notes a process publishes about a table, with the table and the sender added on the wire.
-Note = SessionNote | NewNote
+    note: Note
 
 
 def _chat_message(value: object) -> ChatMessage:

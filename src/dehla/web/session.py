@@ -373,8 +373,8 @@ class TableSession:
     behind: bool = False
     catching: asyncio.Task[None] | None = None
     catch_again: bool = False
-    #: Entries heard on the channel (not yet read: ``log.upgrade_entry`` checks each when it is applied), by position,
-    #: not yet applied; the log's length as last announced.
+    #: Entries heard on the channel, by position, not yet applied (``log.upgrade_entry`` checks each when it is);
+    #: the log's length as last announced.
     heard: dict[int, object] = field(default_factory=dict)
     announced: int = 0
     published: tuple[frozenset[int], int] | None = None
