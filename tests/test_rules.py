@@ -712,3 +712,19 @@ def test_rules_error_is_a_dehla_error() -> None:
     assert issubclass(RulesError, DehlaError)
     with pytest.raises(DehlaError):
         Match("no-such-preset")
+
+
+def test_the_option_types_name_every_field_of_rules_with_its_type() -> None:
+    """``OPTIONS`` (the keys of ``RuleOptions``), ``OptionChanges`` and the fields of ``Rules`` list the same options,
+    in the same order and with the same types: ``Rules.options()`` and ``Rules.replace`` are typed by them."""
+    import dataclasses
+    import typing
+
+    from dehla.rules import OptionChanges, RuleOptions, Rules
+
+    fields = typing.get_type_hints(Rules)
+    names = [field.name for field in dataclasses.fields(Rules) if field.name not in ("preset", "description")]
+    assert list(OPTIONS) == names
+    assert typing.get_type_hints(RuleOptions) == {name: fields[name] for name in names}
+    assert typing.get_type_hints(OptionChanges) == {name: fields[name] for name in names}
+    assert preset("taash").options() == {name: getattr(preset("taash"), name) for name in names}

@@ -15,14 +15,14 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import NotRequired, TypedDict
 
 from dehla.cards import cards_text, parse_card, parse_cards
 from dehla.engine.actions import Action, Deal, parse_action
 from dehla.engine.events import Event, HandResultJSON, result_json, trick_json
 from dehla.engine.state import Match, Phase
 from dehla.errors import CardError, DehlaError, RecordError, RulesError
-from dehla.rules import parse_rules
+from dehla.rules import RulesJSON, parse_rules
 
 __all__ = [
     "FORMAT",
@@ -34,6 +34,8 @@ __all__ = [
     "write_records",
     "dumps_record",
     "RecordEntry",
+    "RecordJSON",
+    "RecordHandJSON",
     "ReplayJSON",
 ]
 
@@ -41,6 +43,28 @@ FORMAT = "dehla-record/1"
 
 #: Called after each step of a replay: ``(match, hand, action_index or None for the deal, action, events)``.
 StepCallback = Callable[[Match, int, "int | None", "Action | Deal", "tuple[Event, ...]"], None]
+
+
+class RecordHandJSON(TypedDict):
+    """A hand of a record (SPEC 4.2): each seat's cards, the actions in order, and the open-draw card if any.
+
+    ``dealer`` is written by ``to_record`` and checked when present; a record may leave it out.
+    """
+
+    dealer: NotRequired[int]
+    cards: list[str]
+    actions: list[str]
+    open_draw: NotRequired[str]
+
+
+class RecordJSON(TypedDict):
+    """A ``dehla-record/1`` record as ``to_record`` writes it (``replay`` reads any JSON and checks it)."""
+
+    format: str
+    rules: RulesJSON
+    first_dealer: int
+    players: NotRequired[list[str]]
+    hands: list[RecordHandJSON]
 
 
 class MatchResultJSON(TypedDict):
@@ -58,12 +82,12 @@ class ReplayJSON(TypedDict):
     match: MatchResultJSON
 
 
-def to_record(match: Match, players: list[str] | None = None) -> dict[str, Any]:
+def to_record(match: Match, players: list[str] | None = None) -> RecordJSON:
     """The record of everything played in ``match`` so far (an unfinished last hand included)."""
-    hands = []
+    hands: list[RecordHandJSON] = []
     for index, deal in enumerate(match.deals):
         dealer = match.results[index].dealer if index < len(match.results) else match.dealer
-        hand: dict[str, Any] = {
+        hand: RecordHandJSON = {
             "dealer": dealer,
             "cards": [cards_text(cards) for cards in deal.hands],
             "actions": [str(action) for action in match.hand_actions(index)],
@@ -71,15 +95,11 @@ def to_record(match: Match, players: list[str] | None = None) -> dict[str, Any]:
         if deal.open_draw is not None:
             hand["open_draw"] = str(deal.open_draw)
         hands.append(hand)
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "rules": match.rules.to_json(),
-        "first_dealer": match.first_dealer,
-    }
-    if players is not None:
-        record["players"] = list(players)
-    record["hands"] = hands
-    return record
+    # the keys in this order (players, when given, before hands): records are compared as text
+    if players is None:
+        return {"format": FORMAT, "rules": match.rules.to_json(), "first_dealer": match.first_dealer, "hands": hands}
+    return {"format": FORMAT, "rules": match.rules.to_json(), "first_dealer": match.first_dealer,
+            "players": list(players), "hands": hands}
 
 
 def dumps_record(record: Mapping[str, object]) -> str:

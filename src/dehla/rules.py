@@ -12,15 +12,59 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal, TypedDict, Unpack, cast
 
 from dehla.errors import RulesError
 
-__all__ = ["Rules", "PRESETS", "OPTIONS", "preset", "parse_rules"]
+__all__ = ["Rules", "PRESETS", "OPTIONS", "RuleOptions", "OptionChanges", "RulesJSON", "preset", "parse_rules"]
 
 TrumpMethod = Literal["called", "cut", "hidden", "hidden_auto", "open_draw"]
 Collection = Literal["centre", "immediate"]
 Scoring = Literal["pagat", "taash", "mendikot"]
+Rotation = Literal["rules", "simple"]
+AfterWhitewash = Literal["partner", "next"]
+Direction = Literal["anticlockwise", "clockwise"]
+SweepBonus = Literal["none", "double", "match"]
+
+#: The JSON form of rules (``Rules.to_json``): a preset name, or ``{"preset": NAME, OPTION: VALUE, ...}`` with only
+#: the options that differ from the preset (so its keys vary, and it is read back by ``parse_rules``).
+RulesJSON = str | dict[str, object]
+
+
+class RuleOptions(TypedDict):
+    """Every option of a ``Rules`` value by name (``Rules.options``), in the order documented."""
+
+    players: int
+    trump: TrumpMethod
+    staged_deal: bool
+    collection: Collection
+    scoring: Scoring
+    target: int
+    streak_kot: int
+    streak_resets: bool
+    rotation: Rotation
+    after_whitewash: AfterWhitewash
+    direction: Direction
+    trick_minimum: bool
+    sweep_bonus: SweepBonus
+
+
+class OptionChanges(TypedDict, total=False):
+    """Some options, each with its type: what a preset sets and what ``Rules.replace`` changes."""
+
+    players: int
+    trump: TrumpMethod
+    staged_deal: bool
+    collection: Collection
+    scoring: Scoring
+    target: int
+    streak_kot: int
+    streak_resets: bool
+    rotation: Rotation
+    after_whitewash: AfterWhitewash
+    direction: Direction
+    trick_minimum: bool
+    sweep_bonus: SweepBonus
 
 
 @dataclass(frozen=True)
@@ -41,11 +85,11 @@ class Rules:
     target: int = 1
     streak_kot: int = 7
     streak_resets: bool = True
-    rotation: Literal["rules", "simple"] = "rules"
-    after_whitewash: Literal["partner", "next"] = "partner"
-    direction: Literal["anticlockwise", "clockwise"] = "anticlockwise"
+    rotation: Rotation = "rules"
+    after_whitewash: AfterWhitewash = "partner"
+    direction: Direction = "anticlockwise"
     trick_minimum: bool = False
-    sweep_bonus: Literal["none", "double", "match"] = "none"
+    sweep_bonus: SweepBonus = "none"
     description: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -72,16 +116,19 @@ class Rules:
 
     # JSON ----------------------------------------------------------------------------------
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> RuleOptions:
         """All option values by name."""
-        return {name: getattr(self, name) for name in OPTIONS}
+        # OPTIONS are RuleOptions' keys and the fields of this class (tests/test_rules.py checks both lists agree)
+        return cast(RuleOptions, {name: getattr(self, name) for name in OPTIONS})
 
-    def to_json(self) -> str | dict[str, Any]:
+    def to_json(self) -> RulesJSON:
         """The shortest JSON form: the preset name, or the preset and the options changed."""
         base = PRESETS.get(self.preset)
         if base is None:  # pragma: no cover - preset is validated
             raise RulesError(f"unknown preset {self.preset!r}")
-        changed = {name: value for name, value in self.options().items() if getattr(base, name) != value}
+        changed: dict[str, object] = {
+            name: value for name, value in self.options().items() if getattr(base, name) != value
+        }
         if not changed:
             return self.preset
         return {"preset": self.preset, **changed}
@@ -90,7 +137,7 @@ class Rules:
     def from_json(cls, value: object) -> Rules:
         return parse_rules(value)
 
-    def replace(self, **options: Any) -> Rules:
+    def replace(self, **options: Unpack[OptionChanges]) -> Rules:
         """A copy with some options changed (validated like ``from_json``)."""
         return parse_rules({"preset": self.preset, **self.options(), **options})
 
@@ -101,7 +148,7 @@ class Rules:
 
 
 # Option metadata: allowed values (a tuple) or a type, for validation and messages.
-_CHOICES: dict[str, tuple[Any, ...]] = {
+_CHOICES: dict[str, tuple[str | int, ...]] = {
     "players": (4, 6, 8),
     "trump": ("called", "cut", "hidden", "hidden_auto", "open_draw"),
     "collection": ("centre", "immediate"),
@@ -115,22 +162,8 @@ _BOOLS = ("staged_deal", "streak_resets", "trick_minimum")
 _POSITIVE_INTS = ("target",)
 _NON_NEGATIVE_INTS = ("streak_kot",)
 
-#: Every option name, in the order documented.
-OPTIONS: tuple[str, ...] = (
-    "players",
-    "trump",
-    "staged_deal",
-    "collection",
-    "scoring",
-    "target",
-    "streak_kot",
-    "streak_resets",
-    "rotation",
-    "after_whitewash",
-    "direction",
-    "trick_minimum",
-    "sweep_bonus",
-)
+#: Every option name, in the order documented: the keys of ``RuleOptions``.
+OPTIONS: tuple[str, ...] = tuple(RuleOptions.__annotations__)
 
 
 def _describe_allowed(name: str) -> str:
@@ -177,14 +210,15 @@ def _validate(rules: Rules) -> None:
 
 
 # name -> (options, one-line description)
-_PRESET_SPECS: dict[str, tuple[dict[str, Any], str]] = {
+_PRESET_SPECS: dict[str, tuple[OptionChanges, str]] = {
     "pagat": (
-        dict(trump="called", collection="centre", scoring="pagat", target=1, streak_kot=7, direction="anticlockwise"),
+        OptionChanges(trump="called", collection="centre", scoring="pagat", target=1, streak_kot=7,
+                      direction="anticlockwise"),
         "Dehla Pakad as on Pagat (seeds 000, 004): trump called from five cards, two in a row collect the centre, "
         "first to one kot.",
     ),
     "pagat-cut": (
-        dict(
+        OptionChanges(
             trump="cut", staged_deal=True, collection="centre", scoring="pagat", target=1, streak_kot=7,
             direction="anticlockwise",
         ),
@@ -192,41 +226,42 @@ _PRESET_SPECS: dict[str, tuple[dict[str, Any], str]] = {
         "trump, then the rest are dealt.",
     ),
     "taash": (
-        dict(trump="cut", staged_deal=True, collection="immediate", scoring="taash", target=100, streak_kot=0,
+        OptionChanges(trump="cut", staged_deal=True, collection="immediate", scoring="taash", target=100, streak_kot=0,
              direction="clockwise"),
         "Taash's Dehla Pakad (seed 003): staged deal, cut trump, each trick to its winner, 20/30/80 points to 100.",
     ),
     "taash-b2b": (
-        dict(trump="cut", staged_deal=True, collection="centre", scoring="taash", target=100, streak_kot=0,
+        OptionChanges(trump="cut", staged_deal=True, collection="centre", scoring="taash", target=100, streak_kot=0,
              direction="clockwise"),
         "Taash's back-to-back variant (seed 003): as taash, but the tens wait in the centre for two in a row.",
     ),
     "mendikot": (
-        dict(trump="cut", collection="immediate", scoring="mendikot", target=5, streak_kot=0, direction="clockwise"),
+        OptionChanges(trump="cut", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
+                      direction="clockwise"),
         "Mendikot with katte (seed 002): all 13 dealt, the first off-suit card sets trump, a point a hand to 5.",
     ),
     "mendikot-band": (
-        dict(trump="hidden", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
+        OptionChanges(trump="hidden", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
              direction="clockwise"),
         "Mendikot with band hukum (seed 002): a hidden trump card, turned up when a void player asks.",
     ),
     "mendikot-band-auto": (
-        dict(trump="hidden_auto", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
+        OptionChanges(trump="hidden_auto", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
              direction="clockwise"),
         "Mendikot with band hukum, turned up automatically the first time a player cannot follow suit.",
     ),
     "mendikot-open": (
-        dict(trump="open_draw", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
+        OptionChanges(trump="open_draw", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
              direction="clockwise"),
         "Mendikot with open draw (seed 002): a card drawn and shown before the deal sets trump.",
     ),
     "mendikot-6": (
-        dict(players=6, trump="cut", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
+        OptionChanges(players=6, trump="cut", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
              direction="clockwise"),
         "Mendikot for six players (seed 002): 48 cards without the twos, 8 each, katte.",
     ),
     "mendikot-8": (
-        dict(players=8, trump="cut", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
+        OptionChanges(players=8, trump="cut", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
              direction="clockwise"),
         "Mendikot for eight players (seed 002): 48 cards without the twos, 6 each, katte.",
     ),

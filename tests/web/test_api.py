@@ -226,8 +226,32 @@ def test_malformed_messages_are_refused(text: object, code: str) -> None:
 
 
 def test_valid_messages_pass() -> None:
-    assert parse_message('{"type": "act", "action": "10H", "version": 3}') == ("act", {"action": "10H", "version": 3})
-    assert parse_message('{"type": "hello"}') == ("hello", {})
+    assert parse_message('{"type": "act", "action": "10H", "version": 3}') == {"type": "act", "action": "10H",
+                                                                                "version": 3}
+    assert parse_message('{"type": "hello"}') == {"type": "hello"}
+
+
+def test_the_message_types_say_what_the_protocol_table_checks() -> None:
+    """``parse_message`` checks each message against ``MESSAGE_FIELDS`` and ``REQUIRED`` and returns it as one of the
+    ``ClientMessage`` types: each type names the same fields, with the same value types, required or not."""
+    import typing
+
+    from dehla.web import protocol
+
+    types: dict[str, type] = {}
+    for member in typing.get_args(protocol.ClientMessage):
+        for kind in typing.get_args(typing.get_type_hints(member)["type"]):
+            types[kind] = member
+    assert set(types) == set(protocol.MESSAGE_FIELDS)
+    for kind, fields in protocol.MESSAGE_FIELDS.items():
+        member = types[kind]
+        hints = typing.get_type_hints(member)
+        assert set(hints) - {"type"} == set(fields), kind
+        marked = typing.get_type_hints(member, include_extras=True)
+        required = {name for name, hint in marked.items() if typing.get_origin(hint) is not typing.NotRequired}
+        assert required - {"type"} == set(protocol.REQUIRED.get(kind, ())), kind
+        for name, (expected, _) in fields.items():
+            assert hints[name] is expected, (kind, name)
 
 
 def test_rate_limiter_allows_bursts_then_refuses() -> None:

@@ -119,7 +119,9 @@ def run_ray(
     if not ray.is_initialized():
         if address:
             check_ray_address(address)
-        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
+        options: dict[str, str | int | bool] = {
+            "include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR",
+        }
         if address:
             options["address"] = address
         elif workers:

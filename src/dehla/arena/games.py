@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
 from dehla.arena.seeds import derive_seed
 from dehla.bots.base import Bot, bind_bots
@@ -28,10 +28,11 @@ from dehla.engine.state import Match
 from dehla.play import BotFailure, FailureJSON, checked_act, close_bots, play_hand
 from dehla.protocol.host import make_player, stop_idle_processes
 from dehla.protocol.messages import DEFAULT_MOVE_TIMEOUT
-from dehla.record import to_record
+from dehla.record import RecordJSON, to_record
 from dehla.rules import Rules
 
-__all__ = ["ArenaConfig", "Task", "plan_tasks", "play_task", "LegResult", "HandSummary", "LegFailure"]
+__all__ = ["ArenaConfig", "Task", "plan_tasks", "play_task", "LegResult", "HandSummary", "LegFailure",
+           "ArenaRecordJSON"]
 
 #: Which entrant of a pair: ``a`` (the first) or ``b``.
 Side = Literal["a", "b"]
@@ -54,6 +55,22 @@ class LegFailure(FailureJSON):
     side: Side
 
 
+class ArenaLegJSON(TypedDict):
+    """Where a kept record was played: the kind and number of the item, the leg, and the two entrants."""
+
+    kind: str
+    index: int
+    leg: int
+    a: str
+    b: str
+
+
+class ArenaRecordJSON(RecordJSON):
+    """A leg's ``dehla-record/1`` record, with the leg it was played in (``--records``)."""
+
+    arena: ArenaLegJSON
+
+
 class LegResult(TypedDict):
     """A leg's outcome as JSON-ready data (see ``play_leg``); ``match`` is A's result of a whole match."""
 
@@ -64,7 +81,7 @@ class LegResult(TypedDict):
     hands: list[HandSummary]
     match: float | None
     failure: LegFailure | None
-    record: dict[str, Any] | None
+    record: ArenaRecordJSON | None
 
 #: Deals per unit of work: small enough for a lively progress bar, big enough to keep overheads low.
 DEALS_PER_TASK = 10
@@ -189,16 +206,16 @@ def play_leg(config: ArenaConfig, kind: str, pair: tuple[int, int], index: int, 
             match_result = 0.0 if failure["side"] == "a" else 1.0
         else:
             match_result = 1.0 if match.winner == a_team else 0.0
-    record = None
+    record: ArenaRecordJSON | None = None
     if config.keep_records:
-        record = to_record(match, labels)
-        record["arena"] = {
+        leg_json: ArenaLegJSON = {
             "kind": kind,
             "index": index,
             "leg": leg,
             "a": config.labels[pair[0]],
             "b": config.labels[pair[1]],
         }
+        record = {**to_record(match, labels), "arena": leg_json}
     return {
         "kind": kind,
         "pair": list(pair),

@@ -11,11 +11,12 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from dehla.arena.games import ArenaConfig, LegFailure, LegResult, Side
 from dehla.arena.stats import Interval, elo_difference, elo_ratings, mean_interval, wilson
 from dehla.bots.base import BOTS
+from dehla.rules import RulesJSON
 
 __all__ = [
     "REPORT_FORMAT", "jsonable", "summarize", "write_json", "write_csv", "summary_lines", "leg_key", "CSV_COLUMNS",
@@ -90,7 +91,7 @@ class ArenaReport(TypedDict):
     """The arena's report, ``results.json`` (``dehla-arena/1``, docs/arena.md)."""
 
     format: str
-    rules: str | dict[str, Any]
+    rules: RulesJSON
     seed: int
     deals: int
     matches: int
@@ -208,7 +209,7 @@ def summarize(config: ArenaConfig, legs: Sequence[LegResult], run: RunInfo | Non
     return report
 
 
-def jsonable(value: Any) -> Any:
+def jsonable(value: object) -> object:
     """NaN (no data) becomes null, as JSON has no NaN."""
     if isinstance(value, float) and math.isnan(value):
         return None

@@ -16,10 +16,16 @@ import os
 import signal
 import socket
 import time
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING, Any
 
 from dehla.errors import DehlaError
 from dehla.web.settings import DEFAULT_BOT_DELAY
+
+if TYPE_CHECKING:
+    import uvicorn
 
 #: Why several processes cannot share a SQLite file (said when ``--workers`` is above 1 without PostgreSQL).
 SQLITE_ONE_PROCESS = (
@@ -49,7 +55,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _count(low: int, high: int) -> Any:
+def _count(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -122,35 +128,49 @@ async def _check_storage(url: str | None) -> None:
     await storage.close()
 
 
-def _options(args: argparse.Namespace) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ServeOptions:
     """What each serving process needs, as plain data (a child process is given it)."""
+
+    db: str | None
+    bot_delay: float
+    hand_pause: float
+    allowed_origins: tuple[str, ...]
+    bot_workers: int
+    lease_seconds: float
+
+
+def _options(args: argparse.Namespace) -> ServeOptions:
+    """The serving processes' options from the command line."""
     from dehla.web.cluster import DEFAULT_LEASE_SECONDS
 
     bot_workers = args.bot_workers
     if bot_workers is None:
         # a core is left for serving: a pool as large as the machine would starve the tables' messages
         bot_workers = max(1, ((os.cpu_count() or 1) - 1) // args.workers)
-    return {"db": args.db, "bot_delay": args.bot_delay, "hand_pause": args.hand_pause,
-            "allowed_origins": tuple(args.allow_origin), "bot_workers": bot_workers,
-            "lease_seconds": args.lease_seconds or DEFAULT_LEASE_SECONDS}
+    return ServeOptions(db=args.db, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
+                        allowed_origins=tuple(args.allow_origin), bot_workers=bot_workers,
+                        lease_seconds=args.lease_seconds or DEFAULT_LEASE_SECONDS)
 
 
-def _server(options: dict[str, Any], **where: Any) -> Any:
+def _server(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000) -> uvicorn.Server:
+    """A server of the web app; ``host`` and ``port`` are uvicorn's defaults (a child serves the socket it is given)."""
     import uvicorn
 
     from dehla.web.app import WebSettings, create_app
     from dehla.web.storage import open_storage
 
-    settings = WebSettings(bot_delay=options["bot_delay"], hand_pause=options["hand_pause"],
-                           allowed_origins=options["allowed_origins"], bot_workers=options["bot_workers"],
-                           lease_seconds=options["lease_seconds"])
-    app = create_app(open_storage(options["db"]), settings)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False,
-                            ws="websockets-sansio" if _has_sansio() else "auto", lifespan="on", **where)
+    settings = WebSettings(bot_delay=options.bot_delay, hand_pause=options.hand_pause,
+                           allowed_origins=options.allowed_origins, bot_workers=options.bot_workers,
+                           lease_seconds=options.lease_seconds)
+    app = create_app(open_storage(options.db), settings)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=65536,
+                            ws_per_message_deflate=False, ws="websockets-sansio" if _has_sansio() else "auto",
+                            lifespan="on")
     return uvicorn.Server(config)
 
 
-def _child(options: dict[str, Any], sock: socket.socket) -> None:
+def _child(options: ServeOptions, sock: socket.socket) -> None:
     """One of ``--workers`` serving processes: a whole server on the socket the supervisor bound."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor says when to stop (SIGTERM)
     _server(options).run(sockets=[sock])
@@ -176,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if server.started else 1
 
 
-def _supervise(args: argparse.Namespace, options: dict[str, Any], shown: str) -> int:
+def _supervise(args: argparse.Namespace, options: ServeOptions, shown: str) -> int:
     """Bind the port once, start ``--workers`` children on it, restart one that dies, stop them all on a signal."""
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -197,7 +217,7 @@ def _supervise(args: argparse.Namespace, options: dict[str, Any], shown: str) ->
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
 
-    def start() -> Any:
+    def start() -> BaseProcess:
         child = context.Process(target=_child, args=(options, sock), name="dehla-serve", daemon=False)
         child.start()
         return child

@@ -21,8 +21,8 @@ written before them; they then read as no mark, ``None``, no events and false.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from dehla.cards import Card, Suit, parse_card, parse_suit
 from dehla.engine.actions import Action, parse_action
@@ -43,7 +43,7 @@ class _Reader:
     def __init__(self, data: object, path: str) -> None:
         if not isinstance(data, dict):
             raise DehlaError(f"{path} must be a JSON object, not {_kind(data)}")
-        self.data: dict[str, Any] = data
+        self.data: Mapping[str, object] = data
         self.path = path
 
     def _get(self, key: str) -> object:

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
 from dehla.engine.observe import Observation, ObservationJSON, OptionsJSON, options_json
-from dehla.rules import Rules
+from dehla.rules import Rules, RulesJSON
 
 __all__ = [
     "PROTOCOL",
@@ -61,7 +61,7 @@ class HelloMessage(TypedDict):
     protocol: str
     seat: int
     players: int
-    rules: str | dict[str, Any]  # the rules' JSON form (``Rules.to_json``)
+    rules: RulesJSON  # the rules' JSON form (``Rules.to_json``)
     options: OptionsJSON  # every option written out, so that a bot needs no table of presets
     tricks_per_hand: int
     seed: int | None

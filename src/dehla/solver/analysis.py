@@ -25,12 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
 from dehla.engine.state import Match
 from dehla.record import replay
+from dehla.rules import RulesJSON
 from dehla.solver.fast import Results, Solution, SolveLimitReached, Solver
 from dehla.solver.objective import Value
 
@@ -39,6 +40,10 @@ __all__ = [
     "HandAnalysis",
     "RecordAnalysis",
     "SeatSummary",
+    "DecisionJSON",
+    "HandAnalysisJSON",
+    "SeatSummaryJSON",
+    "RecordAnalysisJSON",
     "analyse_record",
     "DEFAULT_NODE_LIMIT",
     "RESULT_NODE_LIMIT",
@@ -48,6 +53,55 @@ __all__ = [
 DEFAULT_NODE_LIMIT = 3_000_000
 #: Search nodes allowed per position from trick 2 for the hand's result alone (trick 1 keeps ``node_limit``).
 RESULT_NODE_LIMIT = 60_000_000
+
+
+class DecisionJSON(TypedDict):
+    """A decision in ``dehla analyse --json`` (docs/analysis.md); a solved one says what was best and what it lost.
+
+    ``scope`` is written only when just the hand's result is known (then there is no ``tens_lost`` nor values);
+    ``value`` and ``best_value`` (``Value.to_json``) only when both are known.
+    """
+
+    index: int
+    trick: int
+    seat: int
+    action: str
+    solved: bool
+    forced: bool
+    scope: NotRequired[Literal["result"]]
+    best: NotRequired[list[str]]
+    levels_lost: NotRequired[int]
+    tens_lost: NotRequired[int]
+    hand_lost: NotRequired[bool]
+    value: NotRequired[dict[str, object]]
+    best_value: NotRequired[dict[str, object]]
+
+
+class HandAnalysisJSON(TypedDict):
+    hand: int
+    dealer: int
+    start: dict[str, object] | None
+    decisions: list[DecisionJSON]
+
+
+class SeatSummaryJSON(TypedDict):
+    seat: int
+    decisions: int
+    solved: int
+    best: int
+    mistakes: int
+    tens_lost: int
+    hands_lost: int
+    accuracy: float | None
+
+
+class RecordAnalysisJSON(TypedDict):
+    """``dehla analyse --json``: format ``dehla-analysis/1``, the rules, each hand, each seat's summary."""
+
+    format: str
+    rules: RulesJSON
+    hands: list[HandAnalysisJSON]
+    seats: list[SeatSummaryJSON]
 
 
 def _result_rank(value: Value, team: int) -> int:
@@ -84,8 +138,8 @@ class Decision:
     def mistake(self) -> bool:
         return self.solved and (self.levels_lost > 0 or self.hand_lost)
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
+    def to_json(self) -> DecisionJSON:
+        data: DecisionJSON = {
             "index": self.index,
             "trick": self.trick,
             "seat": self.seat,
@@ -95,24 +149,16 @@ class Decision:
         }
         if self.solved and self.scope == "result":
             # Only the hand's result is known: whether the play cost the hand (a lost hand is at least a level).
-            data.update(
-                {
-                    "scope": "result",
-                    "best": [str(action) for action in self.best],
-                    "levels_lost": int(self.hand_lost),
-                    "hand_lost": self.hand_lost,
-                }
-            )
+            data["scope"] = "result"
+            data["best"] = [str(action) for action in self.best]
+            data["levels_lost"] = int(self.hand_lost)
+            data["hand_lost"] = self.hand_lost
         elif self.solved:
             # A forced play in a position too big to solve is best by definition, with no value to show.
-            data.update(
-                {
-                    "best": [str(action) for action in self.best],
-                    "levels_lost": self.levels_lost,
-                    "tens_lost": self.tens_lost,
-                    "hand_lost": self.hand_lost,
-                }
-            )
+            data["best"] = [str(action) for action in self.best]
+            data["levels_lost"] = self.levels_lost
+            data["tens_lost"] = self.tens_lost
+            data["hand_lost"] = self.hand_lost
             if self.value is not None and self.best_value is not None:
                 data["value"] = self.value.to_json()
                 data["best_value"] = self.best_value.to_json()
@@ -126,7 +172,7 @@ class HandAnalysis:
     decisions: list[Decision]
     start: Value | None  # the deal's double-dummy value before the first decision, if solved
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> HandAnalysisJSON:
         return {
             "hand": self.hand,
             "dealer": self.dealer,
@@ -150,7 +196,7 @@ class SeatSummary:
         """Share of the solved decisions that kept the best value."""
         return None if not self.solved else self.best / self.solved
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SeatSummaryJSON:
         return {
             "seat": self.seat,
             "decisions": self.decisions,
@@ -165,11 +211,11 @@ class SeatSummary:
 
 @dataclass
 class RecordAnalysis:
-    rules: object
+    rules: RulesJSON
     hands: list[HandAnalysis]
     seats: list[SeatSummary]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RecordAnalysisJSON:
         return {
             "format": "dehla-analysis/1",
             "rules": self.rules,

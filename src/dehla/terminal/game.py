@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from dehla.bots.base import Bot
 from dehla.engine.actions import Action
@@ -19,7 +18,7 @@ from dehla.engine.observe import Observation
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
 from dehla.play import checked_act
-from dehla.record import to_record, write_records
+from dehla.record import RecordJSON, to_record, write_records
 from dehla.rules import Rules
 
 __all__ = ["Step", "TableGame"]
@@ -100,7 +99,7 @@ class TableGame:
             raise DehlaError(f"seat {seat} is not the seat to act")
         return Step(seat, action, self._match.apply(action))
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> RecordJSON:
         """The match so far as a ``dehla-record/1`` record."""
         return to_record(self._match, self.names)
 

@@ -18,13 +18,17 @@ import multiprocessing
 import queue
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from dehla.web.botpool import follow_parent
 
-__all__ = ["AnalysisService", "WEB_NODE_LIMIT"]
+if TYPE_CHECKING:  # the solver is loaded in the workers only, not in the serving process
+    from dehla.solver.analysis import DecisionJSON, HandAnalysisJSON, SeatSummaryJSON
+
+__all__ = ["AnalysisService", "WEB_NODE_LIMIT", "HandReply"]
 
 #: Search nodes per position for a full value (about a second at most on one core); bigger ones get the result.
 WEB_NODE_LIMIT = 1_000_000
@@ -34,6 +38,23 @@ Key = tuple[str, int, int]
 _progress_queue: Any = None  # in a worker: where to report progress (set by ``_worker_start``)
 
 
+class NoDecisions(TypedDict):
+    """A hand the analysis has nothing to say about (no decision in it)."""
+
+    hand: int
+    decisions: list[DecisionJSON]
+    start: None
+
+
+class HandReply(TypedDict):
+    """``GET /api/history/.../analysis/HAND``: one hand of ``dehla analyse --json`` and the seats' summaries."""
+
+    format: str
+    hand: HandAnalysisJSON | NoDecisions
+    seats: list[SeatSummaryJSON]
+    node_limit: int
+
+
 class AnalysisService:
     """Analyses of finished hands, keyed by (table, match, hand), the most recent ``keep`` kept in memory."""
 
@@ -41,8 +62,8 @@ class AnalysisService:
         self.node_limit = node_limit
         self.keep = keep
         self.workers = workers
-        self._done: OrderedDict[Key, dict[str, Any]] = OrderedDict()
-        self._running: dict[Key, asyncio.Future[dict[str, Any]]] = {}
+        self._done: OrderedDict[Key, HandReply] = OrderedDict()
+        self._running: dict[Key, asyncio.Future[HandReply]] = {}
         self._progress: dict[Key, tuple[int, int]] = {}
         self._executor: ProcessPoolExecutor | None = None
         self._queue: Any = None
@@ -52,7 +73,7 @@ class AnalysisService:
         """``(done, total)`` decisions of a hand being analysed now, else ``None``."""
         return self._progress.get((table_id, match_no, hand))
 
-    async def hand(self, table_id: str, match_no: int, record: dict[str, Any], hand: int) -> dict[str, Any]:
+    async def hand(self, table_id: str, match_no: int, record: Mapping[str, object], hand: int) -> HandReply:
         """The analysis of hand ``hand`` (0-based) of a finished match's record, as JSON."""
         key = (table_id, match_no, hand)
         done = self._done.get(key)
@@ -63,7 +84,7 @@ class AnalysisService:
         if running is not None:  # someone asked first: share the answer
             return await asyncio.shield(running)
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[dict[str, Any]] = loop.create_future()
+        future: asyncio.Future[HandReply] = loop.create_future()
         self._running[key] = future
         self._progress[key] = (0, 0)
         try:
@@ -129,7 +150,7 @@ def _worker_start(progress: Any) -> None:
     warm_up(wait=True)
 
 
-def _analyse_hand(record: dict[str, Any], hand: int, node_limit: int, key: Key) -> dict[str, Any]:
+def _analyse_hand(record: Mapping[str, object], hand: int, node_limit: int, key: Key) -> HandReply:
     from dehla.solver.analysis import analyse_record
 
     def report(done: int, total: int) -> None:

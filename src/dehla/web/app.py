@@ -10,15 +10,14 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
@@ -92,7 +91,8 @@ def _error(error: WebError) -> JSONResponse:
     return JSONResponse(error.to_json(), status_code=error.status)
 
 
-async def _body(request: Request) -> Any:
+async def _body(request: Request) -> object:
+    """The request's JSON body, not yet checked (``{}`` when empty)."""
     size = 0
     chunks = []
     async for chunk in request.stream():
@@ -201,7 +201,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         return JSONResponse({"matches": [{"table": item.table_id, "match_no": item.match_no,
                                           "finished": item.finished, **item.summary} for item in finished]})
 
-    async def _finished_record(request: Request) -> dict[str, Any]:
+    async def _finished_record(request: Request) -> Mapping[str, object]:
         found = await storage.get_finished(request.path_params["table_id"], request.path_params["match_no"])
         if found is None:
             raise WebError("no_finished_match", "not_found")
@@ -227,7 +227,8 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         try:
             data = await _finished_record(request)
             hand = request.path_params["hand"]
-            count = len(data.get("hands", []))
+            hands = data.get("hands", [])
+            count = len(hands) if isinstance(hands, list) else 0
             if not 0 <= hand < count:
                 raise WebError("no_hand", "not_found", max=count - 1)
         except WebError as error:
@@ -271,7 +272,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
             await service.stop()
             analyses.close()
 
-    routes: list[Any] = [Route(path, page) for path in PAGES]
+    routes: list[BaseRoute] = [Route(path, page) for path in PAGES]
     routes += [
         Route("/api/meta", meta),
         Route("/api/i18n/{lang}", catalog),

@@ -30,6 +30,7 @@ import contextlib
 import json
 import logging
 import secrets
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from dehla.web.storage import PostgresStorage
@@ -45,8 +46,8 @@ DEFAULT_LEASE_SECONDS = 5.0
 class ClusterHost(Protocol):
     """What the cluster drives: the table service of this process."""
 
-    def hear(self, payload: dict[str, Any]) -> None:
-        """A message on the channel (from any node, this one included)."""
+    def hear(self, payload: dict[str, object]) -> None:
+        """A message on the channel (from any node, this one included): a JSON object, not yet checked."""
         ...
 
     async def run_leases(self, held: set[str]) -> None:
@@ -75,7 +76,7 @@ class Cluster:
         self._host: ClusterHost | None = None
         self._listening = asyncio.Event()
 
-    def publish(self, payload: dict[str, Any]) -> None:
+    def publish(self, payload: Mapping[str, object]) -> None:
         """Send a message to every node (in order with the log's announcements, without waiting for it)."""
         self.storage.notify(payload)
 

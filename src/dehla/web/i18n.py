@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from babel.messages.catalog import Catalog
 from babel.messages.plurals import get_plural
@@ -138,7 +138,16 @@ def translate_plural(lang: str, singular: str, plural: str, n: int) -> str:
     return forms[min(plural_index(lang, n), len(forms) - 1)]
 
 
-def catalog_json(lang: str) -> dict[str, Any]:
+class CatalogJSON(TypedDict):
+    """A language's catalog for the page: its messages, its plural forms, and its plural rule (a C expression)."""
+
+    lang: str
+    messages: dict[str, str]
+    plurals: dict[str, list[str]]
+    plural_expr: str
+
+
+def catalog_json(lang: str) -> CatalogJSON:
     """What ``GET /api/i18n/<lang>`` returns: the messages, the plural forms and the plural rule."""
     lang = _known(lang)
     return {"lang": lang, "messages": catalog(lang), "plurals": plurals(lang), "plural_expr": plural_expr(lang)}

@@ -23,71 +23,138 @@ way to rebuild a match.  Logs written before this format (``{"k": "match" | "dea
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from dehla.cards import cards_text, parse_card, parse_cards
 from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
-from dehla.record import FORMAT, replay
+from dehla.record import FORMAT, RecordHandJSON, RecordJSON, replay
 from dehla.rules import Rules
+from dehla.web.schema import Fields, LastAction, SeatState, read_seat_state
 
 __all__ = ["match_entry", "deal_entry", "action_entry", "seat_entry", "settings_entry", "deal_of", "upgrade_entry",
-           "Replayed", "replay_log", "SETTINGS_FIELDS"]
+           "Replayed", "replay_log", "SETTINGS_FIELDS", "LogEntry", "MatchEntry", "DealEntry", "ActionEntry",
+           "SeatEntry", "SettingsEntry", "last_action"]
 
 #: The fields of a ``settings`` entry: the table's settings the host may change while it runs.
 SETTINGS_FIELDS = ("listed", "watchers_allowed", "trick_pause", "watch_hash")
 
 
-def match_entry(match_no: int, first_dealer: int) -> dict[str, Any]:
+class MatchEntry(TypedDict):
+    type: Literal["match"]
+    match_no: int
+    first_dealer: int
+
+
+class DealEntry(TypedDict):
+    type: Literal["deal"]
+    cards: list[str]
+    open_draw: NotRequired[str]
+
+
+class ActionEntry(TypedDict):
+    type: Literal["action"]
+    seat: int
+    action: str
+    by: str
+
+
+class SeatEntry(SeatState):
+    type: Literal["seat"]
+    seat: int
+
+
+class SettingsEntry(TypedDict):
+    type: Literal["settings"]
+    listed: bool
+    watchers_allowed: bool
+    trick_pause: float
+    watch_hash: str | None
+
+
+#: An entry of a table's log (the forms listed in the module's docstring).
+LogEntry = MatchEntry | DealEntry | ActionEntry | SeatEntry | SettingsEntry
+
+
+def match_entry(match_no: int, first_dealer: int) -> MatchEntry:
     return {"type": "match", "match_no": match_no, "first_dealer": first_dealer}
 
 
-def deal_entry(deal: Deal) -> dict[str, Any]:
-    entry: dict[str, Any] = {"type": "deal", "cards": [cards_text(hand) for hand in deal.hands]}
+def deal_entry(deal: Deal) -> DealEntry:
+    entry: DealEntry = {"type": "deal", "cards": [cards_text(hand) for hand in deal.hands]}
     if deal.open_draw is not None:
         entry["open_draw"] = str(deal.open_draw)
     return entry
 
 
-def action_entry(seat: int, action: Action, by: str) -> dict[str, Any]:
+def action_entry(seat: int, action: Action, by: str) -> ActionEntry:
     return {"type": "action", "seat": seat, "action": str(action), "by": by}
 
 
-def seat_entry(seat: int, state: dict[str, Any]) -> dict[str, Any]:
+def seat_entry(seat: int, state: SeatState) -> SeatEntry:
     """A seat event: ``state`` is the seat's whole new state, so applying events in order is enough."""
     return {"type": "seat", "seat": seat, **state}
 
 
-def settings_entry(listed: bool, watchers_allowed: bool, trick_pause: float, watch_hash: str | None) -> dict[str, Any]:
+def settings_entry(listed: bool, watchers_allowed: bool, trick_pause: float, watch_hash: str | None) -> SettingsEntry:
     """The host's settings, whole (applying the entries in order is enough)."""
     return {"type": "settings", "listed": listed, "watchers_allowed": watchers_allowed, "trick_pause": trick_pause,
             "watch_hash": watch_hash}
 
 
-def deal_of(entry: dict[str, Any]) -> Deal:
+def deal_of(entry: DealEntry) -> Deal:
     """The ``Deal`` a ``deal`` entry records (its cards by seat and the open-draw card)."""
     draw = entry.get("open_draw")
     return Deal([parse_cards(hand) for hand in entry["cards"]], None if draw is None else parse_card(draw))
 
 
-def upgrade_entry(entry: dict[str, Any]) -> dict[str, Any]:
-    """An entry in today's form; entries of the first log format (``"k"``) are translated."""
-    kind = entry.get("k")
-    if kind is None:
-        return entry
+def _deal(cards: list[str], draw: str | None) -> DealEntry:
+    entry: DealEntry = {"type": "deal", "cards": cards}
+    if draw is not None:
+        entry["open_draw"] = draw
+    return entry
+
+
+def upgrade_entry(raw: object) -> LogEntry:
+    """A stored entry, checked, in today's form; entries of the first log format (``"k"``) are translated.
+
+    A wrong entry raises ``DehlaError`` naming the field.
+    """
+    fields = Fields(raw, "log entry")
+    data = fields.data
+    kind = data.get("k")
     if kind == "match":
-        return match_entry(int(entry["no"]), int(entry["first_dealer"]))
+        return match_entry(fields.integer("no"), fields.integer("first_dealer"))
     if kind == "deal":
-        upgraded: dict[str, Any] = {"type": "deal", "cards": list(entry["hands"])}
-        if entry.get("open_draw") is not None:
-            upgraded["open_draw"] = entry["open_draw"]
-        return upgraded
+        return _deal(fields.texts("hands"), fields.optional_text("open_draw"))
     if kind == "act":
-        return {"type": "action", "seat": int(entry["seat"]), "action": entry["a"], "by": entry.get("by", "person")}
+        return {"type": "action", "seat": fields.integer("seat"), "action": fields.text("a"),
+                "by": fields.text("by") if "by" in data else "person"}
+    if kind is not None:
+        raise DehlaError(f"unknown log entry {kind!r}")
+    kind = data.get("type")
+    if kind == "match":
+        return match_entry(fields.integer("match_no"), fields.integer("first_dealer"))
+    if kind == "deal":
+        return _deal(fields.texts("cards"), fields.optional_text("open_draw"))
+    if kind == "action":
+        return {"type": "action", "seat": fields.integer("seat"), "action": fields.text("action"),
+                "by": fields.text("by") if "by" in data else "person"}
+    if kind == "seat":
+        return seat_entry(fields.integer("seat"), read_seat_state(fields))
+    if kind == "settings":
+        return settings_entry(fields.flag("listed"), fields.flag("watchers_allowed"), fields.number("trick_pause"),
+                              fields.optional_text("watch_hash"))
     raise DehlaError(f"unknown log entry {kind!r}")
+
+
+def last_action(entry: ActionEntry) -> LastAction:
+    """The ``{"seat", "action", "by"}`` an action entry shows as the last action."""
+    return {"seat": entry["seat"], "action": entry["action"], "by": entry["by"]}
 
 
 @dataclass
@@ -97,46 +164,42 @@ class Replayed:
     match: Match | None = None
     match_no: int = 0
     #: ``{"seat", "action", "by"}`` of the last action of the hand in play, or ``None`` after a deal.
-    last: dict[str, Any] | None = None
+    last: LastAction | None = None
     #: The events of the last step of the match, and the hand it was in (to show a finished trick again).
     last_events: tuple[Event, ...] = ()
     last_hand: int = 0
-    seat_events: list[dict[str, Any]] = field(default_factory=list)
+    seat_events: list[SeatEntry] = field(default_factory=list)
     #: The last ``settings`` entry, if the host ever changed them.
-    settings: dict[str, Any] | None = None
+    settings: SettingsEntry | None = None
 
 
-def replay_log(rules: Rules, entries: list[dict[str, Any]]) -> Replayed:
+def replay_log(rules: Rules, entries: Iterable[object]) -> Replayed:
     """Fold a table's log: the current match is rebuilt by replaying its record (``dehla.record.replay``)."""
     result = Replayed()
-    record: dict[str, Any] | None = None
+    record: RecordJSON | None = None
     for raw in entries:
         entry = upgrade_entry(raw)
-        kind = entry.get("type")
-        if kind == "match":
-            record = {"format": FORMAT, "rules": rules.to_json(), "first_dealer": int(entry["first_dealer"]),
-                      "hands": []}
-            result.match_no = int(entry["match_no"])
+        if entry["type"] == "match":
+            record = {"format": FORMAT, "rules": rules.to_json(), "first_dealer": entry["first_dealer"], "hands": []}
+            result.match_no = entry["match_no"]
             result.last = None
-        elif kind == "deal":
+        elif entry["type"] == "deal":
             if record is None:
                 raise DehlaError("a deal before any match in the log")
-            hand: dict[str, Any] = {"cards": list(entry["cards"]), "actions": []}
-            if entry.get("open_draw") is not None:
+            hand: RecordHandJSON = {"cards": list(entry["cards"]), "actions": []}
+            if "open_draw" in entry:
                 hand["open_draw"] = entry["open_draw"]
             record["hands"].append(hand)
             result.last = None
-        elif kind == "action":
+        elif entry["type"] == "action":
             if record is None or not record["hands"]:
                 raise DehlaError("an action before any deal in the log")
-            record["hands"][-1]["actions"].append(str(entry["action"]))
-            result.last = {"seat": int(entry["seat"]), "action": str(entry["action"]), "by": entry.get("by", "person")}
-        elif kind == "seat":
+            record["hands"][-1]["actions"].append(entry["action"])
+            result.last = last_action(entry)
+        elif entry["type"] == "seat":
             result.seat_events.append(entry)
-        elif kind == "settings":
-            result.settings = entry
         else:
-            raise DehlaError(f"unknown log entry {kind!r}")
+            result.settings = entry
     if record is not None:
 
         def step(match: Match, hand: int, index: int | None, action: Action | Deal, events: tuple[Event, ...]) -> None:

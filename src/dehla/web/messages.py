@@ -14,11 +14,15 @@ numbers, ``text`` plain text.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Literal, NotRequired, TypedDict
 
 from dehla.errors import DehlaError
 
-__all__ = ["WebError", "TEMPLATES", "STATUS", "ErrorKind", "register", "english"]
+__all__ = ["WebError", "TEMPLATES", "STATUS", "ErrorKind", "Param", "ErrorBody", "register", "english"]
+
+#: A parameter of a refusal or notice: a card, a suit, a seat, a count, some text, a list of cards.
+Param = int | float | str | list[str]
 
 #: What kind of refusal an error is; it alone picks the HTTP status.
 ErrorKind = Literal["invalid", "forbidden", "not_found", "conflict", "unavailable"]
@@ -37,13 +41,22 @@ def register(templates: dict[str, str]) -> None:
         TEMPLATES[code] = template
 
 
-def _plain(value: object) -> str:
+class ErrorBody(TypedDict):
+    """A refusal as the JSON body of an HTTP answer (``WebError.to_json``)."""
+
+    error: str
+    code: str
+    params: dict[str, Param]
+    detail: NotRequired[str]
+
+
+def _plain(value: Param) -> str:
     if isinstance(value, list | tuple):
         return " ".join(str(item) for item in value)
     return str(value)
 
 
-def english(code: str, params: dict[str, Any]) -> str:
+def english(code: str, params: Mapping[str, Param]) -> str:
     """The English sentence for ``code`` with ``params`` filled in plainly (cards as their text)."""
     template = TEMPLATES.get(code, code)
     text = template
@@ -55,7 +68,7 @@ def english(code: str, params: dict[str, Any]) -> str:
 class WebError(DehlaError):
     """A refusal by the web layer: ``code`` and ``params`` for the browser, ``kind`` for the HTTP status."""
 
-    def __init__(self, code: str, kind: ErrorKind = "invalid", *, detail: str | None = None, **params: Any) -> None:
+    def __init__(self, code: str, kind: ErrorKind = "invalid", *, detail: str | None = None, **params: Param) -> None:
         self.code = code
         self.kind: ErrorKind = kind
         self.params = params
@@ -68,8 +81,8 @@ class WebError(DehlaError):
     def status(self) -> int:
         return STATUS[self.kind]
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"error": str(self), "code": self.code, "params": self.params}
+    def to_json(self) -> ErrorBody:
+        data: ErrorBody = {"error": str(self), "code": self.code, "params": self.params}
         if self.detail is not None:
             data["detail"] = self.detail
         return data

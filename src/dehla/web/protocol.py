@@ -11,14 +11,15 @@ from __future__ import annotations
 import json
 import math
 import time
-from typing import Any
+from typing import Literal, NotRequired, TypedDict, cast
 
 from dehla.engine.observe import ObservationJSON, watcher_json
 from dehla.engine.state import Match
-from dehla.web.messages import WebError, register
+from dehla.web.messages import Param, WebError, register
 
 __all__ = ["ProtocolError", "MAX_MESSAGE_BYTES", "parse_message", "RateLimiter", "watcher_view", "MESSAGE_FIELDS",
-           "REQUIRED"]
+           "REQUIRED", "ClientMessage", "HelloRequest", "ActRequest", "BareRequest", "ChatRequest", "ReactRequest",
+           "SeatRequest", "SettingsRequest"]
 
 #: The largest inbound message accepted, in bytes of text.
 MAX_MESSAGE_BYTES = 2048
@@ -41,6 +42,64 @@ MESSAGE_FIELDS: dict[str, dict[str, tuple[type, int | None]]] = {
 REQUIRED: dict[str, tuple[str, ...]] = {"act": ("action",), "chat": ("text",), "react": ("reaction",),
                                         "seat": ("seat", "kind")}
 
+
+# The messages ``MESSAGE_FIELDS`` and ``REQUIRED`` admit, as types (tests/web/test_api.py checks that they agree).
+
+
+class HelloRequest(TypedDict):
+    """Take the seat of a link's ``token`` (with a ``name``), or watch (with a ``watch`` link if needed)."""
+
+    type: Literal["hello"]
+    token: NotRequired[str]
+    name: NotRequired[str]
+    watch: NotRequired[str]
+
+
+class ActRequest(TypedDict):
+    """An action's text, and the table's version it was chosen at (refused as stale if the table moved on)."""
+
+    type: Literal["act"]
+    action: str
+    version: NotRequired[int]
+
+
+class BareRequest(TypedDict):
+    """A message that is only its type: ready for the next hand, start, rematch, ping."""
+
+    type: Literal["next", "start", "rematch", "ping"]
+
+
+class ChatRequest(TypedDict):
+    type: Literal["chat"]
+    text: str
+
+
+class ReactRequest(TypedDict):
+    type: Literal["react"]
+    reaction: str
+
+
+class SeatRequest(TypedDict):
+    """The host makes ``seat`` a bot's (``kind`` "bot") or opens it for an invite (``kind`` "invite")."""
+
+    type: Literal["seat"]
+    seat: int
+    kind: str
+    bot: NotRequired[str]
+
+
+class SettingsRequest(TypedDict):
+    type: Literal["settings"]
+    listed: NotRequired[bool]
+    watchers_allowed: NotRequired[bool]
+    trick_pause: NotRequired[float]
+
+
+#: Every message a client may send.
+ClientMessage = (
+    HelloRequest | ActRequest | BareRequest | ChatRequest | ReactRequest | SeatRequest | SettingsRequest
+)
+
 register({
     "bad_message": "That message was not understood.",
     "too_big": "That message is too long (at most {max} bytes).",
@@ -51,8 +110,8 @@ register({
 class ProtocolError(WebError):
     """An inbound message that is refused: a ``WebError`` whose kind is always ``invalid``."""
 
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code, "invalid", **params)
+    def __init__(self, code: str, **params: Param) -> None:
+        super().__init__(code, "invalid", detail=None, **params)
 
 
 def _check(key: str, value: object, expected: type, longest: int | None) -> None:
@@ -68,8 +127,8 @@ def _check(key: str, value: object, expected: type, longest: int | None) -> None
         raise ProtocolError("bad_message")
 
 
-def parse_message(text: object) -> tuple[str, dict[str, Any]]:
-    """Validate one inbound message; returns ``(type, fields)`` or raises ``ProtocolError``."""
+def parse_message(text: object) -> ClientMessage:
+    """Validate one inbound message; returns it (its ``type`` and fields) or raises ``ProtocolError``."""
     if not isinstance(text, str):
         raise ProtocolError("bad_message")
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
@@ -84,17 +143,18 @@ def parse_message(text: object) -> tuple[str, dict[str, Any]]:
     if not isinstance(kind, str) or kind not in MESSAGE_FIELDS:
         raise ProtocolError("bad_message")
     allowed = MESSAGE_FIELDS[kind]
-    fields: dict[str, Any] = {}
+    message: dict[str, object] = {"type": kind}
     for key, value in data.items():
         if key == "type":
             continue
         if key not in allowed:
             raise ProtocolError("bad_message")
         _check(key, value, *allowed[key])
-        fields[key] = value
-    if any(key not in fields for key in REQUIRED.get(kind, ())):
+        message[key] = value
+    if any(key not in message for key in REQUIRED.get(kind, ())):
         raise ProtocolError("bad_message")
-    return kind, fields
+    # every field was checked against MESSAGE_FIELDS and REQUIRED, which say what the types above say
+    return cast(ClientMessage, message)
 
 
 class RateLimiter:

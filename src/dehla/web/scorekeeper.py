@@ -9,14 +9,15 @@ engine scores with.  A result that no real hand can have is refused with a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, TypedDict
 
 from dehla.engine.scoring import MatchScore, hand_outcome, next_dealer, settled_outcome
 from dehla.errors import RulesError
-from dehla.rules import Rules, parse_rules
+from dehla.rules import Rules, RulesJSON, parse_rules
 from dehla.web.messages import WebError, register
 
-__all__ = ["score_hands", "needs_tricks", "check_hand", "MAX_HANDS", "SCOREKEEPER_TEMPLATES"]
+__all__ = ["score_hands", "needs_tricks", "check_hand", "MAX_HANDS", "SCOREKEEPER_TEMPLATES", "ScoreSheet",
+           "ScoredHand"]
 
 MAX_HANDS = 500
 #: How many tens a pack has: every preset plays with all four.
@@ -45,6 +46,38 @@ SCOREKEEPER_TEMPLATES: dict[str, str] = {
     "match_over_already": "Hand {hand}: the match was already over; start a new match.",
 }
 register(SCOREKEEPER_TEMPLATES)
+
+
+class ScoredHand(TypedDict):
+    """One entered hand, scored: who won it and how, and the match after it (``tricks`` null under Pagat rules)."""
+
+    dealer: int
+    tens: list[int]
+    tricks: list[int] | None
+    winner: int | None
+    points: list[int]
+    sweep: bool
+    kot: bool
+    ended_early: bool
+    score: list[int]
+    streak: list[int]
+    next_dealer: int | None
+
+
+class ScoreSheet(TypedDict):
+    """The scorekeeper's answer: the rules, every hand scored, who deals next and the match's standing."""
+
+    rules: RulesJSON
+    needs_tricks: bool
+    tricks_per_hand: int
+    unit: Literal["kots", "points"]
+    target: int
+    hands: list[ScoredHand]
+    dealer: int | None
+    score: list[int]
+    streak: list[int]
+    over: bool
+    winner: int | None
 
 
 def needs_tricks(rules: Rules) -> bool:
@@ -101,7 +134,7 @@ def check_hand(rules: Rules, dealer: int, index: int, hand: object) -> tuple[tup
     return tens, tricks
 
 
-def score_hands(request: object) -> dict[str, Any]:
+def score_hands(request: object) -> ScoreSheet:
     """Score ``{"rules": ..., "first_dealer": SEAT, "hands": [{"tens": [a, b], "tricks": [x, y]}, ...]}``."""
     if not isinstance(request, dict):
         raise WebError("scorekeeper_request")
@@ -122,7 +155,7 @@ def score_hands(request: object) -> dict[str, Any]:
     if len(hands) > MAX_HANDS:
         raise WebError("too_many_hands", max=MAX_HANDS)
     score = MatchScore()
-    rows = []
+    rows: list[ScoredHand] = []
     full = rules.tricks_per_hand
     for index, hand in enumerate(hands):
         if score.over:

@@ -33,24 +33,28 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 
 from dehla.bots import BOTS, Bot, make_bot
 from dehla.cards import TENS_MASK, cards_of
 from dehla.engine.actions import Action, Call, Hide, Play, Reveal, parse_action
 from dehla.engine.events import CentreCollected, Event, HandEnded, Trick
-from dehla.engine.observe import Observation, action_text_for
+from dehla.engine.observe import Observation, ObservationJSON, action_text_for
 from dehla.engine.state import Match, draw_first_dealer
 from dehla.errors import DehlaError
 from dehla.record import to_record
 from dehla.rules import Rules, parse_rules
 from dehla.web.botpool import BotPool
 from dehla.web.log import (
+    LogEntry,
+    SeatEntry,
+    SettingsEntry,
     action_entry,
     deal_entry,
     deal_of,
+    last_action,
     match_entry,
     replay_log,
     seat_entry,
@@ -58,7 +62,33 @@ from dehla.web.log import (
     upgrade_entry,
 )
 from dehla.web.messages import WebError, english, register
-from dehla.web.protocol import RateLimiter, watcher_view
+from dehla.web.protocol import (
+    ActRequest,
+    ClientMessage,
+    HelloRequest,
+    RateLimiter,
+    SeatRequest,
+    SettingsRequest,
+    watcher_view,
+)
+from dehla.web.schema import (
+    ChatMessage,
+    ErrorMessage,
+    FinishedTrick,
+    FinishedTrickView,
+    Heard,
+    LastAction,
+    MatchSummary,
+    ReactionMessage,
+    SeatState,
+    SeatView,
+    ServerMessage,
+    SessionNote,
+    StateMessage,
+    TableInfo,
+    TableMeta,
+    read_meta,
+)
 from dehla.web.settings import (
     DEFAULT_BOT_DELAY,
     DEFAULT_TRICK_PAUSE,
@@ -159,11 +189,11 @@ class Listener(Protocol):
         ...
 
 
-def _dumps(message: dict[str, Any]) -> str:
+def _dumps(message: ServerMessage) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
-def error_message(error: WebError) -> dict[str, Any]:
+def error_message(error: WebError) -> ErrorMessage:
     """The wire form of a refusal: the browser words it from ``code`` and ``params``."""
     return {"type": "error", "code": error.code, "params": error.params, "message": str(error)}
 
@@ -178,16 +208,17 @@ class SeatInfo:
     token_hash: str | None = None
     claimed: bool = False
 
-    def to_meta(self) -> dict[str, Any]:
+    def to_meta(self) -> SeatState:
         return {"kind": self.kind, "bot": self.bot, "name": self.name, "token_hash": self.token_hash,
                 "claimed": self.claimed}
 
     @classmethod
-    def from_meta(cls, data: dict[str, Any]) -> SeatInfo:
-        bot = data.get("bot") or default_bot()
+    def from_meta(cls, data: SeatState) -> SeatInfo:
+        """A seat as stored (read by ``schema.read_seat_state``); a bot not offered any more becomes the default."""
+        bot = data["bot"] or default_bot()
         if bot not in BOTS or BOTS[bot].measurement_only:
             bot = default_bot()
-        return cls(str(data["kind"]), bot, str(data["name"]), data.get("token_hash"), bool(data.get("claimed")))
+        return cls(data["kind"], bot, data["name"], data["token_hash"], data["claimed"])
 
     @property
     def invited(self) -> bool:
@@ -201,7 +232,7 @@ class Bus(Protocol):
 
     node: str
 
-    def publish(self, payload: dict[str, Any]) -> None: ...
+    def publish(self, payload: Mapping[str, object]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -261,7 +292,7 @@ def illegal_reason(observation: Observation, action: Action) -> WebError:
     return WebError("illegal_action", text=str(action))  # pragma: no cover - every action kind is above
 
 
-def finished_trick_of(events: Iterable[Event], hand: int) -> dict[str, Any] | None:
+def finished_trick_of(events: Iterable[Event], hand: int) -> FinishedTrick | None:
     """The finished trick in the events of one step, in the state's ``finished_trick`` form (without ``pause``)."""
     trick: Trick | None = None
     collected: CentreCollected | None = None
@@ -314,9 +345,9 @@ class TableSession:
     match_no: int = 0
     match: Match | None = None
     seq: int = 0
-    last: dict[str, Any] | None = None
+    last: LastAction | None = None
     #: The trick just finished (``finished_trick_of``), shown until the next step; when it finished.
-    finished_trick: dict[str, Any] | None = None
+    finished_trick: FinishedTrick | None = None
     trick_ended: float = 0.0
     ready: set[int] = field(default_factory=set)
     clients: set[Listener] = field(default_factory=set)
@@ -328,7 +359,7 @@ class TableSession:
     bots: dict[int, Bot] = field(default_factory=dict)
     #: The table's own random source: bot seeds and the fallback when a bot fails (never the global one).
     rng: random.Random = field(default_factory=random.Random)
-    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
+    chat: deque[ChatMessage] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
     chat_count: int = 0
     chat_limits: dict[int, RateLimiter] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -342,8 +373,9 @@ class TableSession:
     behind: bool = False
     catching: asyncio.Task[None] | None = None
     catch_again: bool = False
-    #: Entries heard on the channel, by position, not yet applied; the log's length as last announced.
-    heard: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: Entries heard on the channel, by position, not yet applied (``log.upgrade_entry`` checks each when it is);
+    #: the log's length as last announced.
+    heard: dict[int, object] = field(default_factory=dict)
     announced: int = 0
     published: tuple[frozenset[int], int] | None = None
     #: Seats a window here took whose "took" message has not come back from the channel yet (when it was sent).
@@ -385,31 +417,34 @@ class TableSession:
 
     @classmethod
     async def restore(cls, context: SessionContext, row: TableRow, default_pause: float) -> TableSession:
-        """Rebuild a table from its metadata row and its log (replayed through ``dehla.record``)."""
-        meta = row.meta
+        """Rebuild a table from its metadata row and its log (replayed through ``dehla.record``).
+
+        A row or entry that is not what the server writes raises ``DehlaError`` naming the field.
+        """
+        meta = read_meta(row.meta, row.table_id)
         rules = parse_rules(meta["rules"])
         session = cls(
             context=context,
             table_id=row.table_id,
-            title=str(meta.get("title", "")),
+            title=meta.get("title", ""),
             rules=rules,
             seats=[SeatInfo.from_meta(seat) for seat in meta["seats"]],
             grace=float(meta.get("grace", 60)),
             timer=meta.get("timer"),
             created=row.created,
-            listed=bool(meta.get("listed", True)),
-            watchers_allowed=bool(meta.get("watchers_allowed", True)),
+            listed=meta.get("listed", True),
+            watchers_allowed=meta.get("watchers_allowed", True),
             trick_pause=float(meta.get("trick_pause", default_pause)),
             host=meta.get("host"),
             watch_hash=meta.get("watch_hash"),
-            status=str(meta.get("status", "waiting")),
-            match_no=int(meta.get("match_no", 0)),
+            status=meta.get("status", "waiting"),
+            match_no=meta.get("match_no", 0),
             rng=random.Random(context.deal_rng.getrandbits(64)),
         )
         entries = await context.storage.load_log(row.table_id)
         replayed = replay_log(rules, entries)
         for event in replayed.seat_events:
-            session.seats[int(event["seat"])] = SeatInfo.from_meta(event)
+            session.seats[event["seat"]] = SeatInfo.from_meta(event)
         if replayed.settings is not None:
             session._set_settings(replayed.settings)
         session.match = replayed.match
@@ -439,7 +474,7 @@ class TableSession:
         self.bot_seeds[seat] = seed
         self.bots[seat] = make_bot(self.seats[seat].bot, seed)
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> TableMeta:
         return {
             "title": self.title,
             "rules": self.rules.to_json(),
@@ -503,9 +538,9 @@ class TableSession:
 
     # -- views ---------------------------------------------------------------------------------
 
-    def public_info(self, now: float) -> dict[str, Any]:
+    def public_info(self, now: float) -> TableInfo:
         """What anyone may know about the table (no cards, no tokens): seats, status, options, deadlines."""
-        seats = []
+        seats: list[SeatView] = []
         for number, info in enumerate(self.seats):
             seats.append({
                 "seat": number,
@@ -540,32 +575,33 @@ class TableSession:
             "trick_pause": self.trick_pause,
         }
 
-    def finished_trick_view(self, now: float) -> dict[str, Any] | None:
+    def finished_trick_view(self, now: float) -> FinishedTrickView | None:
         if self.finished_trick is None:
             return None
         left = max(0.0, self.trick_ended + self.trick_pause - now)
         return {**self.finished_trick, "pause": round(left, 2)}
 
-    def state_message(self, client: Listener, info: dict[str, Any], cache: dict[int | None, dict[str, Any]],
-                      deadline: float | None, finished: dict[str, Any] | None) -> dict[str, Any]:
+    def state_message(self, client: Listener, info: TableInfo, cache: dict[int | None, ObservationJSON],
+                      deadline: float | None, finished: FinishedTrickView | None) -> StateMessage:
         """The full state for one listener: its seat's observation, or the watcher view."""
         seat = client.seat
-        observation: dict[str, Any] | None = None
+        observation: ObservationJSON | None = None
         if self.match is not None:
             if seat not in cache:
-                view = self.match.observe(seat).to_json() if seat is not None else watcher_view(self.match)
-                cache[seat] = cast(dict[str, Any], view)  # sent as it is: only "match" is trimmed below
+                cache[seat] = self.match.observe(seat).to_json() if seat is not None else watcher_view(self.match)
             observation = cache[seat]
             # The scored hands of the match only grow: send them once, then only when a hand is added.
             known = (self.match_no, len(observation["match"]["hands"]))
             if client.hands_sent == known:
-                observation = {**observation, "match": {key: value for key, value in observation["match"].items()
-                                                        if key != "hands"}}
+                # ObservationJSON's MatchJSON (engine/observe.py) has no form without "hands": the cast says that
+                # this one lacks it (the browser keeps the hands it was sent).
+                standing = {key: value for key, value in observation["match"].items() if key != "hands"}
+                observation = cast(ObservationJSON, {**observation, "match": standing})
             client.hands_sent = known
         last = self.last
         if last is not None:
             last = {**last, "action": action_text_for(last["action"], last["seat"], seat)}
-        message: dict[str, Any] = {
+        message: StateMessage = {
             "type": "state",
             "version": self.seq,
             "seat": seat,
@@ -585,13 +621,13 @@ class TableSession:
         info = self.public_info(now)
         deadline = self._deadline(now)
         finished = self.finished_trick_view(now)
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: dict[int | None, ObservationJSON] = {}
         for client in list(self.clients):
             message = self.state_message(client, info, cache, deadline, finished)
             full = message["observation"] is not None and "hands" in message["observation"]["match"]
             client.push(_dumps(message), "state_full" if full else "state")
 
-    def _send_all(self, message: dict[str, Any]) -> None:
+    def _send_all(self, message: ServerMessage) -> None:
         text = _dumps(message)
         for client in list(self.clients):
             client.push(text)
@@ -610,7 +646,7 @@ class TableSession:
             self._publish_presence()
         self.changed.set()
 
-    async def handle(self, client: Listener, kind: str, fields: dict[str, Any]) -> None:
+    async def handle(self, client: Listener, request: ClientMessage) -> None:
         """Act on one validated message; a refusal raises ``WebError`` and changes nothing.
 
         When another process wrote the log first (``StaleLog``), this copy catches
@@ -622,7 +658,7 @@ class TableSession:
                 await self._catch_up_locked()
             for _ in range(3):
                 try:
-                    await self._dispatch(client, kind, fields)
+                    await self._dispatch(client, request)
                     break
                 except StaleLog:
                     await self._catch_up_locked()
@@ -630,41 +666,41 @@ class TableSession:
                 raise WebError("stale", "conflict")
         self.changed.set()
 
-    async def _dispatch(self, client: Listener, kind: str, fields: dict[str, Any]) -> None:
-        if kind == "hello":
-            await self._hello(client, fields)
+    async def _dispatch(self, client: Listener, request: ClientMessage) -> None:
+        if request["type"] == "hello":
+            await self._hello(client, request)
         elif client not in self.clients:
             raise WebError("watcher")
-        elif kind == "act":
-            await self._person_act(client, fields)
-        elif kind == "next":
+        elif request["type"] == "act":
+            await self._person_act(client, request)
+        elif request["type"] == "next":
             seat = self._require_seat(client)
             if self.match is None or not self.match.is_chance or not self.match.results:
                 raise WebError("no_hand_to_move_on", "conflict")
             self.ready.add(seat)
             self._publish({"k": "ready", "seat": seat, "v": self.seq})
             self.broadcast()
-        elif kind == "start":
+        elif request["type"] == "start":
             self._require_seat(client)
             if self.status != "waiting":
                 raise WebError("match_started", "conflict")
             await self.start_match()
             self.broadcast()
-        elif kind == "rematch":
+        elif request["type"] == "rematch":
             self._require_seat(client)
             if self.status != "over":
                 raise WebError("rematch_not_yet", "conflict")
             await self.start_match()
             self.broadcast()
-        elif kind == "chat":
-            self._chat(client, fields["text"])
-        elif kind == "react":
-            self._react(client, fields["reaction"])
-        elif kind == "seat":
-            await self._seat_command(client, fields)
-        elif kind == "settings":
-            await self._settings_command(client, fields)
-        else:  # pragma: no cover - the protocol admits only the kinds above
+        elif request["type"] == "chat":
+            self._chat(client, request["text"])
+        elif request["type"] == "react":
+            self._react(client, request["reaction"])
+        elif request["type"] == "seat":
+            await self._seat_command(client, request)
+        elif request["type"] == "settings":
+            await self._settings_command(client, request)
+        else:  # pragma: no cover - "ping" is answered by the transport
             raise WebError("bad_message")
 
     def _require_seat(self, client: Listener) -> int:
@@ -678,7 +714,7 @@ class TableSession:
             raise WebError("not_host", "forbidden")
         return seat
 
-    async def _hello(self, client: Listener, fields: dict[str, Any]) -> None:
+    async def _hello(self, client: Listener, fields: HelloRequest) -> None:
         """Take the seat of a token (moving it from another window), or watch (with a watch link if needed)."""
         token = fields.get("token")
         seat = self.seat_for_token(token) if token else None
@@ -726,7 +762,7 @@ class TableSession:
     def _send_chat_log(self, client: Listener) -> None:
         client.push(_dumps({"type": "chat_log", "messages": list(self.chat)}))
 
-    async def _person_act(self, client: Listener, fields: dict[str, Any]) -> None:
+    async def _person_act(self, client: Listener, fields: ActRequest) -> None:
         seat = self._require_seat(client)
         match = self.match
         if match is None or self.status != "playing":
@@ -764,8 +800,8 @@ class TableSession:
             raise WebError("chat_empty")
         seat = self._speaker(client)
         self.chat_count += 1
-        message = {"type": "chat", "id": self.chat_count, "seat": seat, "name": self.seats[seat].name, "text": text,
-                   "at": round(time.time(), 3)}
+        message: ChatMessage = {"type": "chat", "id": self.chat_count, "seat": seat, "name": self.seats[seat].name,
+                                "text": text, "at": round(time.time(), 3)}
         self.chat.append(message)
         self._send_all(message)
         self._publish({"k": "chat", "m": message})
@@ -775,7 +811,8 @@ class TableSession:
         if reaction not in REACTIONS:
             raise WebError("bad_reaction")
         seat = self._speaker(client)
-        message = {"type": "reaction", "seat": seat, "name": self.seats[seat].name, "reaction": reaction}
+        message: ReactionMessage = {"type": "reaction", "seat": seat, "name": self.seats[seat].name,
+                                    "reaction": reaction}
         self._send_all(message)
         self._publish({"k": "react", "m": message})
 
@@ -786,9 +823,9 @@ class TableSession:
         await self._step(seat_entry(seat, info.to_meta()))
         await self.save_meta()
 
-    def _apply_seat(self, entry: dict[str, Any]) -> None:
+    def _apply_seat(self, entry: SeatEntry) -> None:
         """A seat's new state; a new token voids the old link: windows on it only watch from then on."""
-        seat = int(entry["seat"])
+        seat = entry["seat"]
         old = self.seats[seat]
         new = SeatInfo.from_meta(entry)
         self.seats[seat] = new
@@ -844,7 +881,7 @@ class TableSession:
         self.broadcast()
         return seat, token
 
-    async def _seat_command(self, client: Listener, fields: dict[str, Any]) -> None:
+    async def _seat_command(self, client: Listener, fields: SeatRequest) -> None:
         """The host replaces a seat with a bot or a fresh invite, before the match or between hands."""
         host = self._require_host(client)
         seat = self._check_seat(fields["seat"])
@@ -873,7 +910,7 @@ class TableSession:
             await self.start_match()
         self.broadcast()
 
-    async def _settings_command(self, client: Listener, fields: dict[str, Any]) -> None:
+    async def _settings_command(self, client: Listener, fields: SettingsRequest) -> None:
         """The host chooses whether the table is in the lobby, whether watchers may come, and the trick pause."""
         self._require_host(client)
         pause = check_trick_pause(fields["trick_pause"]) if "trick_pause" in fields else self.trick_pause
@@ -892,13 +929,13 @@ class TableSession:
         await self.save_meta()
         self.broadcast()
 
-    def _set_settings(self, entry: dict[str, Any]) -> bool:
+    def _set_settings(self, entry: SettingsEntry) -> bool:
         """The host's settings from a ``settings`` entry; True if they admit fewer watchers than before."""
-        listed, watchers = bool(entry["listed"]), bool(entry["watchers_allowed"])
+        listed, watchers = entry["listed"], entry["watchers_allowed"]
         stricter = (self.listed and not listed) or (self.watchers_allowed and not watchers)
         self.listed, self.watchers_allowed = listed, watchers
         self.trick_pause = float(entry["trick_pause"])
-        self.watch_hash = entry.get("watch_hash")
+        self.watch_hash = entry["watch_hash"]
         return stricter
 
     def _send_watchers_away(self) -> None:
@@ -913,7 +950,7 @@ class TableSession:
 
     # -- the log -------------------------------------------------------------------------------
 
-    async def _append(self, entry: dict[str, Any], lease: bool = False) -> None:
+    async def _append(self, entry: LogEntry, lease: bool = False) -> None:
         """Commit an entry to storage; only then may it change the table.
 
         ``lease``: a step of the driver (a bot, the deal, a timer), refused with
@@ -930,22 +967,21 @@ class TableSession:
             raise WebError("storage", "unavailable") from error
         self.seq += 1
 
-    async def _step(self, entry: dict[str, Any], lease: bool = False) -> tuple[Event, ...]:
+    async def _step(self, entry: LogEntry, lease: bool = False) -> tuple[Event, ...]:
         """Append an entry, then apply it to this copy (the one way a table changes)."""
         await self._append(entry, lease)
         return self._apply(entry)
 
-    def _apply(self, entry: dict[str, Any]) -> tuple[Event, ...]:
-        """Change this copy by one committed log entry, written here or read back from the log."""
-        kind = entry["type"]
-        if kind == "match":
-            self.match = Match(self.rules, int(entry["first_dealer"]))
-            self.match_no = int(entry["match_no"])
+    def _apply(self, entry: LogEntry) -> tuple[Event, ...]:
+        """Change this copy by one committed log entry, written here or read back from the log (``upgrade_entry``)."""
+        if entry["type"] == "match":
+            self.match = Match(self.rules, entry["first_dealer"])
+            self.match_no = entry["match_no"]
             self.status = "playing"
             self.last = None
             self.ready.clear()
             self._after_step((), 0)
-        elif kind == "deal":
+        elif entry["type"] == "deal":
             match = self.match
             if match is None:
                 raise DehlaError("a deal before any match in the log")
@@ -953,22 +989,19 @@ class TableSession:
             self.last = None
             self.ready.clear()
             self._after_step((), match.hand_number)
-        elif kind == "action":
+        elif entry["type"] == "action":
             match = self.match
             if match is None:
                 raise DehlaError("an action before any match in the log")
             hand = match.hand_number
-            events = match.apply(parse_action(str(entry["action"])))
-            self.last = {"seat": int(entry["seat"]), "action": str(entry["action"]), "by": entry.get("by", "person")}
+            events = match.apply(parse_action(entry["action"]))
+            self.last = last_action(entry)
             self._after_step(events, hand)
             return events
-        elif kind == "seat":
+        elif entry["type"] == "seat":
             self._apply_seat(entry)
-        elif kind == "settings":
-            if self._set_settings(entry):
-                self._send_watchers_away()
-        else:
-            raise DehlaError(f"unknown log entry {kind!r}")
+        elif self._set_settings(entry):
+            self._send_watchers_away()
         return ()
 
     async def _commit(self, seat: int, action: Action, by: str, lease: bool = False) -> None:
@@ -1006,7 +1039,7 @@ class TableSession:
         self.status = "over"
         await self.save_meta()
         record = to_record(match, [info.name for info in self.seats])
-        summary = {
+        summary: MatchSummary = {
             "title": self.title,
             "preset": self.rules.preset,
             "rules": self.rules.to_json(),
@@ -1021,10 +1054,10 @@ class TableSession:
 
     # -- other processes serving this table ------------------------------------------------------
 
-    def _publish(self, payload: dict[str, Any]) -> None:
+    def _publish(self, note: SessionNote) -> None:
         bus = self.context.bus
         if bus is not None:
-            bus.publish({**payload, "t": self.table_id, "n": bus.node})
+            bus.publish({**note, "t": self.table_id, "n": bus.node})
 
     def _local_presence(self) -> tuple[frozenset[int], int]:
         seats = frozenset(client.seat for client in self.clients if client.seat is not None)
@@ -1049,7 +1082,7 @@ class TableSession:
     def driving(self) -> bool:
         return self.driver is not None and not self.driver.done()
 
-    def poke(self, seq: int, entry: dict[str, Any] | None = None) -> None:
+    def poke(self, seq: int, entry: object = None) -> None:
         """The log has an entry at ``seq`` (committed; ``entry`` if the channel carried it): catch up now if
         anyone here looks at the table, else on first use."""
         if seq < self.seq:
@@ -1099,7 +1132,7 @@ class TableSession:
         for seq in [seq for seq in self.heard if seq < self.seq]:
             del self.heard[seq]
 
-    def _apply_committed(self, raw: dict[str, Any]) -> None:
+    def _apply_committed(self, raw: object) -> None:
         self._apply(upgrade_entry(raw))
         self.seq += 1
         match = self.match
@@ -1107,41 +1140,39 @@ class TableSession:
             self.status = "over"  # the process that wrote the last action keeps the finished record
         self.broadcast()
 
-    def hear(self, payload: dict[str, Any]) -> None:
+    def hear(self, heard: Heard) -> None:
         """A message from another process serving this table (not in the log): presence, chat, "next", a seat."""
-        kind = payload.get("k")
-        node = str(payload.get("n"))
-        if kind == "here":
-            seats = frozenset(int(seat) for seat in payload.get("seats", []))
-            self._set_remote(node, (seats, int(payload.get("w", 0))))
-        elif kind == "ask":
+        note, node = heard["note"], heard["n"]
+        if note["k"] == "here":
+            self._set_remote(node, (frozenset(note["seats"]), note["w"]))
+        elif note["k"] == "ask":
             self._publish_presence(force=bool(self.clients))
-        elif kind == "took":
+        elif note["k"] == "took":
             # One seat, one window across processes: the channel delivers every "took" to every process in one
             # order, and the last one wins.  A "took" from elsewhere that arrives while ours is still on its way
             # was sent before ours: our window keeps the seat (the other process moves its window off on ours).
-            seat = int(payload["seat"])
+            seat = note["seat"]
             count, since = self.took_pending.get(seat, (0, 0.0))
             if count and time.monotonic() - since < TOOK_PATIENCE:
                 return
             self._move_windows_off(seat, None)
             self.broadcast()
             self._publish_presence()
-        elif kind == "chat":
-            message = dict(payload["m"])
-            self.chat.append(message)
-            self._send_all(message)
-        elif kind == "react":
-            self._send_all(dict(payload["m"]))
-        elif kind == "ready" and int(payload.get("v", -1)) == self.seq:
-            self.ready.add(int(payload["seat"]))
+        elif note["k"] == "chat":
+            self.chat.append(note["m"])
+            self._send_all(note["m"])
+        elif note["k"] == "react":
+            self._send_all(note["m"])
+        elif note["k"] == "ready" and note["v"] == self.seq:
+            self.ready.add(note["seat"])
             self.broadcast()
         self.changed.set()
 
-    def heard_own(self, payload: dict[str, Any]) -> None:
+    def heard_own(self, heard: Heard) -> None:
         """Our own message came back from the channel (all processes have it, in this order)."""
-        if payload.get("k") == "took":
-            seat = int(payload["seat"])
+        note = heard["note"]
+        if note["k"] == "took":
+            seat = note["seat"]
             count, since = self.took_pending.pop(seat, (0, 0.0))
             if count > 1:
                 self.took_pending[seat] = (count - 1, since)

@@ -9,7 +9,7 @@ reads a ``TableSettings``; it never sees the raw request.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from dehla.bots import BOTS, bot_names
 from dehla.errors import DehlaError
@@ -130,7 +130,7 @@ def parse_table_request(spec: object, trick_pause: float = DEFAULT_TRICK_PAUSE) 
     except DehlaError as error:
         raise WebError("bad_rules", detail=str(error)) from None
     players = rules.players
-    seats_spec: Any = spec.get("seats")
+    seats_spec: object = spec.get("seats")
     if seats_spec is None:
         seats_spec = [{"kind": "me"}] + [{"kind": "bot"}] * (players - 1)
     if not isinstance(seats_spec, list) or len(seats_spec) != players:

@@ -31,10 +31,10 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 from urllib.parse import parse_qs
 
 from dehla.errors import DehlaError
@@ -56,24 +56,36 @@ class LeaseLost(DehlaError):
     """A bot's or timer's step from a process that no longer holds the table's lease (another runs it now)."""
 
 
+#: A value bound to a statement's placeholder.
+SQLParam = str | int | float | None
+
+
 @dataclass
 class TableRow:
-    """A table's metadata as stored: everything but the log."""
+    """A table's metadata as stored: everything but the log.
+
+    ``meta`` is JSON written by ``TableSession.meta`` and read back as it is in the database (``schema.read_meta``
+    checks it), so here it is any JSON value.
+    """
 
     table_id: str
-    meta: dict[str, Any]
+    meta: object
     created: float = field(default_factory=time.time)
 
 
 @dataclass(frozen=True)
 class FinishedMatch:
-    """A finished match kept for history, replay and download."""
+    """A finished match kept for history, replay and download: its summary and its ``dehla-record/1`` record.
+
+    Both are JSON objects written by the table session (``schema.MatchSummary``, ``record.RecordJSON``); read back,
+    they are objects as stored (``replay`` checks a record).
+    """
 
     table_id: str
     match_no: int
     finished: float
-    summary: dict[str, Any]
-    record: dict[str, Any]
+    summary: Mapping[str, object]
+    record: Mapping[str, object]
 
 
 class Storage(Protocol):
@@ -87,9 +99,9 @@ class Storage(Protocol):
         """A new table's row; ``lease``: the node that runs it (shared storage only)."""
         ...
 
-    async def update_table(self, table_id: str, meta: dict[str, Any]) -> None: ...
+    async def update_table(self, table_id: str, meta: Mapping[str, object]) -> None: ...
 
-    async def append(self, table_id: str, seq: int, entry: dict[str, Any], *, lease: str | None = None) -> None:
+    async def append(self, table_id: str, seq: int, entry: Mapping[str, object], *, lease: str | None = None) -> None:
         """Add log entry ``seq`` (0, 1, 2, ...) of a table; ``StaleLog`` if ``seq`` is not the next position.
 
         With ``lease`` (a process's node id) the entry is refused with ``LeaseLost``
@@ -101,8 +113,8 @@ class Storage(Protocol):
 
     async def load_table(self, table_id: str) -> TableRow | None: ...
 
-    async def load_log(self, table_id: str, since: int = 0) -> list[dict[str, Any]]:
-        """The entries from position ``since`` on."""
+    async def load_log(self, table_id: str, since: int = 0) -> list[object]:
+        """The entries from position ``since`` on, as stored (``log.upgrade_entry`` checks each)."""
         ...
 
     async def save_finished(self, finished: FinishedMatch) -> None: ...
@@ -114,6 +126,14 @@ class Storage(Protocol):
 
 def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _object(text: str, what: str) -> dict[str, object]:
+    """A stored JSON object (a finished match's summary or record)."""
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise DehlaError(f"the stored {what} is not a JSON object")
+    return value
 
 
 _SCHEMA = (
@@ -145,7 +165,7 @@ class SQLiteStorage:
         self.synchronous = synchronous
         self._db: sqlite3.Connection | None = None
         self._reader: sqlite3.Connection | None = None
-        self._queue: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]] = []
+        self._queue: list[tuple[str, tuple[SQLParam, ...], asyncio.Future[None]]] = []
         self._flushing: asyncio.Task[None] | None = None
 
     @property
@@ -180,7 +200,7 @@ class SQLiteStorage:
                 connection.close()
         self._db = self._reader = None
 
-    async def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+    async def _write(self, sql: str, params: tuple[SQLParam, ...]) -> None:
         """Queue one statement and wait until the transaction holding it is committed."""
         if self._db is None:
             raise DehlaError("the storage is not open")
@@ -209,7 +229,7 @@ class SQLiteStorage:
         finally:
             self._flushing = None
 
-    def _commit(self, statements: list[tuple[str, tuple[Any, ...]]]) -> list[sqlite3.Error | None]:
+    def _commit(self, statements: list[tuple[str, tuple[SQLParam, ...]]]) -> list[sqlite3.Error | None]:
         """In the worker thread: one transaction for the batch; a failing statement fails alone."""
         db = self.db
         outcomes: list[sqlite3.Error | None] = []
@@ -232,10 +252,10 @@ class SQLiteStorage:
         await self._write("INSERT INTO tables (id, created, meta) VALUES (?, ?, ?)",
                           (row.table_id, row.created, _dumps(row.meta)))
 
-    async def update_table(self, table_id: str, meta: dict[str, Any]) -> None:
+    async def update_table(self, table_id: str, meta: Mapping[str, object]) -> None:
         await self._write("UPDATE tables SET meta = ? WHERE id = ?", (_dumps(meta), table_id))
 
-    async def append(self, table_id: str, seq: int, entry: dict[str, Any], *, lease: str | None = None) -> None:
+    async def append(self, table_id: str, seq: int, entry: Mapping[str, object], *, lease: str | None = None) -> None:
         # one process serves a SQLite file, so there is no lease to check; a taken position is refused by the key
         try:
             await self._write("INSERT INTO log (table_id, seq, entry) VALUES (?, ?, ?)",
@@ -251,7 +271,7 @@ class SQLiteStorage:
         row = self.reader.execute("SELECT id, created, meta FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else TableRow(row[0], json.loads(row[2]), row[1])
 
-    async def load_log(self, table_id: str, since: int = 0) -> list[dict[str, Any]]:
+    async def load_log(self, table_id: str, since: int = 0) -> list[object]:
         rows = self.reader.execute("SELECT entry FROM log WHERE table_id = ? AND seq >= ? ORDER BY seq",
                                    (table_id, since)).fetchall()
         return [json.loads(entry) for (entry,) in rows]
@@ -277,9 +297,12 @@ class SQLiteStorage:
         return None if row is None else _finished(row)
 
 
-def _finished(row: Any) -> FinishedMatch:
+def _finished(row: Sequence[object]) -> FinishedMatch:
     table_id, match_no, finished, summary, record = row
-    return FinishedMatch(table_id, int(match_no), float(finished), json.loads(summary), json.loads(record))
+    if not (isinstance(table_id, str) and isinstance(match_no, int) and isinstance(finished, int | float)
+            and isinstance(summary, str) and isinstance(record, str)):
+        raise DehlaError(f"a row of finished matches is not what the server writes: {str(row)[:80]}")
+    return FinishedMatch(table_id, match_no, float(finished), _object(summary, "summary"), _object(record, "record"))
 
 
 _PG_SCHEMA = (
@@ -322,6 +345,15 @@ RETURNING id
 """
 
 
+class _AppendParams(TypedDict):
+    """The parameters of ``_APPEND``."""
+
+    id: str
+    seq: int
+    lease: str | None
+    entry: str
+
+
 class PostgresStorage:
     """PostgreSQL through psycopg 3: a few pooled connections in autocommit (each statement its own transaction).
 
@@ -343,7 +375,7 @@ class PostgresStorage:
         self._all: list[Any] = []
         self._messages: asyncio.Queue[str] = asyncio.Queue()
         self._sender: asyncio.Task[None] | None = None
-        self._appends: list[tuple[dict[str, Any], str, asyncio.Future[bool]]] = []
+        self._appends: list[tuple[_AppendParams, str, asyncio.Future[bool]]] = []
         self._flushing: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
@@ -433,7 +465,8 @@ class PostgresStorage:
         finally:
             free.put_nowait(connection)
 
-    async def _execute(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> list[Any]:
+    async def _execute(self, sql: str, params: Sequence[SQLParam] | Mapping[str, object] = ()) -> list[Any]:
+        """The rows of one statement (psycopg's rows: tuples of the columns' values)."""
         async with self._connection() as connection:
             cursor = await connection.execute(sql, params)
             if cursor.description is None:
@@ -449,7 +482,7 @@ class PostgresStorage:
         await connection.execute(f'LISTEN "{self.channel}"')
         return connection
 
-    def notify(self, payload: dict[str, Any]) -> None:
+    def notify(self, payload: Mapping[str, object]) -> None:
         """Queue a message for every listening process (sent soon, in order, after what was queued before)."""
         self._messages.put_nowait(_dumps(payload))
 
@@ -460,16 +493,16 @@ class PostgresStorage:
         await self._execute("INSERT INTO tables (id, created, meta, lease_owner) VALUES (%s, %s, %s, %s)",
                             (row.table_id, row.created, _dumps(row.meta), lease))
 
-    async def update_table(self, table_id: str, meta: dict[str, Any]) -> None:
+    async def update_table(self, table_id: str, meta: Mapping[str, object]) -> None:
         await self._execute("UPDATE tables SET meta = %s WHERE id = %s", (_dumps(meta), table_id))
 
-    async def append(self, table_id: str, seq: int, entry: dict[str, Any], *, lease: str | None = None) -> None:
+    async def append(self, table_id: str, seq: int, entry: Mapping[str, object], *, lease: str | None = None) -> None:
         text = _dumps(entry)
         # the entry rides on the NOTIFY (at most 8000 bytes), so the other processes need not read it back
         payload = _dumps({"k": "log", "t": table_id, "s": seq, "e": entry})
         if len(payload.encode()) > 7900:
             payload = _dumps({"k": "log", "t": table_id, "s": seq})
-        params = {"id": table_id, "seq": seq, "lease": lease, "entry": text}
+        params: _AppendParams = {"id": table_id, "seq": seq, "lease": lease, "entry": text}
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._appends.append((params, payload, done))
         if self._flushing is None:
@@ -539,7 +572,7 @@ class PostgresStorage:
         rows = await self._execute("SELECT id, created, meta FROM tables WHERE id = %s", (table_id,))
         return TableRow(rows[0][0], json.loads(rows[0][2]), float(rows[0][1])) if rows else None
 
-    async def load_log(self, table_id: str, since: int = 0) -> list[dict[str, Any]]:
+    async def load_log(self, table_id: str, since: int = 0) -> list[object]:
         rows = await self._execute("SELECT entry FROM log WHERE table_id = %s AND seq >= %s ORDER BY seq",
                                    (table_id, since))
         return [json.loads(entry) for (entry,) in rows]

@@ -17,21 +17,38 @@ import asyncio
 import logging
 import random
 import time
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from dehla.errors import DehlaError
 from dehla.web.botpool import BotPool
 from dehla.web.cluster import DEFAULT_LEASE_SECONDS, Cluster
 from dehla.web.messages import WebError
+from dehla.web.schema import TableInfo, read_note
 from dehla.web.session import SessionContext, TableSession, hash_token
 from dehla.web.settings import DEFAULT_BOT_DELAY, DEFAULT_TRICK_PAUSE, default_bot, parse_table_request
 from dehla.web.storage import PostgresStorage, Storage, TableRow
 
-__all__ = ["TableService", "Created", "default_bot", "hash_token", "MAX_TABLES_LISTED"]
+__all__ = ["TableService", "Created", "CreatedJSON", "default_bot", "hash_token", "MAX_TABLES_LISTED"]
 
 log = logging.getLogger("dehla.web")
 
 MAX_TABLES_LISTED = 200
+
+
+class Invite(TypedDict):
+    seat: int
+    token: str
+
+
+class CreatedJSON(TypedDict):
+    """The answer to creating a table: its id, the creator's seat and token, the invites, a private table's watch
+    token."""
+
+    id: str
+    seat: int | None
+    token: str | None
+    invites: list[Invite]
+    watch_token: NotRequired[str]
 
 
 class Created:
@@ -42,10 +59,10 @@ class Created:
         self.tokens = tokens
         self.watch_token = watch_token
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> CreatedJSON:
         session = self.session
         me = session.host
-        answer: dict[str, Any] = {
+        answer: CreatedJSON = {
             "id": session.table_id,
             "seat": me,
             "token": None if me is None else self.tokens.get(me),
@@ -171,7 +188,7 @@ class TableService:
         """Take a bot seat of a listed table between hands; returns the seat and its new token."""
         return await (await self.find(table_id)).join(seat, name)
 
-    async def list_tables(self) -> list[dict[str, Any]]:
+    async def list_tables(self) -> list[TableInfo]:
         """Listed tables still open or in play, newest first (no cards, no tokens)."""
         if self.cluster is not None and isinstance(self.storage, PostgresStorage):
             # a table another process made a moment ago may not have been announced here yet
@@ -189,20 +206,26 @@ class TableService:
 
     # -- the cluster's calls (dehla.web.cluster.ClusterHost) -----------------------------------
 
-    def hear(self, payload: dict[str, Any]) -> None:
+    def hear(self, payload: dict[str, object]) -> None:
         table_id = payload.get("t")
         if not isinstance(table_id, str):
             return
-        kind = payload.get("k")
         session = self.tables.get(table_id)
-        if kind == "log":
-            entry = payload.get("e")
-            if session is not None:
-                session.poke(int(payload.get("s", 0)), entry if isinstance(entry, dict) else None)
+        if payload.get("k") == "log":
+            # a log entry, committed: the session checks it when it applies it (``log.upgrade_entry``)
+            seq, entry = payload.get("s", 0), payload.get("e")
+            if session is not None and isinstance(seq, int):
+                session.poke(seq, entry if isinstance(entry, dict) else None)
             return
-        if self.cluster is not None and payload.get("n") == self.cluster.node:
+        try:
+            heard = read_note(payload)
+        except DehlaError as error:
+            log.error("a note on the channel is not understood: %s", error)
+            return
+        kind = heard["note"]["k"]
+        if self.cluster is not None and heard["n"] == self.cluster.node:
             if session is not None:
-                session.heard_own(payload)  # our own message, back in the channel's order
+                session.heard_own(heard)  # our own message, back in the channel's order
             return
         if kind == "new":
             if session is None:
@@ -210,7 +233,7 @@ class TableService:
                 self._announced.add(task)  # kept until done (the loop holds tasks only weakly)
                 task.add_done_callback(self._announced.discard)
         elif session is not None:
-            session.hear(payload)
+            session.hear(heard)
 
     async def run_leases(self, held: set[str]) -> None:
         for table_id in held:

@@ -125,11 +125,12 @@ async def serve_socket(websocket: WebSocket, service: TableService, allowed_orig
                 continue
             kind = ""
             try:
-                kind, fields = parse_message(message.get("text"))
+                request = parse_message(message.get("text"))
+                kind = request["type"]
                 if kind == "ping":
                     client.push('{"type":"pong"}')
                     continue
-                await session.handle(client, kind, fields)
+                await session.handle(client, request)
             except WebError as error:
                 client.refuse(error)
                 if kind == "hello" and not session.admits(client):
