@@ -680,16 +680,13 @@ class TableSession:
             self.ready.add(seat)
             self._publish({"k": "ready", "seat": seat, "v": self.seq})
             self.broadcast()
-        elif request["type"] == "start":
+        elif request["type"] in ("start", "rematch"):
+            # a first match starts from a waiting table, a rematch from a finished one
+            starting = request["type"] == "start"
+            needed, refusal = ("waiting", "match_started") if starting else ("over", "rematch_not_yet")
             self._require_seat(client)
-            if self.status != "waiting":
-                raise WebError("match_started", "conflict")
-            await self.start_match()
-            self.broadcast()
-        elif request["type"] == "rematch":
-            self._require_seat(client)
-            if self.status != "over":
-                raise WebError("rematch_not_yet", "conflict")
+            if self.status != needed:
+                raise WebError(refusal, "conflict")
             await self.start_match()
             self.broadcast()
         elif request["type"] == "chat":
