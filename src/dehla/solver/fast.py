@@ -179,6 +179,8 @@ class Solver:
         self._table = kernel.new_table(table_bits)
         self.partition = True
         self.centre_out = True  # False keeps the centre's tens in the table key (to measure what that saves)
+        self.caps = True  # False leaves out the bounds on what a team can still collect (to measure them)
+        self.etc = True  # False leaves out the enhanced transposition cutoffs (to measure them)
         self.keep_table = keep_table
         self._fresh = True
         self._generation = 0
@@ -188,6 +190,7 @@ class Solver:
         self._work = kernel.new_work()
         self._out = np.zeros(54, dtype=np.int64)
         self._total = 0
+        self._capped = 0
         self._call_start = 0
         self.node_limit = node_limit
 
@@ -195,6 +198,11 @@ class Solver:
     def nodes(self) -> int:
         """Search nodes visited so far (all calls)."""
         return self._total + int(self._stats[0])
+
+    @property
+    def capped(self) -> int:
+        """Nodes answered so far by the caps on what a team can still collect (all calls)."""
+        return self._capped + int(self._stats[6])
 
     # Encoding ------------------------------------------------------------------------------------
 
@@ -255,6 +263,8 @@ class Solver:
         params[kernel.P_HB] = 3 if n == 4 else 4
         params[kernel.P_CENTRE_OUT] = int(self.centre_out)
         params[kernel.P_PARTITION] = int(self.partition)
+        params[kernel.P_CAPS] = int(self.caps)
+        params[kernel.P_ETC] = int(self.etc)
         params[kernel.P_LB] = 4 if 2 * n <= 12 else 3
         context = (rules, state.dealer % 2, tricks.STAGED_TRICKS)
         return _Position(X, params, _final_for(objective), _thresholds_for(objective), objective, context)
@@ -279,6 +289,7 @@ class Solver:
             self._fresh = False
         position.params[kernel.P_GEN] = self._generation
         self._total += int(self._stats[0])
+        self._capped += int(self._stats[6])
         self._stats[:] = 0
         limit = 0
         if self.node_limit:

@@ -41,7 +41,11 @@ still open, the sure winners of the leader or of a partner it can reach (two in
 a row collect the centre with the tens the run's tricks surely hold: the
 leader's among its winners, the partner's played or thrown on them, the
 opponents' they must follow with; all the tricks left collect every ten), and,
-two tricks from the end, a top trump that surely wins the last trick.
+two tricks from the end, a top trump that surely wins the last trick; caps on what a team can still
+collect from the tricks it can still win (``_trick_caps``, asked after the table); and enhanced
+transposition cutoffs (before a trick's last card is searched, a move whose next position the bounds or
+the table already answer the right way is played first).  The table is read by row and column, never
+through row views (each view costs two atomic reference-count operations in numba).
 """
 
 from __future__ import annotations
@@ -124,6 +128,8 @@ P_CENTRE_OUT = 13  # 1: relative mode keeps the centre's tens out of the table k
 P_NODE_LIMIT = 14  # stop (stats[3] = 1) once stats[0] passes this; 0 = no limit
 P_PARTITION = 15  # 1: table entries cover every position that differs only in irrelevant low cards
 P_LB = 16  # bits per count in the suit-length words of a key
+P_CAPS = 17  # 1: bound what a team can still collect by the tricks it can still win (``_trick_caps``)
+P_ETC = 18  # 1: enhanced transposition cutoffs (look up each child of a trick's last card first)
 NPARAMS = 20
 
 REVEAL_MOVE = 52
@@ -170,7 +176,8 @@ W_ACC = 51  # while a node's moves run: the loosest child bound so far (see ``_q
 W_SIZE = 52
 UNBOUNDED = 1 << 40
 # stats: [0] nodes, [1] trick-boundary nodes, [2] table hits, [3] node limit reached, [4] table entries looked at,
-# [5] table probes that found their shape, [8 + k] cutoffs by the k-th move, [16 + t] boundary nodes after t tricks.
+# [5] table probes that found their shape, [6] nodes answered by ``_trick_caps``, [8 + k] cutoffs by the k-th move,
+# [16 + t] boundary nodes after t tricks.
 HIST = 32  # stats[HIST + 53 * seat + card]: how often (weighted by depth) playing ``card`` refuted a node
 STATS = HIST + 53 * 8
 TENS = (1 << 8) | (1 << 21) | (1 << 34) | (1 << 47)
@@ -380,13 +387,13 @@ def _holder(row: Array, params: Array, bit: int) -> int:
 
 
 @_jit
-def _make_key(row: Array, params: Array, key: Array, pat: Array) -> None:
+def _make_key(row: Array, params: Array, work: Array, ply: int) -> None:
     """The table key of a trick-boundary position and its suit patterns.
 
-    ``key[0..3]``: per suit, how many live cards each holder code has (hands,
-    cards still to be dealt, the hidden card); ``key[4]``: leader, trump state,
+    Written to ``work[ply]``: the key words ``W_KEY + 0..3``, per suit, how many live cards each holder code
+    has (hands, cards still to be dealt, the hidden card); ``W_KEY + 4``: leader, trump state,
     streak holder, centre tens (and the captures in absolute mode).
-    ``pat[s]``: the holder codes of suit ``s``'s live cards from the top (4
+    The pattern words ``W_PAT + s``: the holder codes of suit ``s``'s live cards from the top (4
     bits each) | count << 52 | position of the live ten from the top << 56.
     """
     lb = params[P_LB]
@@ -405,8 +412,8 @@ def _make_key(row: Array, params: Array, key: Array, pat: Array) -> None:
                 count += 1
                 if rank == 8:
                     ten_at = count
-        key[suit] = lengths
-        pat[suit] = word | (count << 52) | (ten_at << 56)
+        work[ply, W_KEY + suit] = lengths
+        work[ply, W_PAT + suit] = word | (count << 52) | (ten_at << 56)
     misc = (
         row[LEADER]
         | ((row[TRUMP] + 1) << 4)
@@ -419,7 +426,7 @@ def _make_key(row: Array, params: Array, key: Array, pat: Array) -> None:
         misc |= row[CTENS] << 14
     if params[P_ABS]:
         misc |= (row[T0] << 17) | (row[T1] << 20) | (row[K0] << 23) | (row[DONE] + 1) << 28
-    key[4] = misc
+    work[ply, W_KEY + 4] = misc
 
 
 @_jit
@@ -435,10 +442,11 @@ def _centre_of(row: Array, params: Array) -> int:
 
 
 @_jit
-def _hash(key: Array) -> int:
+def _hash(work: Array, ply: int) -> int:
+    """The hash of the key in ``work[ply]``."""
     h = 0x12345
     for index in range(KEYW):
-        h = (h ^ key[index]) * 0x100000001B3
+        h = (h ^ work[ply, W_KEY + index]) * 0x100000001B3
         h ^= h >> 29
     return int(h)
 
@@ -462,41 +470,46 @@ def new_table(bits: int) -> Array:
     return table
 
 
+# The table is read by (row, column) and never through a row view: each view of a numba array takes and
+# drops a reference (two atomic operations), which had cost about half the search time in the probe walk.
+
+
 @_jit
-def _key_matches(entry: Array, key: Array) -> bool:
-    """Does a shape row hold this key?"""
+def _key_matches(table: Array, shape: int, work: Array, ply: int) -> bool:
+    """Does a shape row hold the key in ``work[ply]``?"""
     for index in range(KEYW):  # noqa: SIM110 - a plain loop: numba does not compile all() over a generator
-        if entry[index] != key[index]:
+        if table[shape, index] != work[ply, W_KEY + index]:
             return False
     return True
 
 
 @_jit
-def _pattern_matches(entry: Array, pat: Array) -> bool:
+def _pattern_matches(table: Array, entry: int, work: Array, ply: int) -> bool:
     for suit in range(4):
-        stored = entry[suit]
+        stored = table[entry, suit]
+        probe = work[ply, W_PAT + suit]
         top = (stored >> 52) & 0xF  # how many top cards the entry depends on
         stored_ten = (stored >> 56) & 0xF
-        probe_ten = (pat[suit] >> 56) & 0xF
+        probe_ten = (probe >> 56) & 0xF
         if stored_ten <= top:
             if probe_ten != stored_ten:
                 return False
-        elif probe_ten <= top or (pat[suit] >> (4 * (probe_ten - 1))) & 0xF != (stored >> 60) & 0xF:
+        elif probe_ten <= top or (probe >> (4 * (probe_ten - 1))) & 0xF != (stored >> 60) & 0xF:
             # A ten below the relevant cards may sit anywhere among the low cards, with the same holder.
             return False
         mask = (1 << (4 * top)) - 1
-        if (stored & mask) != (pat[suit] & mask):
+        if (stored & mask) != (probe & mask):
             return False
     return True
 
 
 @_jit
-def _find_shape(table: Array, params: Array, key: Array) -> int:
-    """The shape row holding ``key`` in this generation, or -1."""
+def _find_shape(table: Array, params: Array, work: Array, ply: int) -> int:
+    """The shape row holding the key in ``work[ply]`` in this generation, or -1."""
     gen = params[P_GEN]
-    base = 1 + ((_hash(key) & (table[0, M_SHAPES] - 1)) & ~(SHAPE_WAYS - 1))
+    base = 1 + ((_hash(work, ply) & (table[0, M_SHAPES] - 1)) & ~(SHAPE_WAYS - 1))
     for shape in range(base, base + SHAPE_WAYS):
-        if table[shape, S_GEN] == gen and _key_matches(table[shape], key):
+        if table[shape, S_GEN] == gen and _key_matches(table, shape, work, ply):
             return shape
     return -1
 
@@ -522,9 +535,10 @@ def _entry_bounds(data: int, centre: int, weight: int) -> tuple[int, int]:
 
 
 @_jit
-def _probe(table: Array, params: Array, key: Array, pat: Array, bound: int, centre: int, stats: Array) -> int:
-    """An entry that matches the position: one whose bounds decide ``bound`` if any, else any match, else -1."""
-    shape = _find_shape(table, params, key)
+def _probe(table: Array, params: Array, work: Array, ply: int, bound: int, centre: int, stats: Array) -> int:
+    """An entry that matches the position keyed in ``work[ply]``: one whose bounds decide ``bound`` if any, else
+    any match, else -1."""
+    shape = _find_shape(table, params, work, ply)
     if shape < 0:
         return -1
     weight = params[P_W]
@@ -537,9 +551,8 @@ def _probe(table: Array, params: Array, key: Array, pat: Array, bound: int, cent
     while entry >= 0 and walked < WALK:
         walked += 1
         stats[4] += 1
-        row = table[entry]
-        if _pattern_matches(row, pat):
-            lo, hi = _entry_bounds(row[E_DATA], centre, weight)
+        if _pattern_matches(table, entry, work, ply):
+            lo, hi = _entry_bounds(table[entry, E_DATA], centre, weight)
             # Of the entries that decide, the one with the tightest bound (fail-soft: the parents learn it).
             if lo >= bound and (decided < 0 or lo > tightest):
                 decided = entry
@@ -549,7 +562,7 @@ def _probe(table: Array, params: Array, key: Array, pat: Array, bound: int, cent
                 tightest = -hi
             if found < 0:
                 found = entry
-        entry = row[E_NEXT]
+        entry = table[entry, E_NEXT]
     if decided >= 0 and table[decided, E_PREV] >= 0:
         # Move the entry that answered to the front of its list: the next probe of the shape finds it first.
         _unlink(table, params, decided)
@@ -580,32 +593,32 @@ def _relevant_top(row: Array, table: Array, slot: int) -> int:
 
 
 @_jit
-def _new_shape(table: Array, params: Array, key: Array, depth: int) -> int:
-    """A shape row for ``key``: a free way of its bucket, else the one with the fewest cards (the cheapest to
-    search again), the oldest among those.  An evicted shape's entries become orphans the pool reuses."""
+def _new_shape(table: Array, params: Array, work: Array, ply: int, depth: int) -> int:
+    """A shape row for the key in ``work[ply]``: a free way of its bucket, else the one with the fewest cards
+    (the cheapest to search again), the oldest among those.  An evicted shape's entries become orphans the pool
+    reuses."""
     gen = params[P_GEN]
-    meta = table[0]
-    base = 1 + ((_hash(key) & (meta[M_SHAPES] - 1)) & ~(SHAPE_WAYS - 1))
+    base = 1 + ((_hash(work, ply) & (table[0, M_SHAPES] - 1)) & ~(SHAPE_WAYS - 1))
     victim = -1
     victim_depth = 1 << 30
     victim_id = 1 << 62
     for shape in range(base, base + SHAPE_WAYS):
-        row = table[shape]
-        if row[S_GEN] != gen:
+        if table[shape, S_GEN] != gen:
             victim = shape
             break
-        if row[S_DEPTH] < victim_depth or (row[S_DEPTH] == victim_depth and row[S_ID] < victim_id):
+        if table[shape, S_DEPTH] < victim_depth or (
+            table[shape, S_DEPTH] == victim_depth and table[shape, S_ID] < victim_id
+        ):
             victim = shape
-            victim_depth = row[S_DEPTH]
-            victim_id = row[S_ID]
-    row = table[victim]
+            victim_depth = table[shape, S_DEPTH]
+            victim_id = table[shape, S_ID]
     for index in range(KEYW):
-        row[index] = key[index]
-    row[S_HEAD] = -1
-    row[S_GEN] = gen
-    row[S_ID] = meta[M_SHAPE_ID]
-    row[S_DEPTH] = depth
-    meta[M_SHAPE_ID] += 1
+        table[victim, index] = work[ply, W_KEY + index]
+    table[victim, S_HEAD] = -1
+    table[victim, S_GEN] = gen
+    table[victim, S_ID] = table[0, M_SHAPE_ID]
+    table[victim, S_DEPTH] = depth
+    table[0, M_SHAPE_ID] += 1
     return victim
 
 
@@ -629,14 +642,13 @@ def _unlink(table: Array, params: Array, entry: int) -> None:
 def _alloc(table: Array, params: Array) -> int:
     """A pool row for a new entry: the next unused one, or once the pool is full, among the ``EVICT_WINDOW``
     oldest the one with the fewest cards (replacement by age, then depth)."""
-    meta = table[0]
-    if meta[M_GEN] != params[P_GEN]:  # a new generation starts with an empty pool
-        meta[M_GEN] = params[P_GEN]
-        meta[M_ALLOC] = 0
-    pool = meta[M_POOL]
-    start = 1 + meta[M_SHAPES]
-    handed = meta[M_ALLOC]
-    meta[M_ALLOC] = handed + 1
+    if table[0, M_GEN] != params[P_GEN]:  # a new generation starts with an empty pool
+        table[0, M_GEN] = params[P_GEN]
+        table[0, M_ALLOC] = 0
+    pool = table[0, M_POOL]
+    start = 1 + table[0, M_SHAPES]
+    handed = table[0, M_ALLOC]
+    table[0, M_ALLOC] = handed + 1
     if handed < pool:
         return int(start + handed)
     base = handed % pool
@@ -653,58 +665,66 @@ def _alloc(table: Array, params: Array) -> int:
 
 
 @_jit
+def _entry_word(word: int, rel: int, live: int, suit: int, partition: bool) -> int:
+    """One suit's word of a stored entry: the holders of the top live cards the answer needed (all of them
+    without partition search), how many, and where the ten lies (with its holder when it is below them)."""
+    count = (word >> 52) & 0xF
+    ten_at = (word >> 56) & 0xF
+    top = count
+    if partition:
+        relevant = (rel >> (13 * suit)) & SUIT
+        top = 0
+        if relevant:
+            lowest = 0
+            while not (relevant >> lowest) & 1:
+                lowest += 1
+            top = _popcount(((live >> (13 * suit)) & SUIT) >> lowest)
+    stored = (word & ((1 << (4 * top)) - 1)) | (top << 52) | (ten_at << 56)
+    if ten_at > top:
+        # The ten is among the irrelevant low cards: only its holder matters.
+        stored |= ((word >> (4 * (ten_at - 1))) & 0xF) << 60
+    return int(stored)
+
+
+@_jit
 def _store(
     table: Array,
     params: Array,
-    row: Array,
-    key: Array,
-    pat: Array,
+    live: int,
+    work: Array,
+    ply: int,
     rel: int,
     result: bool,
     amount: int,
     best: int,
     centre: int,
 ) -> None:
-    """Record that team 0 makes at least (``result``) or at most ``amount`` more ``s`` from this position, and
+    """Record that team 0 makes at least (``result``) or at most ``amount`` more ``s`` from the position keyed in
+    ``work[ply]`` (``live``: its live cards), and
     from every position that differs from it only in live cards below the relevant ones (``rel``) of each suit
     (and, moved by ``_entry_bounds``, in the centre's tens: ``centre`` is this position's)."""
     if result:
         amount = min(max(amount, 0), 254)
     else:
         amount = min(max(amount, 0), 255)
-    live = row[LIVE]
-    entry_pat = np.empty(PATW, dtype=np.int64)
-    for suit in range(4):
-        count = (pat[suit] >> 52) & 0xF
-        ten_at = (pat[suit] >> 56) & 0xF
-        if params[P_PARTITION]:
-            relevant = (rel >> (13 * suit)) & SUIT
-            top = 0
-            if relevant:
-                lowest = 0
-                while not (relevant >> lowest) & 1:
-                    lowest += 1
-                top = _popcount(((live >> (13 * suit)) & SUIT) >> lowest)
-        else:
-            top = count
-        entry_pat[suit] = (pat[suit] & ((1 << (4 * top)) - 1)) | (top << 52) | (ten_at << 56)
-        if ten_at > top:
-            # The ten is among the irrelevant low cards: only its holder matters.
-            entry_pat[suit] |= ((pat[suit] >> (4 * (ten_at - 1))) & 0xF) << 60
+    partition = params[P_PARTITION] != 0
+    word0 = _entry_word(work[ply, W_PAT], rel, live, 0, partition)
+    word1 = _entry_word(work[ply, W_PAT + 1], rel, live, 1, partition)
+    word2 = _entry_word(work[ply, W_PAT + 2], rel, live, 2, partition)
+    word3 = _entry_word(work[ply, W_PAT + 3], rel, live, 3, partition)
     depth = _popcount(live)
-    shape = _find_shape(table, params, key)
+    shape = _find_shape(table, params, work, ply)
     if shape >= 0:
         entry = table[shape, S_HEAD]
         walked = 0
         while entry >= 0 and walked < WALK:
             walked += 1
-            found = table[entry]
-            data = found[E_DATA]
+            data = table[entry, E_DATA]
             if (
-                found[0] == entry_pat[0]
-                and found[1] == entry_pat[1]
-                and found[2] == entry_pat[2]
-                and found[3] == entry_pat[3]
+                table[entry, 0] == word0
+                and table[entry, 1] == word1
+                and table[entry, 2] == word2
+                and table[entry, 3] == word3
                 and (data >> 32) & 0xF == centre
             ):
                 lo = data & 0xFF
@@ -714,23 +734,24 @@ def _store(
                 else:
                     hi = min(hi, amount)
                 code = best if best != 255 else (data >> 16) & 0xFF
-                found[E_DATA] = lo | (hi << 8) | (code << 16) | (depth << 24) | (centre << 32)
+                table[entry, E_DATA] = lo | (hi << 8) | (code << 16) | (depth << 24) | (centre << 32)
                 return
-            entry = found[E_NEXT]
+            entry = table[entry, E_NEXT]
     entry = _alloc(table, params)
     if shape < 0 or table[shape, S_GEN] != params[P_GEN]:
-        shape = _new_shape(table, params, key, depth)
-    new = table[entry]
-    for suit in range(4):
-        new[suit] = entry_pat[suit]
+        shape = _new_shape(table, params, work, ply, depth)
+    table[entry, 0] = word0
+    table[entry, 1] = word1
+    table[entry, 2] = word2
+    table[entry, 3] = word3
     lo = amount if result else 0
     hi = 255 if result else amount
-    new[E_DATA] = lo | (hi << 8) | (best << 16) | (depth << 24) | (centre << 32)
+    table[entry, E_DATA] = lo | (hi << 8) | (best << 16) | (depth << 24) | (centre << 32)
     head = table[shape, S_HEAD]
-    new[E_NEXT] = head
-    new[E_PREV] = -1
-    new[E_OWNER] = shape
-    new[E_OWNER_ID] = table[shape, S_ID]
+    table[entry, E_NEXT] = head
+    table[entry, E_PREV] = -1
+    table[entry, E_OWNER] = shape
+    table[entry, E_OWNER_ID] = table[shape, S_ID]
     if head >= 0:
         table[head, E_PREV] = entry
     table[shape, S_HEAD] = entry
@@ -743,6 +764,17 @@ def _s_now(row: Array, params: Array) -> int:
     s = row[T0] * params[P_W]
     if params[P_USES_TRICKS]:
         s += row[K0]
+    return int(s)
+
+
+@_jit
+def _s_at(X: Array, ply: int, params: Array) -> int:
+    """``_s_now`` of ``X[ply]``, read without a row view."""
+    if params[P_ABS]:
+        return 0
+    s = X[ply, T0] * params[P_W]
+    if params[P_USES_TRICKS]:
+        s += X[ply, K0]
     return int(s)
 
 
@@ -859,9 +891,9 @@ def _group_floors(row: Array, params: Array, rel: int) -> int:
 
 @_jit
 def _moves(
-    row: Array, params: Array, moves: Array, scores: Array, best_hint: int, killer: int, history: Array
+    row: Array, params: Array, work: Array, ply: int, best_hint: int, killer: int, history: Array
 ) -> int:
-    """Candidate moves (one per group of equivalent cards), best first; returns how many."""
+    """Candidate moves (one per group of equivalent cards), best first, in ``work[ply, W_MOVES:]``; returns how many."""
     seat = row[TO_ACT]
     legal = legal_mask(row)
     live = _live(row, params)
@@ -942,33 +974,33 @@ def _moves(
                         if rank == 8:
                             score = -300
                     score = (score + 1024) * (1 << 24) + min(history[HIST + 53 * seat + card], (1 << 24) - 1)
-                moves[count] = card
-                scores[count] = score
+                work[ply, W_MOVES + count] = card
+                work[ply, W_SCORES + count] = score
                 count += 1
     if _can_reveal(row, params):
-        moves[count] = REVEAL_MOVE
-        scores[count] = 0
+        work[ply, W_MOVES + count] = REVEAL_MOVE
+        work[ply, W_SCORES + count] = 0
         count += 1
     # Insertion sort by score, highest first.
     for i in range(1, count):
-        move = moves[i]
-        score = scores[i]
+        move = work[ply, W_MOVES + i]
+        score = work[ply, W_SCORES + i]
         j = i - 1
-        while j >= 0 and scores[j] < score:
-            moves[j + 1] = moves[j]
-            scores[j + 1] = scores[j]
+        while j >= 0 and work[ply, W_SCORES + j] < score:
+            work[ply, W_MOVES + j + 1] = work[ply, W_MOVES + j]
+            work[ply, W_SCORES + j + 1] = work[ply, W_SCORES + j]
             j -= 1
-        moves[j + 1] = move
-        scores[j + 1] = score
+        work[ply, W_MOVES + j + 1] = move
+        work[ply, W_SCORES + j + 1] = score
     return count
 
 
 @_jit
-def _encode_best(row: Array, params: Array, card: int) -> int:
+def _encode_best(live_mask: int, card: int) -> int:
     if card == REVEAL_MOVE or card < 0:
         return 255
     suit = card // 13
-    live = (_live(row, params) >> (13 * suit)) & SUIT
+    live = (live_mask >> (13 * suit)) & SUIT
     index = 0
     for rank in range(12, card % 13, -1):
         if live >> rank & 1:
@@ -1082,13 +1114,13 @@ def _sure_run(row: Array, params: Array, seat: int, leader: int) -> tuple[int, i
 
 
 @_jit
-def _sure_run_bound(row: Array, params: Array, wrow: Array, need: int, most: int, left: int) -> int:
+def _sure_run_bound(row: Array, params: Array, work: Array, ply: int, need: int, most: int, left: int) -> int:
     """1 or 0 when sure winners of the leader's team settle the query, else -1 (relative mode, trick boundary).
 
     A run of sure winners (``_sure_run``) by the leader or a partner it can reach wins that many tricks
     in a row: two in a row collect the centre for the leader's team (one if the leader won the last
     trick too); winning every trick left collects every open ten.  The answer rests on the ranks of
-    the run's top cards, left in ``wrow[W_REL]``; the value bound found is left in ``wrow[W_VAL]``,
+    the run's top cards, left in ``work[ply, W_REL]``; the value bound found is left in ``work[ply, W_VAL]``,
     relative to the captures so far.
     """
     n = params[P_N]
@@ -1148,30 +1180,30 @@ def _sure_run_bound(row: Array, params: Array, wrow: Array, need: int, most: int
             collects = True
             rel = other_rel
     if everything:
-        wrow[W_REL] = rel
+        work[ply, W_REL] = rel
         gain = 0
         if team == 0:
             gain = _open_tens(row, params) * params[P_W]
             if params[P_USES_TRICKS]:
                 gain += left
-        wrow[W_VAL] = gain
+        work[ply, W_VAL] = gain
         return 1 if gain >= need else 0
     if collects:
         centre = (row[CTENS] + dumped) * params[P_W]
         if team == 0:
             if centre >= need:
-                wrow[W_REL] = rel
-                wrow[W_VAL] = centre
+                work[ply, W_REL] = rel
+                work[ply, W_VAL] = centre
                 return 1
         elif most - centre < need:
-            wrow[W_REL] = rel
-            wrow[W_VAL] = most - centre
+            work[ply, W_REL] = rel
+            work[ply, W_VAL] = most - centre
             return 0
     return -1
 
 
 @_jit
-def _last_trick_bound(row: Array, params: Array, wrow: Array, need: int, most: int) -> int:
+def _last_trick_bound(row: Array, params: Array, work: Array, ply: int, need: int, most: int) -> int:
     """1 or 0 when the last two tricks are settled for the centre's tens, else -1 (relative mode, trick boundary
     with two tricks left, tens collected from the centre, trick counts irrelevant).
 
@@ -1179,7 +1211,7 @@ def _last_trick_bound(row: Array, params: Array, wrow: Array, need: int, most: i
     together, or nothing but trumps: it is never forced to play the top trump before.  The last trick
     collects the centre, so the other team gains nothing unless the seat that won the trick before is
     theirs (only it can collect by winning the next trick too).  The answer rests on the top trump's rank
-    (left in ``wrow[W_REL]``) and on suit lengths (in the key); the bound found is left in ``wrow[W_VAL]``.
+    (left in ``work[ply, W_REL]``) and on suit lengths (in the key); the bound found is left in ``work[ply, W_VAL]``.
     """
     trump = row[TRUMP]
     if trump < 0:
@@ -1209,12 +1241,95 @@ def _last_trick_bound(row: Array, params: Array, wrow: Array, need: int, most: i
     keeper = holder % 2
     if row[LASTW] >= 0 and row[LASTW] % 2 != keeper:
         return -1
-    wrow[W_REL] = 1 << top
+    work[ply, W_REL] = 1 << top
     if keeper == 1:
-        wrow[W_VAL] = 0
+        work[ply, W_VAL] = 0
         return 0
-    wrow[W_VAL] = most
+    work[ply, W_VAL] = most
     return 1 if most >= need else 0
+
+
+@_jit
+def _trick_caps(row: Array, params: Array, work: Array, ply: int, need: int, most: int, left: int) -> int:
+    """1 or 0 when a team that can collect nothing more settles the query, else -1 (relative mode, trick
+    boundary, trump known).
+
+    Tricks a team can still win: each trick in which an opponent plays a trump above all of the team's trumps
+    is lost to it, so a team wins at most the tricks left less the most such trumps one opponent holds.
+    A team that wins no trick collects nothing; in centre collection neither does one that wins at most one
+    trick, does not hold the streak, and cannot win the last trick (an opponent keeps the top trump to the
+    end: more trumps than the other seats together, or nothing but trumps).  Every ten not yet banked then
+    goes to the other team.  With trick counts in the value, a team's tricks are bounded the same way.
+    The answer rests on the top trumps counted (left in ``work[ply, W_REL]``) and on suit lengths (in the
+    key); the bound found is left in ``work[ply, W_VAL]``, relative to the captures so far.
+    """
+    trump = row[TRUMP]
+    n = params[P_N]
+    shift = 13 * trump
+    top_card = -1
+    trumps = (row[LIVE] >> shift) & SUIT
+    if trumps == 0:
+        return -1
+    rank = 12
+    while not (trumps >> rank) & 1:
+        rank -= 1
+    top_card = shift + rank
+    uses_tricks = params[P_USES_TRICKS] != 0
+    centre = params[P_IMMEDIATE] == 0
+    upper = most
+    lower = 0
+    rel = 0
+    for team in range(2):
+        # The team's highest trump, then the opponents' trumps above it, counted per seat.
+        highest = -1
+        for seat in range(team, n, 2):
+            mine = (row[H0 + seat] >> shift) & SUIT
+            if mine:
+                at = 12
+                while not (mine >> at) & 1:
+                    at -= 1
+                highest = max(highest, at)
+        most_above = 0
+        lowest_counted = -1
+        keeper = False
+        for seat in range(1 - team, n, 2):
+            hand = row[H0 + seat]
+            mine = (hand >> shift) & SUIT
+            above = mine >> (highest + 1)
+            count = _popcount(above)
+            if count > most_above:
+                most_above = count
+                low = 0
+                while not (above >> low) & 1:
+                    low += 1
+                lowest_counted = shift + highest + 1 + low
+            if (hand >> top_card) & 1:
+                others = _popcount(trumps) - _popcount(mine)
+                keeper = _popcount(mine) > others or (hand & ~(SUIT << shift)) == 0
+        wins = left - most_above
+        streak = row[LASTW] >= 0 and row[LASTW] % 2 == team
+        kept = wins == 1 and centre and keeper and not streak  # the keeper's top trump decides
+        nothing = wins <= 0 or kept
+        tricks = max(wins, 0)
+        if team == 0:
+            bound = (0 if nothing else most - (left if uses_tricks else 0)) + (min(left, tricks) if uses_tricks else 0)
+            if bound < upper:
+                upper = bound
+                if upper < need:
+                    rel = (1 << lowest_counted if lowest_counted >= 0 else 0) | (1 << top_card if kept else 0)
+                    work[ply, W_REL] = rel
+                    work[ply, W_VAL] = upper
+                    return 0
+        else:
+            bound = (most - (left if uses_tricks else 0) if nothing else 0) + (left - tricks if uses_tricks else 0)
+            if bound > lower:
+                lower = bound
+                if lower >= need:
+                    rel = (1 << lowest_counted if lowest_counted >= 0 else 0) | (1 << top_card if kept else 0)
+                    work[ply, W_REL] = rel
+                    work[ply, W_VAL] = lower
+                    return 1
+    return -1
 
 
 @_jit
@@ -1245,54 +1360,61 @@ def _last_rank_matters(before: Array, after: Array, params: Array) -> bool:
 
 @_jit
 def _enter(
-    X: Array, ply: int, params: Array, final: Array, table: Array, work: Array, stats: Array, target: int
+    X: Array, ply: int, params: Array, final: Array, table: Array, work: Array, stats: Array, target: int,
+    peek: bool,
 ) -> int:
-    """Open the node at ``ply``: 1 or 0 if its answer is already known, else -1 (its moves are then ready).
+    """Open the node at ``ply``: 1 or 0 if its answer is already known, else -1 (its moves are then ready,
+    unless ``peek``: then only the bounds and the table are asked, and nothing is counted).
 
     A known answer leaves in ``work[ply, W_REL]`` the cards it depends on and in ``work[ply, W_VAL]``
     the bound on the final ``s`` it proves (see ``_query``).
     """
     row = X[ply]
-    wrow = work[ply]
-    wrow[W_BOUNDARY] = 0
-    wrow[W_ENTRY] = -1
-    wrow[W_REL] = 0
+    work[ply, W_BOUNDARY] = 0
+    work[ply, W_ENTRY] = -1
+    work[ply, W_REL] = 0
     best_hint = -1
     absolute = params[P_ABS]
+    capped = False  # the caps on what a team can still collect apply (asked after the table)
+    now = 0
+    need = 0
+    most = 0
+    left = 0
     if row[TLEN] == 0:
         if absolute:
             if row[DONE] >= 0:
-                wrow[W_VAL] = row[DONE]
+                work[ply, W_VAL] = row[DONE]
                 return 1 if row[DONE] >= target else 0
             if row[NPLAYED] == params[P_TRICKS]:
-                wrow[W_VAL] = final[row[T0], row[T1], row[K0], row[K1], 2]
-                return 1 if wrow[W_VAL] >= target else 0
+                work[ply, W_VAL] = final[row[T0], row[T1], row[K0], row[K1], 2]
+                return 1 if work[ply, W_VAL] >= target else 0
             if final[row[T0], row[T1], row[K0], row[K1], 0] >= target:
-                wrow[W_VAL] = final[row[T0], row[T1], row[K0], row[K1], 0]
+                work[ply, W_VAL] = final[row[T0], row[T1], row[K0], row[K1], 0]
                 return 1
             if final[row[T0], row[T1], row[K0], row[K1], 1] < target:
-                wrow[W_VAL] = final[row[T0], row[T1], row[K0], row[K1], 1]
+                work[ply, W_VAL] = final[row[T0], row[T1], row[K0], row[K1], 1]
                 return 0
             bound = target
         else:
             now = _s_now(row, params)
             need = target - now
             if need <= 0:
-                wrow[W_VAL] = now
+                work[ply, W_VAL] = now
                 return 1
             left = params[P_TRICKS] - row[NPLAYED]
             most = _open_tens(row, params) * params[P_W]
             if params[P_USES_TRICKS]:
                 most += left
             if most < need:
-                wrow[W_VAL] = now + most
+                work[ply, W_VAL] = now + most
                 return 0
             if row[STAGED] == 0 and row[HIDDEN] < 0 and row[CUT_OPEN] == 0:
-                answer = _sure_run_bound(row, params, wrow, need, most, left)
+                capped = row[TRUMP] >= 0 and params[P_CAPS] != 0
+                answer = _sure_run_bound(row, params, work, ply, need, most, left)
                 if answer < 0 and left == 2 and not params[P_IMMEDIATE] and not params[P_USES_TRICKS]:
-                    answer = _last_trick_bound(row, params, wrow, need, most)
+                    answer = _last_trick_bound(row, params, work, ply, need, most)
                 if answer >= 0:
-                    wrow[W_VAL] += now
+                    work[ply, W_VAL] += now
                     return answer
             bound = need
         if row[NPLAYED] == params[P_TRICKS] - 1 and row[HIDDEN] < 0:
@@ -1309,66 +1431,101 @@ def _enter(
                 apply_action(scratch, params, final, _first_card(mask))
             if complete:
                 if scratch[RELWIN] >= 0 and _last_rank_matters(row, scratch, params):
-                    wrow[W_REL] = 1 << scratch[RELWIN]
+                    work[ply, W_REL] = 1 << scratch[RELWIN]
                 if absolute:
                     done = scratch[DONE]
                     if done < 0:
                         done = final[scratch[T0], scratch[T1], scratch[K0], scratch[K1], 2]
-                    wrow[W_VAL] = done
+                    work[ply, W_VAL] = done
                     return 1 if done >= target else 0
-                wrow[W_VAL] = _s_now(scratch, params)
-                return 1 if wrow[W_VAL] >= target else 0
-        stats[1] += 1
-        stats[16 + row[NPLAYED]] += 1
-        wrow[W_BOUNDARY] = 1
-        wrow[W_BOUND] = bound
-        key = wrow[W_KEY : W_KEY + KEYW]
-        pat = wrow[W_PAT : W_PAT + PATW]
-        _make_key(row, params, key, pat)
-        slot = _probe(table, params, key, pat, bound, _centre_of(row, params), stats)
-        wrow[W_ENTRY] = slot
+                work[ply, W_VAL] = _s_now(scratch, params)
+                return 1 if work[ply, W_VAL] >= target else 0
+        if not peek:
+            stats[1] += 1
+            stats[16 + row[NPLAYED]] += 1
+        work[ply, W_BOUNDARY] = 1
+        work[ply, W_BOUND] = bound
+        _make_key(row, params, work, ply)
+        slot = _probe(table, params, work, ply, bound, _centre_of(row, params), stats)
+        work[ply, W_ENTRY] = slot
         if slot >= 0:
             data = table[slot, E_DATA]
             lo, hi = _entry_bounds(data, _centre_of(row, params), params[P_W])
             if lo >= bound or hi < bound:
-                stats[2] += 1
-                wrow[W_REL] = _relevant_top(row, table, slot)
+                if not peek:
+                    stats[2] += 1
+                work[ply, W_REL] = _relevant_top(row, table, slot)
                 if lo >= bound:
-                    wrow[W_VAL] = _s_now(row, params) + lo
+                    work[ply, W_VAL] = _s_now(row, params) + lo
                     return 1
-                wrow[W_VAL] = _s_now(row, params) + hi
+                work[ply, W_VAL] = _s_now(row, params) + hi
                 return 0
             best_hint = _decode_best(row, params, (data >> 16) & 0xFF)
-    wrow[W_COUNT] = _moves(
-        row, params, wrow[W_MOVES : W_MOVES + 16], wrow[W_SCORES : W_SCORES + 16], best_hint, wrow[W_KILLER], stats
-    )
-    wrow[W_NEXT] = 0
-    wrow[W_BEST] = -1
-    wrow[W_MAX] = 1 if row[TO_ACT] % 2 == 0 else 0
-    wrow[W_ACC] = -UNBOUNDED if wrow[W_MAX] else UNBOUNDED
+        if capped:
+            # After the table, whose entries carry tighter bounds and need fewer cards when they answer.
+            answer = _trick_caps(row, params, work, ply, need, most, left)
+            if answer >= 0:
+                if not peek:
+                    stats[6] += 1
+                work[ply, W_VAL] += now
+                return answer
+    if peek:
+        return -1
+    work[ply, W_COUNT] = _moves(row, params, work, ply, best_hint, work[ply, W_KILLER], stats)
+    work[ply, W_NEXT] = 0
+    work[ply, W_BEST] = -1
+    work[ply, W_MAX] = 1 if row[TO_ACT] % 2 == 0 else 0
+    work[ply, W_ACC] = -UNBOUNDED if work[ply, W_MAX] else UNBOUNDED
     return -1
+
+
+@_jit
+def _cutoff_first(
+    X: Array, ply: int, params: Array, final: Array, table: Array, work: Array, stats: Array, target: int
+) -> None:
+    """Enhanced transposition cutoffs: before the last card of a trick is searched, look up each move's
+    position (the next trick's start) in the bounds and the table, and play first a move whose known answer
+    already gives the side to move what it wants (that child then answers at once, and the node with it)."""
+    count = work[ply, W_COUNT]
+    if not params[P_ETC] or count < 2 or X[ply, TLEN] != params[P_N] - 1:
+        return
+    wanted = work[ply, W_MAX]
+    for index in range(count):
+        move = work[ply, W_MOVES + index]
+        for field in range(ROW):
+            X[ply + 1, field] = X[ply, field]
+        apply_action(X[ply + 1], params, final, move)
+        if _enter(X, ply + 1, params, final, table, work, stats, target, True) == wanted:
+            if index > 0:
+                score = work[ply, W_SCORES + index]
+                for shift in range(index, 0, -1):
+                    work[ply, W_MOVES + shift] = work[ply, W_MOVES + shift - 1]
+                    work[ply, W_SCORES + shift] = work[ply, W_SCORES + shift - 1]
+                work[ply, W_MOVES] = move
+                work[ply, W_SCORES] = score
+            return
 
 
 @_jit
 def _close(X: Array, ply: int, params: Array, table: Array, work: Array, result: int) -> None:
     """Record a finished node's answer in the table (trick boundaries only)."""
-    wrow = work[ply]
-    if not wrow[W_BOUNDARY]:
+    if not work[ply, W_BOUNDARY]:
         return
-    row = X[ply]
-    best = wrow[W_BEST]
-    code = _encode_best(row, params, best) if best >= 0 else 255
+    best = work[ply, W_BEST]
+    live = X[ply, LIVE]
+    code = _encode_best(live, best) if best >= 0 else 255
+    centre = 0 if _centre_in_key(params) else X[ply, CTENS]
     _store(
         table,
         params,
-        row,
-        wrow[W_KEY : W_KEY + KEYW],
-        wrow[W_PAT : W_PAT + PATW],
-        wrow[W_REL],
+        live,
+        work,
+        ply,
+        work[ply, W_REL],
         result == 1,
-        wrow[W_VAL] - _s_now(row, params),
+        work[ply, W_VAL] - _s_at(X, ply, params),
         code,
-        _centre_of(row, params),
+        centre,
     )
 
 
@@ -1394,33 +1551,34 @@ def _query(
     limit = params[P_NODE_LIMIT]
     if stats[3]:
         return False
-    answer = _enter(X, ply, params, final, table, work, stats, target)
+    answer = _enter(X, ply, params, final, table, work, stats, target, False)
+    if answer < 0:
+        _cutoff_first(X, ply, params, final, table, work, stats, target)
     while True:
         if limit and stats[0] > limit:
             stats[3] = 1
             return False
         if answer < 0:
             # Expand the next move of the node at ply, or finish it.
-            wrow = work[ply]
-            index = wrow[W_NEXT]
-            if index == wrow[W_COUNT]:
-                answer = 1 - wrow[W_MAX]
-                wrow[W_VAL] = wrow[W_ACC]
+            index = work[ply, W_NEXT]
+            if index == work[ply, W_COUNT]:
+                answer = 1 - work[ply, W_MAX]
+                work[ply, W_VAL] = work[ply, W_ACC]
                 # Every move failed, but only one card of each group was tried: where the answer rests on
                 # the rank of a group's first card, it also rests on the group staying together.
-                wrow[W_REL] |= _group_floors(X[ply], params, wrow[W_REL])
+                work[ply, W_REL] |= _group_floors(X[ply], params, work[ply, W_REL])
                 _close(X, ply, params, table, work, answer)
             else:
-                wrow[W_NEXT] = index + 1
-                move = wrow[W_MOVES + index]
-                row = X[ply]
-                child = X[ply + 1]
+                work[ply, W_NEXT] = index + 1
+                move = work[ply, W_MOVES + index]
                 for field in range(ROW):
-                    child[field] = row[field]
-                apply_action(child, params, final, move)
+                    X[ply + 1, field] = X[ply, field]
+                apply_action(X[ply + 1], params, final, move)
                 ply += 1
                 stats[0] += 1
-                answer = _enter(X, ply, params, final, table, work, stats, target)
+                answer = _enter(X, ply, params, final, table, work, stats, target, False)
+                if answer < 0:
+                    _cutoff_first(X, ply, params, final, table, work, stats, target)
                 continue
         # The node at ply is answered: hand the answer (and the cards it rests on) to its parent.
         if ply == root:
@@ -1431,24 +1589,22 @@ def _query(
         if won >= 0:
             rel |= 1 << won  # the move into this node finished a trick, won by rank
         ply -= 1
-        wrow = work[ply]
-        if answer == wrow[W_MAX]:
-            stats[8 + wrow[W_NEXT] - 1] += 1
-            wrow[W_BEST] = wrow[W_MOVES + wrow[W_NEXT] - 1]
-            wrow[W_KILLER] = wrow[W_BEST]
-            parent = X[ply]
-            if wrow[W_BEST] < 52:
-                tricks_left = params[P_TRICKS] - parent[NPLAYED]
-                stats[HIST + 53 * parent[TO_ACT] + wrow[W_BEST]] += tricks_left * tricks_left
-            wrow[W_REL] = rel
-            wrow[W_VAL] = value
+        if answer == work[ply, W_MAX]:
+            stats[8 + work[ply, W_NEXT] - 1] += 1
+            work[ply, W_BEST] = work[ply, W_MOVES + work[ply, W_NEXT] - 1]
+            work[ply, W_KILLER] = work[ply, W_BEST]
+            if work[ply, W_BEST] < 52:
+                tricks_left = params[P_TRICKS] - X[ply, NPLAYED]
+                stats[HIST + 53 * X[ply, TO_ACT] + work[ply, W_BEST]] += tricks_left * tricks_left
+            work[ply, W_REL] = rel
+            work[ply, W_VAL] = value
             _close(X, ply, params, table, work, answer)
         else:
-            wrow[W_REL] |= rel
-            if wrow[W_MAX]:
-                wrow[W_ACC] = max(wrow[W_ACC], value)
+            work[ply, W_REL] |= rel
+            if work[ply, W_MAX]:
+                work[ply, W_ACC] = max(work[ply, W_ACC], value)
             else:
-                wrow[W_ACC] = min(wrow[W_ACC], value)
+                work[ply, W_ACC] = min(work[ply, W_ACC], value)
             answer = -1
 
 
@@ -1549,7 +1705,7 @@ def solve_position(
         out[1 + move] = -1
     row = X[0]
     maximise = row[TO_ACT] % 2 == 0
-    count = _moves(row, params, work[0, W_MOVES : W_MOVES + 16], work[0, W_SCORES : W_SCORES + 16], -1, -1, stats)
+    count = _moves(row, params, work, 0, -1, -1, stats)
     candidates = work[0, W_MOVES : W_MOVES + 16].copy()
     head = np.empty(52, dtype=np.int64)
     _group_heads(row, head)
