@@ -317,7 +317,9 @@ class SearchSettings:
     searches ``model_samples`` samples with the value model).  ``table_bits``
     sizes the solver's table.  ``use_model`` lets the bot value the samples it
     cannot solve with the learned value (``dehla.bots.value``); without it
-    those moves are the heuristic's.
+    those moves are the heuristic's; and where the model's best action beats
+    the heuristic's by less than ``model_margin`` of the rules' largest result
+    (on average over the samples), the bot keeps the heuristic's.
     """
 
     table_bits: int = 19
@@ -326,6 +328,7 @@ class SearchSettings:
     settle_z: float = 3.0
     use_model: bool = True
     model_samples: int = 24
+    model_margin: float = 0.1
 
     def __post_init__(self) -> None:
         if self.sample_nodes is not None and self.sample_nodes <= 0:
@@ -463,7 +466,7 @@ class SearchBot:
         Spends what is left of the move's budget (all of it when no exact solve was
         tried); ``None`` when the rules have no model (the heuristic plays then).
         """
-        from dehla.bots.value import default_model
+        from dehla.bots.value import default_model, result_scale
 
         model = default_model() if self.settings.use_model else None
         if model is None or not model.covers(observation.rules):
@@ -495,7 +498,13 @@ class SearchBot:
         self.last_estimates = len(estimated)
         if not estimated:
             return None
-        return _best(estimated, observation, lambda: self.fallback.act(observation))
+        best = _best(estimated, observation, lambda: self.fallback.act(observation))
+        usual = self.fallback.act(observation)
+        if usual in estimated.values:
+            gain = estimated.mean(best) - estimated.mean(usual)
+            if gain < settings.model_margin * result_scale(observation.rules):
+                return usual  # an estimate is no proof: leave the heuristic's move only for a clear gain
+        return best
 
     def _sample_values(self, match: Match, team: int) -> dict[Action, float]:
         """What each legal action is worth to ``team`` in one sampled deal: the hand's result, solved double-dummy."""

@@ -62,7 +62,7 @@ _TRUMP_METHODS = ("called", "cut", "hidden", "hidden_auto", "open_draw")
 _SCORINGS = ("pagat", "taash", "mendikot")
 _TRICKS = 13
 #: Width of an encoded position.
-FEATURES = 4 * 52 + 2 + 4 + _TRICKS + 1 + 4 + 4 + 4 + 5 + 12 + 4 * 4 * 3
+FEATURES = 4 * 52 + 2 + 4 + 1 + 4 + 4 + 4 + 5 + 12 + 4 * 4 * 3
 
 
 def supported(rules: Rules) -> bool:
@@ -212,9 +212,8 @@ def encode_raw(rows: Ints, rules: Rules) -> Floats:
     out[:, column + 2] = won[index, team] / _TRICKS
     out[:, column + 3] = won[index, 1 - team] / _TRICKS
     column += 4
-    played = np.clip(rows[:, _F["tricks_played"]], 0, _TRICKS - 1)
-    out[index, column + played] = 1.0
-    column += _TRICKS
+    # Tricks left as one number, not one unit a trick: the model also values positions earlier than any it was
+    # trained on (the leaves of a first-trick search), and a unit never set in training would only add noise.
     out[:, column] = (_TRICKS - rows[:, _F["tricks_played"]]) / _TRICKS
     column += 1
     for name in ("next_collector", "chooser", "dealer"):
