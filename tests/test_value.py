@@ -158,7 +158,7 @@ def test_search_bot_values_first_trick_samples_with_the_model() -> None:
     seat = match.to_act
     assert seat is not None
     seen = match.observe(seat)
-    bot = SearchBot(1, settings=SearchSettings(sample_nodes=20_000, model_samples=4))
+    bot = SearchBot(1, settings=SearchSettings(sample_nodes=20_000, model_samples=4, use_model=True))
     action = bot.act(seen)
     assert action in seen.legal_actions
     assert bot.last_samples == 0  # a full deal is far beyond 20,000 nodes
@@ -201,3 +201,18 @@ def test_renaming_side_suits_keeps_trump_and_every_seats_count() -> None:
                 suit = 0x1FFF << (13 * int(trump[i]))
                 assert int(before[i]) & suit == int(after[i]) & suit
     assert np.array_equal(data.margin, renamed.margin)
+
+
+def test_search_bot_keeps_the_heuristics_move_without_a_clear_estimated_gain() -> None:
+    from dehla.bots.heuristic import HeuristicBot
+
+    rng = random.Random(4)
+    match = Match.new("mendikot", rng)
+    match.apply(match.random_deal(rng))
+    seat = match.to_act
+    assert seat is not None
+    seen = match.observe(seat)
+    knobs = SearchSettings(sample_nodes=20_000, model_samples=3, model_margin=10.0, use_model=True)
+    cautious = SearchBot(1, settings=knobs)
+    assert cautious.act(seen) == HeuristicBot(1).act(seen)
+    assert cautious.last_estimates == 3

@@ -10,12 +10,12 @@ replaying the hand's public actions, solve it double-dummy as far as the
 hand's result (``Solver.results``: who wins, not the tens), and play the
 action with the best average result over the samples.  Each move has a time
 budget; ``expert`` has a larger one.  While the hand is still too big to solve
-samples within the budget (the first tricks), they search each sample only to
-the end of the trick in progress and value every way it can end with a
-learned estimate of the solver's answer (``dehla.bots.value``; best play by
-both teams within the trick, all endings valued in one numpy batch).  The
-trump call and the band-hukum choice are the ``heuristic`` bot's, as is every
-move of rules the model does not cover (six or eight players).
+samples within the budget (the first tricks), they play as the ``heuristic``
+bot does; with ``SearchSettings(use_model=True)`` they search each sample
+there only to the end of the trick in progress and value every way it can end
+with a learned estimate of the solver's answer (``dehla.bots.value``; best
+play by both teams within the trick, all endings valued in one numpy batch).
+The trump call and the band-hukum choice are always the ``heuristic`` bot's.
 
 ``cheat`` is for measurement only: it plays a double-dummy best action of
 the *true* position, the ceiling a sampling player can approach.  Bots only
@@ -316,8 +316,9 @@ class SearchSettings:
     slower to tune but reproducible (and where no sample can be solved, it
     searches ``model_samples`` samples with the value model).  ``table_bits``
     sizes the solver's table.  ``use_model`` lets the bot value the samples it
-    cannot solve with the learned value (``dehla.bots.value``); without it
-    those moves are the heuristic's; and where the model's best action beats
+    cannot solve with the learned value (``dehla.bots.value``); without it (the
+    default: on 200 ``pagat`` deals the model's first tricks did not beat the
+    heuristic's, see docs/model.md) those moves are the heuristic's; and where the model's best action beats
     the heuristic's by less than ``model_margin`` of the rules' largest result
     (on average over the samples), the bot keeps the heuristic's.
     """
@@ -326,7 +327,7 @@ class SearchSettings:
     sample_nodes: int | None = None
     settle_after: int = 12
     settle_z: float = 3.0
-    use_model: bool = True
+    use_model: bool = False
     model_samples: int = 24
     model_margin: float = 0.1
 
@@ -498,8 +499,8 @@ class SearchBot:
         self.last_estimates = len(estimated)
         if not estimated:
             return None
-        best = _best(estimated, observation, lambda: self.fallback.act(observation))
         usual = self.fallback.act(observation)
+        best = _best(estimated, observation, lambda: usual)
         if usual in estimated.values:
             gain = estimated.mean(best) - estimated.mean(usual)
             if gain < settings.model_margin * result_scale(observation.rules):
