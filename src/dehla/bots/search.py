@@ -10,8 +10,12 @@ replaying the hand's public actions, solve it double-dummy as far as the
 hand's result (``Solver.results``: who wins, not the tens), and play the
 action with the best average result over the samples.  Each move has a time
 budget; ``expert`` has a larger one.  While the hand is still too big to solve
-samples within the budget (the first tricks), and for the trump call and the
-band-hukum choice, they play as the ``heuristic`` bot does.
+samples within the budget (the first tricks), they play as the ``heuristic``
+bot does; with ``SearchSettings(use_model=True)`` they search each sample
+there only to the end of the trick in progress and value every way it can end
+with a learned estimate of the solver's answer (``dehla.bots.value``; best
+play by both teams within the trick, all endings valued in one numpy batch).
+The trump call and the band-hukum choice are always the ``heuristic`` bot's.
 
 ``cheat`` is for measurement only: it plays a double-dummy best action of
 the *true* position, the ceiling a sampling player can approach.  Bots only
@@ -29,6 +33,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from dehla.bots.base import Bot, register
 from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.tracking import CardTracker, HolderSample
@@ -41,10 +47,20 @@ from dehla.errors import DehlaError
 from dehla.rules import Rules
 
 if TYPE_CHECKING:  # the solver (and numba) load on first use, not with every command that lists bots
+    from dehla.bots.value import ValueModel
     from dehla.solver.fast import Results, Solver
     from dehla.solver.objective import Value
 
-__all__ = ["SearchBot", "SearchSettings", "CheatBot", "determinize", "utility", "DEFAULT_BUDGETS"]
+__all__ = [
+    "SearchBot",
+    "SearchSettings",
+    "CheatBot",
+    "determinize",
+    "trick_values",
+    "model_leaves",
+    "utility",
+    "DEFAULT_BUDGETS",
+]
 
 #: Seconds per move: (hard, expert).
 DEFAULT_BUDGETS = (0.5, 2.0)
@@ -297,13 +313,23 @@ class SearchSettings:
     standard errors; ``settle_after=0`` never stops early): clear moves come
     quickly, and hard ones keep the whole budget.  With ``sample_nodes`` the bot
     ignores the clock and gives every sample that many search nodes instead:
-    slower to tune but reproducible.  ``table_bits`` sizes the solver's table.
+    slower to tune but reproducible (and where no sample can be solved, it
+    searches ``model_samples`` samples with the value model).  ``table_bits``
+    sizes the solver's table.  ``use_model`` lets the bot value the samples it
+    cannot solve with the learned value (``dehla.bots.value``); without it (the
+    default: on 200 ``pagat`` deals the model's first tricks did not beat the
+    heuristic's, see docs/model.md) those moves are the heuristic's; and where the model's best action beats
+    the heuristic's by less than ``model_margin`` of the rules' largest result
+    (on average over the samples), the bot keeps the heuristic's.
     """
 
     table_bits: int = 19
     sample_nodes: int | None = None
     settle_after: int = 12
     settle_z: float = 3.0
+    use_model: bool = False
+    model_samples: int = 24
+    model_margin: float = 0.1
 
     def __post_init__(self) -> None:
         if self.sample_nodes is not None and self.sample_nodes <= 0:
@@ -347,7 +373,9 @@ class SearchBot:
         self._solver: Solver | None = None
         self.fallback = HeuristicBot(seed)
         self.solve_odds = _SolveOdds()
-        self.last_samples = 0
+        self.last_samples = 0  # samples solved exactly for the last move
+        self.last_estimates = 0  # samples valued by the model for the last move
+        self.move_start = 0.0
 
     @property
     def solver(self) -> Solver:
@@ -361,6 +389,7 @@ class SearchBot:
         legal = observation.legal_actions
         if not legal:
             raise DehlaError(f"seat {observation.seat} has nothing to do now")
+        self.last_estimates = 0
         if len(legal) == 1:
             self.last_samples = 0
             return legal[0]
@@ -369,6 +398,8 @@ class SearchBot:
             self.last_samples = 0
             return self.fallback.act(observation)
         chosen = self._sampled_choice(observation)
+        if chosen is None:
+            chosen = self._estimated_choice(observation)
         if chosen is None:
             return self.fallback.act(observation)
         return chosen
@@ -380,7 +411,7 @@ class SearchBot:
         settings = self.settings
         # The budget is CPU time of this thread: on an idle core the same as the clock, and on a busy
         # machine the bot still thinks as much as it would alone (the move just takes longer).
-        start = time.thread_time()
+        start = self.move_start = time.thread_time()
         deadline = start + self.budget
         timed = settings.sample_nodes is None
         if timed and not kernel_ready():
@@ -430,10 +461,129 @@ class SearchBot:
             return None
         return _best(solved, observation, lambda: self.fallback.act(observation))
 
+    def _estimated_choice(self, observation: Observation) -> Action | None:
+        """Where no sample can be solved in time: search each sample to the end of the trick, value it by the model.
+
+        Spends what is left of the move's budget (all of it when no exact solve was
+        tried); ``None`` when the rules have no model (the heuristic plays then).
+        """
+        from dehla.bots.value import default_model, result_scale
+
+        model = default_model() if self.settings.use_model else None
+        if model is None or not model.covers(observation.rules):
+            return None
+        settings = self.settings
+        start = time.thread_time()
+        deadline = self.move_start + self.budget
+        if deadline - start < 0.1 * self.budget:
+            deadline = start + 0.1 * self.budget  # a failed exact try took the budget: a short look still beats none
+        timed = settings.sample_nodes is None
+        limit = self.max_samples if timed else max(1, min(self.max_samples, settings.model_samples))
+        leaf_values = model_leaves(model)
+        tracker = CardTracker(observation)
+        team = observation.seat % 2
+        estimated = _Samples.empty(list(observation.legal_actions))
+        rejected = 0
+        while len(estimated) < limit and rejected < 200:
+            if timed and estimated and time.thread_time() >= deadline:
+                break
+            try:
+                match = determinize(observation, tracker.sample(self.rng))
+            except (_Rejected, RuntimeError):
+                rejected += 1
+                continue
+            estimated.add(trick_values(match, team, leaf_values))
+            ready = settings.settle_after and len(estimated) >= settings.settle_after
+            if ready and _settled(estimated, _best(estimated, observation), settings.settle_z):
+                break
+        self.last_estimates = len(estimated)
+        if not estimated:
+            return None
+        usual = self.fallback.act(observation)
+        best = _best(estimated, observation, lambda: usual)
+        if usual in estimated.values:
+            gain = estimated.mean(best) - estimated.mean(usual)
+            if gain < settings.model_margin * result_scale(observation.rules):
+                return usual  # an estimate is no proof: leave the heuristic's move only for a clear gain
+        return best
+
     def _sample_values(self, match: Match, team: int) -> dict[Action, float]:
         """What each legal action is worth to ``team`` in one sampled deal: the hand's result, solved double-dummy."""
         results = self.solver.results(match)
         return {action: float(results.for_team(action, team)) for action in results.actions}
+
+
+_Node = tuple[int, int, list["_Node"]] | float
+"""A node of a trick's search tree: ``(maximise, leaf, children)`` where ``leaf`` indexes the leaves
+(``-1`` for an inner node), or the exact value of a hand the trick ended."""
+
+#: Values positions at trick boundaries for ``team``: ``leaf_values(positions, team)``, one number each.
+LeafValues = Callable[[list[Match], int], list[float]]
+
+
+def model_leaves(model: ValueModel) -> LeafValues:
+    """The value model as leaf values: all the leaves of a search in one batch."""
+    from dehla.bots.value import raw_of
+
+    def values(leaves: list[Match], team: int) -> list[float]:
+        if not leaves:
+            return []
+        states = [leaf.hand_state() for leaf in leaves]
+        rows = np.asarray([raw_of(state) for state in states], dtype=np.int64)
+        margin, _ = model.predict_rows(rows, leaves[0].rules)
+        sign = np.asarray([1.0 if (state.to_act or 0) % 2 == team else -1.0 for state in states])
+        found: list[float] = (margin * sign).tolist()
+        return found
+
+    return values
+
+
+def trick_values(match: Match, team: int, leaf_values: LeafValues) -> dict[Action, float]:
+    """What each legal action is worth to ``team`` in one sampled deal: every way the trick in progress can end,
+    with best play by both teams, each ending valued by ``leaf_values`` at the next trick boundary (exactly
+    where the hand ends).
+
+    The trick is played by the engine itself (``Match.clone``/``apply``), so no rule is written twice here.
+    """
+    start = len(match.tricks)
+    leaves: list[Match] = []
+
+    def expand(node: Match) -> _Node:
+        if node.phase is not Phase.PLAY:
+            if node.phase in (Phase.CALL, Phase.HIDE):  # pragma: no cover - a trick never leads back to a call
+                raise DehlaError("the trick search left the play")
+            points = node.results[-1].points
+            return float(points[team] - points[1 - team])
+        if len(node.tricks) > start and not node.current_trick:
+            leaves.append(node)
+            return (0, len(leaves) - 1, [])
+        seat = node.to_act
+        assert seat is not None
+        children: list[_Node] = []
+        for action in node.legal_actions():
+            child = node.clone()
+            child.apply(action)
+            children.append(expand(child))
+        return (int(seat % 2 == team), -1, children)
+
+    actions = match.legal_actions()
+    roots: list[_Node] = []
+    for action in actions:
+        child = match.clone()
+        child.apply(action)
+        roots.append(expand(child))
+    found = leaf_values(leaves, team)
+
+    def value(node: _Node) -> float:
+        if isinstance(node, float):
+            return node
+        maximise, leaf, children = node
+        if leaf >= 0:
+            return found[leaf]
+        values = [value(child) for child in children]
+        return max(values) if maximise else min(values)
+
+    return {action: value(node) for action, node in zip(actions, roots)}
 
 
 def _best(samples: _Samples, observation: Observation, prefer: Callable[[], Action] | None = None) -> Action:

@@ -22,12 +22,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from dehla.cli import analyse, arena, bot, play, replay, rules, serve, simulate
+    from dehla.cli import analyse, arena, bot, play, replay, rules, serve, simulate, train
 
     parser = _Parser(prog="dehla", description="Dehla Pakad, Mendikot and Taash's Dehla Pakad.")
     parser.add_argument("--version", action="version", version=f"dehla {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (play, replay, rules, simulate, bot, serve, arena, analyse):
+    for module in (play, replay, rules, simulate, bot, serve, arena, analyse, train):
         module.add_parser(commands)
     return parser
 

@@ -1,0 +1,163 @@
+"""The learned value (docs/model.md): accuracy on held-out solved positions, evaluation speed, search move times.
+
+Three measurements::
+
+    python benchmarks/bench_value.py accuracy --data EVAL.npz [--model FILE]
+    python benchmarks/bench_value.py speed [--model FILE]
+    python benchmarks/bench_value.py moves [--hands 6] [--bot hard] [--seed 1]
+
+``accuracy`` reads positions labelled by ``dehla train value --data-only`` (from
+a seed not used for training: every hand is held out) and prints, per family and
+tricks played, the share whose result (who wins) the model gets right and the
+mean error of the tens, with a 95% Wilson interval.  ``speed`` times encoding
+and evaluation of one position and of a batch.  ``moves`` plays hands of the
+search bot (both seats of one team) against ``heuristic`` and reports each
+kind of move's time (thread CPU and wall): p50, p95 and the largest; target
+(issue 19): p95 at most 1 s on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+
+from dehla.bots.heuristic import HeuristicBot
+from dehla.bots.search import SearchBot
+from dehla.bots.value import ValueModel, default_model, encode_raw, raw_of
+from dehla.cli.train import Dataset, accuracy
+from dehla.engine.state import Match, Phase
+from dehla.rules import PRESETS
+
+
+def _model(path: Path | None) -> ValueModel:
+    model = ValueModel.load(path) if path is not None else default_model()
+    if model is None:
+        raise SystemExit("no value model shipped; pass --model")
+    return model
+
+
+def _wilson(share: float, n: int) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    z = 1.96
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def run_accuracy(args: argparse.Namespace) -> None:
+    data = Dataset.load(args.data)
+    table = accuracy(_model(args.model), data)
+    if args.json:
+        print(json.dumps(table, indent=1))
+        return
+    print("family    tricks played  positions  result accuracy (95% CI)   tens error")
+    for family, rows in table.items():
+        for trick, row in rows.items():
+            n = int(row["positions"])
+            low, high = _wilson(row["result_accuracy"], n)
+            print(
+                f"{family:9} {trick:>13} {n:>10}  {row['result_accuracy']:6.1%} ({low:.1%}-{high:.1%})"
+                f"   {row['tens_error']:.2f}"
+            )
+
+
+def run_speed(args: argparse.Namespace) -> None:
+    model = _model(args.model)
+    rng = random.Random(1)
+    rows = []
+    while len(rows) < 1000:
+        match = Match.new("pagat", rng)
+        match.apply(match.random_deal(rng))
+        while match.phase in (Phase.CALL, Phase.HIDE, Phase.PLAY):
+            if match.phase is Phase.PLAY and not match.current_trick:
+                rows.append(raw_of(match.hand_state()))
+            match.apply(rng.choice(match.legal_actions()))
+    rules = PRESETS["pagat"]
+    batch = np.asarray(rows[:1000], dtype=np.int64)
+    one = batch[:1]
+    for _ in range(20):
+        model.predict_rows(one, rules)
+    repeats = 2000
+    start = time.perf_counter()
+    for _ in range(repeats):
+        model.predict_rows(one, rules)
+    single = (time.perf_counter() - start) / repeats
+    start = time.perf_counter()
+    for _ in range(20):
+        model.predict_rows(batch, rules)
+    batched = (time.perf_counter() - start) / 20 / len(batch)
+    start = time.perf_counter()
+    for _ in range(20):
+        encode_raw(batch, rules)
+    encoding = (time.perf_counter() - start) / 20 / len(batch)
+    sizes = [w.shape for w in model.nets[next(iter(model.nets))].weights]
+    print(f"layers {sizes}")
+    print(f"one position (encode + evaluate): {single * 1e6:.0f} us")
+    print(f"batch of {len(batch)}: {batched * 1e6:.1f} us a position (encoding alone {encoding * 1e6:.1f} us)")
+
+
+def run_moves(args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    report: dict[str, dict[str, list[float]]] = {}
+    for preset in args.presets.split(","):
+        for hand in range(args.hands):
+            match = Match.new(preset, rng)
+            match.apply(match.random_deal(rng))
+            seed = rng.getrandbits(32)
+            bots = [SearchBot(seed + seat, name=args.bot) if seat % 2 == hand % 2 else HeuristicBot(seed + seat)
+                    for seat in range(4)]
+            if args.bot == "expert":
+                for bot in bots:
+                    if isinstance(bot, SearchBot):
+                        bot.budget = 2.0
+            while match.phase in (Phase.CALL, Phase.HIDE, Phase.PLAY):
+                seat = match.to_act
+                assert seat is not None
+                bot = bots[seat]
+                cpu, wall = time.thread_time(), time.perf_counter()
+                action = bot.act(match.observe(seat))
+                cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
+                if isinstance(bot, SearchBot) and len(match.legal_actions()) > 1:
+                    kind = "model" if bot.last_estimates else "exact" if bot.last_samples else "heuristic"
+                    for key in (kind, "all"):
+                        times = report.setdefault(preset, {}).setdefault(key, [])
+                        times.append(cpu)
+                        report[preset].setdefault(key + " wall", []).append(wall)
+                match.apply(action)
+    for preset, kinds in report.items():
+        for kind, times in sorted(kinds.items()):
+            values = np.asarray(times)
+            print(
+                f"{preset:9} {kind:15} moves {len(values):4}  p50 {np.percentile(values, 50):.3f} s"
+                f"  p95 {np.percentile(values, 95):.3f} s  max {values.max():.3f} s"
+            )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="what", required=True)
+    acc = commands.add_parser("accuracy")
+    acc.add_argument("--data", type=Path, required=True)
+    acc.add_argument("--model", type=Path, default=None)
+    acc.add_argument("--json", action="store_true")
+    speed = commands.add_parser("speed")
+    speed.add_argument("--model", type=Path, default=None)
+    moves = commands.add_parser("moves")
+    moves.add_argument("--hands", type=int, default=6)
+    moves.add_argument("--presets", default="pagat,taash,mendikot")
+    moves.add_argument("--bot", choices=("hard", "expert"), default="hard")
+    moves.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    {"accuracy": run_accuracy, "speed": run_speed, "moves": run_moves}[args.what](args)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

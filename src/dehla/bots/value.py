@@ -1,0 +1,336 @@
+"""A learned value: what the exact solver would say about a position at a trick boundary, in numpy only.
+
+The search bots cannot solve a sample of the first tricks exactly, so there they
+search each sample to the end of the trick and ask this model what each
+resulting position is worth.  The model is a small multi-layer perceptron
+trained on positions the solver labelled (``dehla train value``, see
+docs/model.md); its weights ship with the package (``models/value.npz``) and it
+runs on numpy alone, with no training library.
+
+A position is encoded from the side of the seat to move (the leader of the next
+trick) with every card known: each seat's cards, seats counted from the mover,
+the suits reordered so that trump comes first; the centre's tens and who would
+collect it; the tens and tricks each team has; tricks left; the dealer; and the
+rules' options.  The model answers, for the mover's team, the hand's points
+margin (scaled to -1..1 by the largest result of the rules) and the tens it
+ends with.  One network per scoring family (``pagat``, ``taash``,
+``mendikot``); a file may also hold one network for all (``all``), used for a
+family without its own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from dehla.cards import TENS_MASK
+from dehla.engine.tricks import HandState
+from dehla.errors import DehlaError
+from dehla.rules import Rules
+
+__all__ = [
+    "FEATURES",
+    "RAW_FIELDS",
+    "ValueModel",
+    "Estimate",
+    "default_model",
+    "encode_raw",
+    "family_of",
+    "raw_of",
+    "result_scale",
+    "supported",
+]
+
+Floats = npt.NDArray[np.float32]
+Ints = npt.NDArray[np.int64]
+
+#: The fields of a raw position row (``raw_of``), the form positions are stored in before encoding.
+RAW_FIELDS = (
+    "mover", "dealer", "hand0", "hand1", "hand2", "hand3", "trump", "trump_hidden", "cut_open", "staged",
+    "chooser", "centre", "next_collector", "captured0", "captured1", "won0", "won1", "tricks_played",
+)  # fmt: skip
+_F = {name: index for index, name in enumerate(RAW_FIELDS)}
+
+_TRUMP_METHODS = ("called", "cut", "hidden", "hidden_auto", "open_draw")
+_SCORINGS = ("pagat", "taash", "mendikot")
+_TRICKS = 13
+#: Width of an encoded position.
+FEATURES = 4 * 52 + 2 + 4 + 1 + 4 + 4 + 4 + 5 + 12 + 4 * 4 * 3
+
+
+def supported(rules: Rules) -> bool:
+    """Can the model value positions of these rules?  (Four players only: it was trained on them.)"""
+    return rules.players == 4
+
+
+def family_of(rules: Rules) -> str:
+    """The model family: the scoring, which decides what a hand's result is."""
+    return rules.scoring
+
+
+@cache
+def result_scale(rules: Rules) -> int:
+    """The largest points margin a hand can end with under ``rules`` (the model's margin unit)."""
+    from dehla.solver.objective import objective_for
+
+    return max(max(abs(value.net) for value in objective_for(rules, dealer).values) for dealer in (0, 1)) or 1
+
+
+def raw_of(state: HandState) -> list[int]:
+    """A position at a trick boundary as a raw row (``RAW_FIELDS``): the full truth, seat numbers absolute.
+
+    Cards still to be dealt belong to the seat they will go to, and the face-down
+    band-hukum card to its chooser: the solver sees them all the same.
+    """
+    mover = state.to_act
+    if mover is None or state.trick:
+        raise DehlaError("the value model reads positions between tricks only")
+    hands = [state.hands[seat] | state.pending[seat] for seat in range(4)]
+    trump = -1 if state.trump is None else int(state.trump)
+    hidden = 0
+    if state.hidden_card is not None and state.chooser is not None:
+        hands[state.chooser] |= 1 << state.hidden_card
+        trump = state.hidden_card // 13
+        hidden = 1
+    return [
+        mover,
+        state.dealer,
+        *hands,
+        trump,
+        hidden,
+        int(state.cut_open),
+        int(state.staged),
+        -1 if state.chooser is None else state.chooser,
+        state.centre,
+        -1 if state.next_collector is None else state.next_collector,
+        state.captured[0],
+        state.captured[1],
+        state.tricks_won[0],
+        state.tricks_won[1],
+        state.tricks_played,
+    ]
+
+
+def _rules_features(rules: Rules) -> Floats:
+    flags = [
+        float(rules.collection == "centre"),
+        *(float(rules.scoring == name) for name in _SCORINGS),
+        *(float(rules.trump == name) for name in _TRUMP_METHODS),
+        float(rules.staged_deal),
+        float(rules.streak_resets),
+        float(rules.trick_minimum),
+    ]
+    return np.asarray(flags, dtype=np.float32)
+
+
+def _suit_orders() -> Ints:
+    """For each trump (-1 for none, then 0..3): where each card goes when trump's suit moves to the front."""
+    orders = np.zeros((5, 52), dtype=np.int64)
+    for trump in range(-1, 4):
+        suits = list(range(4)) if trump < 0 else [trump] + [suit for suit in range(4) if suit != trump]
+        slot = {suit: index for index, suit in enumerate(suits)}
+        for card in range(52):
+            orders[trump + 1, slot[card // 13] * 13 + card % 13] = card
+    return orders
+
+
+_ORDERS = _suit_orders()
+_SHIFTS = np.arange(52, dtype=np.int64)
+
+
+def _bits(masks: Ints) -> npt.NDArray[np.bool_]:
+    """``(N,)`` 52-bit masks to ``(N, 52)`` booleans."""
+    return ((masks[:, None] >> _SHIFTS[None, :]) & 1).astype(np.bool_)
+
+
+def _count(masks: Ints) -> Ints:
+    counts: Ints = _bits(masks).sum(axis=1, dtype=np.int64)
+    return counts
+
+
+def _suit_features(planes: npt.NDArray[np.bool_]) -> Floats:
+    """Per seat and suit: its length, whether it holds the suit's best card left, and its winners from the top.
+
+    Winners from the top are the seat's cards that are the best ones left in a
+    row (ace, king, queen ... as far as the seat holds the next best card still
+    in play): what the network would otherwise have to learn from the card bits.
+    """
+    n = planes.shape[0]
+    cards = planes.reshape(n, 4, 4, 13)  # seat, suit, rank
+    live = np.asarray(cards.any(axis=1), dtype=np.bool_)  # (n, suit, rank): still in someone's hand
+    length = cards.sum(axis=3)
+    running = np.ones((n, 4, 4), dtype=np.bool_)
+    winners = np.zeros((n, 4, 4), dtype=np.int64)
+    top = np.zeros((n, 4, 4), dtype=np.bool_)
+    first = np.ones((n, 4), dtype=np.bool_)  # no live card of the suit met yet
+    for rank in range(12, -1, -1):
+        here = live[:, None, :, rank]
+        held = cards[:, :, :, rank]
+        top |= held & first[:, None, :]
+        running &= held | ~here
+        winners += running & here
+        first &= ~live[:, :, rank]
+    features = np.concatenate([length / 13.0, top, winners / 13.0], axis=2)  # (n, seat, 12)
+    result: Floats = features.reshape(n, 48).astype(np.float32)
+    return result
+
+
+def encode_raw(rows: Ints, rules: Rules) -> Floats:
+    """Encode raw position rows (``RAW_FIELDS``, shape ``(N, len(RAW_FIELDS))``) of one rules value."""
+    rows = np.asarray(rows, dtype=np.int64).reshape(-1, len(RAW_FIELDS))
+    n = rows.shape[0]
+    out = np.zeros((n, FEATURES), dtype=np.float32)
+    index = np.arange(n)
+    mover = rows[:, _F["mover"]]
+    team = mover % 2
+    order = _ORDERS[rows[:, _F["trump"]] + 1]  # (N, 52): card shown in each slot
+    column = 0
+    planes = np.zeros((n, 4, 52), dtype=np.bool_)  # seats from the mover, cards in trump-first order
+    for offset in range(4):
+        seat = (mover + offset) % 4
+        hands = rows[index, _F["hand0"] + seat]
+        planes[:, offset] = _bits(hands)[index[:, None], order]
+        out[:, column : column + 52] = planes[:, offset]
+        column += 52
+    centre = rows[:, _F["centre"]]
+    out[:, column] = _count(centre & TENS_MASK) / 4
+    out[:, column + 1] = _count(centre) / 52
+    column += 2
+    captured = np.stack([rows[:, _F["captured0"]], rows[:, _F["captured1"]]], axis=1)
+    won = np.stack([rows[:, _F["won0"]], rows[:, _F["won1"]]], axis=1)
+    mine_tens = _count(captured[index, team] & TENS_MASK)
+    their_tens = _count(captured[index, 1 - team] & TENS_MASK)
+    out[:, column] = mine_tens / 4
+    out[:, column + 1] = their_tens / 4
+    out[:, column + 2] = won[index, team] / _TRICKS
+    out[:, column + 3] = won[index, 1 - team] / _TRICKS
+    column += 4
+    # Tricks left as one number, not one unit a trick: the model also values positions earlier than any it was
+    # trained on (the leaves of a first-trick search), and a unit never set in training would only add noise.
+    out[:, column] = (_TRICKS - rows[:, _F["tricks_played"]]) / _TRICKS
+    column += 1
+    for name in ("next_collector", "chooser", "dealer"):
+        seat = rows[:, _F[name]]
+        has = seat >= 0
+        out[index[has], column + (seat[has] - mover[has]) % 4] = 1.0
+        column += 4
+    trump = rows[:, _F["trump"]]
+    out[:, column] = trump >= 0
+    out[:, column + 1] = rows[:, _F["trump_hidden"]]
+    out[:, column + 2] = rows[:, _F["cut_open"]]
+    out[:, column + 3] = rows[:, _F["staged"]]
+    out[:, column + 4] = (rows[:, _F["dealer"]] % 2) == team
+    column += 5
+    out[:, column : column + 12] = _rules_features(rules)[None, :]
+    column += 12
+    out[:, column:] = _suit_features(planes)
+    column += 4 * 4 * 3
+    assert column == FEATURES
+    return out
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The model's answer for one position, from the side of the mover's team: an estimate, never exact."""
+
+    margin: float  # expected points margin of the hand (the rules' points)
+    tens: float  # expected tens the team ends with
+
+
+class _Net:
+    """A multi-layer perceptron with ReLU hidden layers, evaluated in numpy."""
+
+    def __init__(self, weights: Sequence[Floats], biases: Sequence[Floats]) -> None:
+        self.weights = [np.ascontiguousarray(w, dtype=np.float32) for w in weights]
+        self.biases = [np.ascontiguousarray(b, dtype=np.float32) for b in biases]
+
+    def __call__(self, x: Floats) -> Floats:
+        last = len(self.weights) - 1
+        for layer, (w, b) in enumerate(zip(self.weights, self.biases)):
+            x = x @ w + b
+            if layer < last:
+                np.maximum(x, 0.0, out=x)
+        return x
+
+
+class ValueModel:
+    """Networks by family, loaded from an ``.npz`` file written by ``save``."""
+
+    def __init__(self, nets: dict[str, _Net], meta: dict[str, object]) -> None:
+        self.nets = nets
+        self.meta = meta
+
+    @classmethod
+    def from_arrays(cls, layers: dict[str, list[tuple[Floats, Floats]]], meta: dict[str, object]) -> ValueModel:
+        nets = {name: _Net([w for w, _ in pairs], [b for _, b in pairs]) for name, pairs in layers.items()}
+        return cls(nets, meta)
+
+    def save(self, path: Path) -> None:
+        arrays: dict[str, npt.NDArray[np.generic]] = {}
+        for name, net in self.nets.items():
+            for layer, (w, b) in enumerate(zip(net.weights, net.biases)):
+                arrays[f"{name}/w{layer}"] = w.astype(np.float32)
+                arrays[f"{name}/b{layer}"] = b.astype(np.float32)
+        arrays["meta"] = np.frombuffer(json.dumps(self.meta).encode(), dtype=np.uint8)
+        with open(path, "wb") as stream:
+            np.savez_compressed(stream, **arrays)  # type: ignore[arg-type]
+
+    @classmethod
+    def load(cls, source: Path | str) -> ValueModel:
+        try:
+            with np.load(source, allow_pickle=False) as data:
+                arrays = {name: data[name] for name in data.files}
+        except (OSError, ValueError) as error:
+            raise DehlaError(f"cannot read the value model {source}: {error}") from None
+        meta = json.loads(bytes(arrays.pop("meta")).decode())
+        layers: dict[str, list[tuple[Floats, Floats]]] = {}
+        for name in sorted({key.split("/")[0] for key in arrays}):
+            count = sum(1 for key in arrays if key.startswith(f"{name}/w"))
+            layers[name] = [(arrays[f"{name}/w{i}"], arrays[f"{name}/b{i}"]) for i in range(count)]
+        return cls.from_arrays(layers, meta)
+
+    def net_for(self, rules: Rules) -> _Net | None:
+        if not supported(rules):
+            return None
+        return self.nets.get(family_of(rules)) or self.nets.get("all")
+
+    def covers(self, rules: Rules) -> bool:
+        return self.net_for(rules) is not None
+
+    def predict_features(self, features: Floats, rules: Rules) -> tuple[Floats, Floats]:
+        """``(margin, tens)`` arrays for encoded positions of one rules value (margin in the rules' points)."""
+        net = self.net_for(rules)
+        if net is None:
+            raise DehlaError(f"the value model has no network for {rules.name}")
+        out = net(np.asarray(features, dtype=np.float32))
+        margin = np.clip(out[:, 0], -1.0, 1.0) * result_scale(rules)
+        tens = np.clip(out[:, 1] * 4.0, 0.0, 4.0)
+        return margin, tens
+
+    def predict_rows(self, rows: Ints, rules: Rules) -> tuple[Floats, Floats]:
+        return self.predict_features(encode_raw(rows, rules), rules)
+
+    def estimate(self, state: HandState) -> Estimate:
+        """The model's estimate for one position between tricks, for the team of the seat to move."""
+        margin, tens = self.predict_rows(np.asarray([raw_of(state)], dtype=np.int64), state.rules)
+        return Estimate(float(margin[0]), float(tens[0]))
+
+
+MODEL_FILE = "value.npz"
+
+
+@cache
+def default_model() -> ValueModel | None:
+    """The model shipped with the package, or ``None`` when it is missing (the bots then play without it)."""
+    source = resources.files("dehla.bots.models").joinpath(MODEL_FILE)
+    if not source.is_file():
+        return None
+    with resources.as_file(source) as path:
+        return ValueModel.load(path)

@@ -1,0 +1,218 @@
+"""The learned value: its encoding, the weights shipped, training data, and the trick search the bots do with it."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dehla.bots.search import SearchBot, SearchSettings, trick_values
+from dehla.bots.value import FEATURES, RAW_FIELDS, ValueModel, default_model, encode_raw, raw_of, supported
+from dehla.cli.main import main
+from dehla.cli.train import DataTask, label_task
+from dehla.engine.state import Match, Phase
+from dehla.rules import PRESETS
+from dehla.solver import Solver
+
+_F = {name: index for index, name in enumerate(RAW_FIELDS)}
+
+
+def _play_to(preset: str, seed: int, tricks: int, extra: int = 0) -> Match | None:
+    """Random play of a first hand to ``tricks`` finished tricks and ``extra`` cards more (None if it ended)."""
+    rng = random.Random(seed)
+    match = Match.new(preset, rng)
+    match.apply(match.random_deal(rng))
+    while match.phase in (Phase.CALL, Phase.HIDE, Phase.PLAY):
+        if match.phase is Phase.PLAY and len(match.tricks) == tricks and len(match.current_trick) == extra:
+            return match
+        match.apply(rng.choice(match.legal_actions()))
+    return None
+
+
+def _rotated(row: list[int], turn: int) -> list[int]:
+    """The same position with every seat number moved on by ``turn``."""
+    out = list(row)
+    for name in ("mover", "dealer", "chooser", "next_collector"):
+        if row[_F[name]] >= 0:
+            out[_F[name]] = (row[_F[name]] + turn) % 4
+    for seat in range(4):
+        out[_F["hand0"] + (seat + turn) % 4] = row[_F["hand0"] + seat]
+    if turn % 2:
+        out[_F["captured0"]], out[_F["captured1"]] = row[_F["captured1"]], row[_F["captured0"]]
+        out[_F["won0"]], out[_F["won1"]] = row[_F["won1"]], row[_F["won0"]]
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    preset=st.sampled_from(["pagat", "pagat-cut", "taash", "mendikot", "mendikot-band"]),
+    seed=st.integers(0, 10_000),
+    tricks=st.integers(0, 11),
+    turn=st.integers(1, 3),
+)
+def test_a_position_reads_the_same_from_the_mover_whatever_the_seat_numbers(
+    preset: str, seed: int, tricks: int, turn: int
+) -> None:
+    match = _play_to(preset, seed, tricks)
+    if match is None:
+        return
+    row = raw_of(match.hand_state())
+    rules = PRESETS[preset]
+    same = encode_raw(np.asarray([row, _rotated(row, turn)]), rules)
+    assert same.shape == (2, FEATURES)
+    assert np.array_equal(same[0], same[1])
+
+
+def test_trump_comes_first_in_each_seats_cards() -> None:
+    for seed in range(40):
+        match = _play_to("mendikot", seed, 6)
+        if match is None or match.trump is None:
+            continue
+        state = match.hand_state()
+        assert state.to_act is not None
+        features = encode_raw(np.asarray([raw_of(state)]), match.rules)[0]
+        trumps = [card % 13 for card in match.hand_of(state.to_act) if card // 13 == match.trump]
+        assert sorted(np.flatnonzero(features[:13]).tolist()) == sorted(trumps)
+        return
+    pytest.fail("no position with trump set")
+
+
+def test_positions_inside_a_trick_are_refused() -> None:
+    match = _play_to("pagat", 1, 2, extra=1)
+    assert match is not None
+    with pytest.raises(Exception, match="between tricks"):
+        raw_of(match.hand_state())
+
+
+def test_the_shipped_model_is_small_and_covers_the_four_player_families() -> None:
+    model = default_model()
+    assert model is not None
+    for name in ("pagat", "pagat-cut", "taash", "taash-b2b", "mendikot", "mendikot-band", "mendikot-open"):
+        assert model.covers(PRESETS[name])
+    assert not supported(PRESETS["mendikot-6"])
+    assert not model.covers(PRESETS["mendikot-6"])
+    path = Path(__file__).parent.parent / "src" / "dehla" / "bots" / "models" / "value.npz"
+    assert path.stat().st_size < 5_000_000
+
+
+def test_saved_weights_load_to_the_same_answers(tmp_path: Path) -> None:
+    model = default_model()
+    assert model is not None
+    model.save(tmp_path / "copy.npz")
+    copy = ValueModel.load(tmp_path / "copy.npz")
+    rows = []
+    for seed in range(6):
+        match = _play_to("taash", seed, 3)
+        if match is not None:
+            rows.append(raw_of(match.hand_state()))
+    margin, tens = model.predict_rows(np.asarray(rows), PRESETS["taash"])
+    again, tens_again = copy.predict_rows(np.asarray(rows), PRESETS["taash"])
+    assert np.array_equal(margin, again) and np.array_equal(tens, tens_again)
+    assert np.all(np.abs(margin) <= 80) and np.all((tens >= 0) & (tens <= 4))
+
+
+def test_a_damaged_weights_file_gets_a_clear_message(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"not a model")
+    with pytest.raises(Exception, match="cannot read the value model"):
+        ValueModel.load(broken)
+
+
+@pytest.mark.parametrize("preset", ["pagat", "taash", "mendikot", "mendikot-band"])
+def test_trick_search_with_exact_leaves_agrees_with_the_solver(preset: str) -> None:
+    """Best play to the trick's end, each ending valued exactly, is the exact value of each action."""
+    solver = Solver(table_bits=16)
+
+    def exact(leaves: list[Match], team: int) -> list[float]:
+        values = []
+        for leaf in leaves:
+            margin = solver.results(leaf).margin
+            values.append(float(margin if team == 0 else -margin))
+        return values
+
+    checked = 0
+    for seed in range(30):
+        match = _play_to(preset, seed, 8, extra=seed % 4)
+        if match is None or len(match.legal_actions()) < 2:
+            continue
+        seat = match.to_act
+        assert seat is not None
+        team = seat % 2
+        results = solver.results(match)
+        searched = trick_values(match, team, exact)
+        assert searched == {action: float(results.for_team(action, team)) for action in results.actions}
+        checked += 1
+    assert checked >= 5
+
+
+def test_search_bot_values_first_trick_samples_with_the_model() -> None:
+    rng = random.Random(2)
+    match = Match.new("pagat", rng)
+    match.apply(match.random_deal(rng))
+    while match.phase is not Phase.PLAY:
+        match.apply(match.legal_actions()[0])
+    seat = match.to_act
+    assert seat is not None
+    seen = match.observe(seat)
+    bot = SearchBot(1, settings=SearchSettings(sample_nodes=20_000, model_samples=4, use_model=True))
+    action = bot.act(seen)
+    assert action in seen.legal_actions
+    assert bot.last_samples == 0  # a full deal is far beyond 20,000 nodes
+    assert bot.last_estimates == 4
+    without = SearchBot(1, settings=SearchSettings(sample_nodes=20_000, use_model=False))
+    assert without.act(seen) in seen.legal_actions
+    assert without.last_estimates == 0
+
+
+def test_training_data_is_reproducible_and_labelled_for_the_mover() -> None:
+    task = DataTask("pagat", 7, 2, 0, 9, 12, 1_000_000, 0.2)
+    first = label_task(task)
+    second = label_task(task)
+    assert len(first) > 0
+    for name in ("rows", "preset", "hand", "trick", "margin", "tens"):
+        assert np.array_equal(getattr(first, name), getattr(second, name))
+    assert set(first.margin.tolist()) <= {-1, 1}  # Pagat: one point, whoever wins
+    assert np.all((first.tens >= 0) & (first.tens <= 4))
+    assert np.all((first.trick >= 9) & (first.trick <= 12))
+
+
+def test_train_rejects_bad_options_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "value", "--families", "bridge"]) == 1
+    assert "unknown families: bridge" in capsys.readouterr().err
+    assert main(["train", "value", "--from-trick", "9", "--to-trick", "3"]) == 1
+    assert "--from-trick" in capsys.readouterr().err
+
+
+def test_renaming_side_suits_keeps_trump_and_every_seats_count() -> None:
+    from dehla.cli.train import permute_suits
+
+    data = label_task(DataTask("mendikot", 3, 2, 0, 8, 12, 1_000_000, 0.0))
+    renamed = permute_suits(data, np.random.default_rng(0))
+    trump = data.rows[:, _F["trump"]]
+    for field in ("hand0", "hand1", "hand2", "hand3", "centre", "captured0", "captured1"):
+        before, after = data.rows[:, _F[field]], renamed.rows[:, _F[field]]
+        for i in range(len(data)):
+            assert int(before[i]).bit_count() == int(after[i]).bit_count()
+            if trump[i] >= 0:
+                suit = 0x1FFF << (13 * int(trump[i]))
+                assert int(before[i]) & suit == int(after[i]) & suit
+    assert np.array_equal(data.margin, renamed.margin)
+
+
+def test_search_bot_keeps_the_heuristics_move_without_a_clear_estimated_gain() -> None:
+    from dehla.bots.heuristic import HeuristicBot
+
+    rng = random.Random(4)
+    match = Match.new("mendikot", rng)
+    match.apply(match.random_deal(rng))
+    seat = match.to_act
+    assert seat is not None
+    seen = match.observe(seat)
+    knobs = SearchSettings(sample_nodes=20_000, model_samples=3, model_margin=10.0, use_model=True)
+    cautious = SearchBot(1, settings=knobs)
+    assert cautious.act(seen) == HeuristicBot(1).act(seen)
+    assert cautious.last_estimates == 3
