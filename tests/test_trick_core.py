@@ -257,3 +257,29 @@ def test_clone_shares_no_mutable_state() -> None:
     assert other.hand_actions(0) == match.hand_actions(0)
     other.apply(rng.choice(other.legal_actions()))
     assert other.hand_actions(0) != match.hand_actions(0)
+
+
+@pytest.mark.parametrize("preset", ["pagat", "mendikot-band", "mendikot"])
+def test_a_card_is_refused_outside_the_play_phase(preset: str) -> None:
+    """``apply`` tells a card in play from every other case with one flag kept with the phase: at a deal,
+    while trump is called or hidden, and once the match is over, a held card is refused and nothing moves."""
+    rng = random.Random(3)
+    match = Match.new(preset, rng)
+    refused: set[Phase] = set()
+    while len(match.results) < 40:
+        if match.phase is not Phase.PLAY:
+            seat = match.to_act
+            card = match.hand_of(seat)[0] if seat is not None else 0
+            before = (match.phase, match.to_act, match.actions, match.legal_actions())
+            with pytest.raises(DehlaError):
+                match.apply(Play(card))
+            assert (match.phase, match.to_act, match.actions, match.legal_actions()) == before
+            refused.add(match.phase)
+        if match.is_over:
+            break
+        if match.is_chance:
+            match.apply(match.random_deal(rng))
+        else:
+            match.apply(rng.choice(match.legal_actions()))
+    before_play = {"pagat": {Phase.CALL}, "mendikot-band": {Phase.HIDE}}.get(preset, set())
+    assert refused == {Phase.DEAL, Phase.OVER} | before_play

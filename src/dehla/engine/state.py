@@ -111,6 +111,7 @@ class _Facts(NamedTuple):
     """What the engine reads from ``Rules`` on its hot paths, so that they need no string comparisons."""
 
     pack: tuple[Card, ...]
+    next_seat: tuple[int, ...]  # the seat after each seat in play order
     split_deck: itemgetter[Any]  # cuts a shuffled pack into the hands, in one call
     tricks_per_hand: int
     immediate: bool  # captured at every trick (not the centre rule)
@@ -138,6 +139,7 @@ def _facts_of(rules: Rules) -> _Facts:
     size = rules.hand_size
     facts = _Facts(
         pack=DECK_52 if rules.players == 4 else DECK_48,
+        next_seat=tuple((seat + 1) % rules.players for seat in range(rules.players)),
         split_deck=itemgetter(*(slice(seat * size, (seat + 1) * size) for seat in range(rules.players))),
         tricks_per_hand=rules.tricks_per_hand,
         immediate=rules.collection == "immediate",
@@ -184,6 +186,7 @@ class Match:
         "_to_act",
         "_leader",
         "_led",
+        "_led_mask",
         "_trick",
         "_tricks",
         "_centre",
@@ -196,6 +199,7 @@ class Match:
         "_trick_mask",
         "is_over",
         "is_chance",
+        "_accepts",
         "_tricks_per_hand",
         "_immediate",
         "_early_end",
@@ -207,6 +211,7 @@ class Match:
         "_auto_reveal",
         "_opening",
         "_pack",
+        "_next_seat",
         "_split_deck",
     )
 
@@ -221,8 +226,11 @@ class Match:
         #: True when the next action is a ``Deal`` (the start of every hand).
         self.is_chance = True
         self.phase: Phase = _DEAL
+        #: ``Play`` while cards are played, else ``None``: ``apply`` tells its hot case with one test.
+        self._accepts: type[Play] | None = None
         facts = _facts_of(self.rules)
         self._pack = facts.pack
+        self._next_seat = facts.next_seat
         self._split_deck = facts.split_deck
         self._tricks_per_hand = facts.tricks_per_hand
         self._immediate = facts.immediate
@@ -264,6 +272,7 @@ class Match:
         self._to_act: int | None = None
         self._leader = 0
         self._led = 0
+        self._led_mask = 0  # SUIT_MASKS[self._led]
         self._trick: list[Card] = []
         self._trick_mask = 0
         self._actions: list[Action] = []
@@ -279,9 +288,11 @@ class Match:
     # Queries
 
     def _enter(self, phase: Phase) -> None:
+        """Every change of phase goes through here, so that the flags read on hot paths stay in step with it."""
         self.phase = phase
         self.is_over = phase is _OVER
         self.is_chance = phase is _DEAL
+        self._accepts = Play if phase is _PLAY else None
 
     @property
     def to_act(self) -> int | None:
@@ -383,7 +394,7 @@ class Match:
         trick core's rule (``tricks.playable``), inlined, and held to it by
         tests/test_trick_core.py.
         """
-        if action.__class__ is not Play or self.phase is not _PLAY:
+        if action.__class__ is not self._accepts:
             return self._apply_other(action)
         card = action.card
         bit = 1 << card
@@ -392,7 +403,7 @@ class Match:
         hand = hands[seat]
         trick = self._trick
         if trick:
-            follow = hand & SUIT_MASKS[self._led]
+            follow = hand & self._led_mask
             if not follow & bit:
                 # Not a card of the suit led: legal only if the player cannot follow (or may play anything).
                 if not hand & bit or (follow and not self._free_play):
@@ -405,28 +416,25 @@ class Match:
                     if self._cut_open:
                         return self._cut(action, seat, hand)
         elif hand & bit:
-            self._led = card // 13
+            self._led = led = card // 13
+            self._led_mask = SUIT_MASKS[led]
         else:
             raise IllegalActionError(self._why_illegal(card))
         self._actions.append(action)
         hands[seat] = hand ^ bit
         self._trick_mask |= bit
         trick.append(card)
-        players = self.players
-        if len(trick) == players:
-            events: list[Event] = []
-            self._end_trick(events)
-            self._hand_events.extend(events)
-            return tuple(events)
-        seat = (seat + 1) % players
+        seat = self._next_seat[seat]
+        if seat == self._leader:  # every seat has played: the trick is full
+            return self._end_trick(_NO_EVENTS)
         self._to_act = seat
         if self._band:
             if self._hidden_card is not None:
                 # (While the card is face down nobody has had to trump or been free to play anything.)
                 if (not hands[seat] and seat == self._chooser) or (
-                    self._auto_reveal and not hands[seat] & SUIT_MASKS[self._led]
+                    self._auto_reveal and not hands[seat] & self._led_mask
                 ):
-                    events = []
+                    events: list[Event] = []
                     self._hidden_turn(seat, events)
                     self._hand_events.extend(events)
                     return tuple(events)
@@ -446,18 +454,17 @@ class Match:
         self._trump = trump = _SUITS[card // 13]
         self._trump_from = len(trick)
         suit, how = trump, "cut"
-        events: list[Event] = [_new_tuple(TrumpSet, (suit, seat, how, card))]
+        event: TrumpSet = _new_tuple(TrumpSet, (suit, seat, how, card))
         bit = 1 << card
         self._actions.append(action)
         self._hands[seat] = hand ^ bit
         self._trick_mask |= bit
         trick.append(card)
         if len(trick) == self.players:
-            self._end_trick(events)
-        else:
-            self._to_act = (seat + 1) % self.players  # (cut trump has no band-hukum card to watch for)
-        self._hand_events.extend(events)
-        return tuple(events)
+            return self._end_trick((event,))
+        self._to_act = (seat + 1) % self.players  # (cut trump has no band-hukum card to watch for)
+        self._hand_events.append(event)
+        return (event,)
 
     def _apply_other(self, action: Action | Deal) -> tuple[Event, ...]:
         cls = action.__class__
@@ -515,11 +522,10 @@ class Match:
         trump = rules.trump
         self._cut_open = trump == "cut"
         self._to_act = first
-        self.is_chance = False
         if trump == "called":
-            self.phase = _CALL
+            self._enter(_CALL)
         elif self._band:
-            self.phase = _HIDE
+            self._enter(_HIDE)
             self._chooser = first
         else:
             if trump == "open_draw":
@@ -529,7 +535,7 @@ class Match:
                 self._trump_from = 0
                 suit, seat, how, card = self._trump, first, "open_draw", deal.open_draw
                 events.append(_new_tuple(TrumpSet, (suit, seat, how, card)))
-            self.phase = _PLAY
+            self._enter(_PLAY)
             self._leader = first
         return tuple(events)
 
@@ -571,7 +577,7 @@ class Match:
         for other in range(self.players):
             hands[other] |= pending[other]
             pending[other] = 0
-        self.phase = _PLAY
+        self._enter(_PLAY)
         self._leader = seat  # the caller leads the first trick, with trump known
         self._trump_from = 0
         self._hand_events.extend(events)
@@ -588,7 +594,7 @@ class Match:
         self._hands[seat] ^= bit
         self._hidden_card = card = action.card
         self._hidden_suit = _SUITS[card // 13]
-        self.phase = _PLAY
+        self._enter(_PLAY)
         self._leader = seat  # the chooser leads the first trick
         events: list[Event] = []
         if not self._hands[seat]:
@@ -606,7 +612,7 @@ class Match:
             return False
         seat = self._to_act
         assert seat is not None
-        return not self._hands[seat] & SUIT_MASKS[self._led]
+        return not self._hands[seat] & self._led_mask
 
     def _reveal(self) -> tuple[Event, ...]:
         if self.phase is not _PLAY:
@@ -666,12 +672,13 @@ class Match:
         if seat == self._chooser and not self._hands[seat]:
             # The chooser holds only the hidden card: it is turned up and played, as a trump.
             self._turn_up(None, events)
-        elif self._auto_reveal and self._trick and not self._hands[seat] & SUIT_MASKS[self._led]:
+        elif self._auto_reveal and self._trick and not self._hands[seat] & self._led_mask:
             # Automatic reveal: this player cannot follow; it may then play any card.
             self._turn_up(None, events)
             self._free_play = True
 
-    def _end_trick(self, events: list[Event]) -> None:
+    def _end_trick(self, before: tuple[Event, ...]) -> tuple[Event, ...]:
+        """Close the full trick; return its events after ``before`` (a cut's trump), added to the hand's too."""
         trick = self._trick
         trick_mask = self._trick_mask
         led = self._led
@@ -680,7 +687,7 @@ class Match:
         # path; tests/test_trick_core.py holds the two together).  Cards of one suit rank by number, so the
         # highest set bit of the cards that count is the winning card.
         if trump is None or trump == led:
-            best = (trick_mask & SUIT_MASKS[led]).bit_length() - 1
+            best = (trick_mask & self._led_mask).bit_length() - 1
         else:
             trump_from = self._trump_from
             if trump_from == 0:
@@ -690,7 +697,7 @@ class Match:
                 for card in trick[trump_from:]:
                     if card // 13 == trump:
                         counted |= 1 << card
-            best = (counted or trick_mask & SUIT_MASKS[led]).bit_length() - 1
+            best = (counted or trick_mask & self._led_mask).bit_length() - 1
         leader = self._leader
         winner = (leader + trick.index(best)) % self.players  # type: ignore[arg-type]
         team = winner & 1
@@ -699,34 +706,34 @@ class Match:
         tricks = self._tricks
         number = len(tricks) + 1
         last = number == self._tricks_per_hand
+        cards = tuple(trick)
         # ``tricks.collect``, inlined for the same reason.
         if self._immediate:
             self._captured[team] |= trick_mask
-            cards, collected_by = tuple(trick), winner
+            collected_by = winner
             record: Trick = _new_tuple(Trick, (number, leader, cards, winner, collected_by))
-            events.append(record)
+            # ``+`` rather than ``(*before, record)``: with nothing before, it is the new tuple itself (no list).
+            events = before + (record,)  # noqa: RUF005
         elif last or self._last_winner == winner:
             centre = self._centre | trick_mask
             self._captured[team] |= centre
             self._centre = 0
             self._last_winner = None if self._streak_resets else winner
-            cards, collected_by = tuple(trick), winner
+            collected_by = winner
             record = _new_tuple(Trick, (number, leader, cards, winner, collected_by))
-            events.append(record)
             seat, mask = winner, centre
-            events.append(_new_tuple(CentreCollected, (seat, team, mask)))
+            events = before + (record, _new_tuple(CentreCollected, (seat, team, mask)))  # noqa: RUF005
         else:
             self._centre |= trick_mask
             self._last_winner = winner
-            cards, collected_by = tuple(trick), None
+            collected_by = None
             record = _new_tuple(Trick, (number, leader, cards, winner, collected_by))
-            events.append(record)
+            events = before + (record,)  # noqa: RUF005
         tricks.append(record)
         if last:
             tens = tens_of(self._captured)
             won = (tricks_won[0], tricks_won[1])
-            self._finish_hand(hand_outcome(self.rules, self.dealer, tens, won), False, events, tens, won)
-            return
+            return self._finish_hand(hand_outcome(self.rules, self.dealer, tens, won), False, events, tens, won)
         if self._early_end:
             captured = self._captured
             tens_left = 4 - ((captured[0] | captured[1]) & TENS_MASK).bit_count()
@@ -736,8 +743,7 @@ class Match:
                 won = (tricks_won[0], tricks_won[1])
                 outcome = settled_outcome(self.rules, self.dealer, tens, won, tens_left, self._tricks_per_hand - number)
                 if outcome is not None:
-                    self._finish_hand(outcome, True, events, tens, won)
-                    return
+                    return self._finish_hand(outcome, True, events, tens, won)
         if self._staged and staged_deal_due(trump, number):
             # Staged deal: the rest of each hand arrives after the trump trick (or after five tricks).
             self._staged = False
@@ -748,7 +754,7 @@ class Match:
                 hands[seat] |= pending[seat]
                 pending[seat] = 0
             after_trick = number
-            events.append(_new_tuple(StagedDeal, (after_trick, trump)))
+            events += (_new_tuple(StagedDeal, (after_trick, trump)),)
         # The winner leads the next trick.
         self._leader = winner
         self._to_act = winner
@@ -759,15 +765,21 @@ class Match:
             self._must_trump = False
             self._free_play = False
             if self._hidden_card is not None and winner == self._chooser and not self._hands[winner]:
-                self._hidden_turn(winner, events)  # (no automatic reveal at a lead: there is no suit to follow)
+                more: list[Event] = []
+                self._hidden_turn(winner, more)  # (no automatic reveal at a lead: there is no suit to follow)
+                events += tuple(more)
+        self._hand_events.extend(events)
+        return events
 
     def _finish_hand(
-        self, outcome: Outcome, ended_early: bool, events: list[Event], tens: tuple[int, int], won: tuple[int, int]
-    ) -> None:
+        self, outcome: Outcome, ended_early: bool, before: tuple[Event, ...], tens: tuple[int, int],
+        won: tuple[int, int],
+    ) -> tuple[Event, ...]:
+        """Score the hand that just ended; return its events after ``before``, added to the hand's too."""
         rules = self.rules
         played_tricks = self._tricks
         early, tricks_played = ended_early, len(played_tricks)
-        events.append(_new_tuple(HandEnded, (early, tricks_played)))
+        events = [*before, _new_tuple(HandEnded, (early, tricks_played))]
         winner = outcome.winner
         sweep = winner is not None and (tens[winner] == 4)
         whitewash = not ended_early and tricks_played == self._tricks_per_hand and (won[0] == 0 or won[1] == 0)
@@ -796,8 +808,9 @@ class Match:
         else:
             assert following is not None
             self.dealer = following
-            self.phase = _DEAL
-            self.is_chance = True
+            self._enter(_DEAL)
+        self._hand_events.extend(events)
+        return tuple(events)
 
     # ------------------------------------------------------------------------------------------
     # Search support
