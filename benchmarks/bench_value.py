@@ -4,7 +4,7 @@ Three measurements::
 
     python benchmarks/bench_value.py accuracy --data EVAL.npz [--model FILE]
     python benchmarks/bench_value.py speed [--model FILE]
-    python benchmarks/bench_value.py moves [--hands 6] [--bot hard] [--seed 1]
+    python benchmarks/bench_value.py moves [--hands 6] [--bot hard] [--seed 1] [--use-model]
 
 ``accuracy`` reads positions labelled by ``dehla train value --data-only`` (from
 a seed not used for training: every hand is held out) and prints, per family and
@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from dehla.bots.heuristic import HeuristicBot
-from dehla.bots.search import SearchBot
+from dehla.bots.search import SearchBot, SearchSettings
 from dehla.bots.value import ValueModel, default_model, encode_raw, raw_of
 from dehla.cli.train import Dataset, accuracy
 from dehla.engine.state import Match, Phase
@@ -111,8 +111,9 @@ def run_moves(args: argparse.Namespace) -> None:
             match = Match.new(preset, rng)
             match.apply(match.random_deal(rng))
             seed = rng.getrandbits(32)
-            bots = [SearchBot(seed + seat, name=args.bot) if seat % 2 == hand % 2 else HeuristicBot(seed + seat)
-                    for seat in range(4)]
+            knobs = SearchSettings(use_model=args.use_model)
+            bots = [SearchBot(seed + seat, name=args.bot, settings=knobs) if seat % 2 == hand % 2
+                    else HeuristicBot(seed + seat) for seat in range(4)]
             if args.bot == "expert":
                 for bot in bots:
                     if isinstance(bot, SearchBot):
@@ -154,6 +155,7 @@ def main() -> int:
     moves.add_argument("--presets", default="pagat,taash,mendikot")
     moves.add_argument("--bot", choices=("hard", "expert"), default="hard")
     moves.add_argument("--seed", type=int, default=1)
+    moves.add_argument("--use-model", action="store_true", help="search the first tricks with the value model")
     args = parser.parse_args()
     {"accuracy": run_accuracy, "speed": run_speed, "moves": run_moves}[args.what](args)
     return 0
