@@ -158,6 +158,13 @@ def test_registry_levels_and_labels() -> None:
     assert isinstance(expert, SearchBot) and expert.budget > make_bot("hard", 1).budget  # type: ignore[attr-defined]
 
 
+def test_the_registry_says_which_bots_think_with_the_solver() -> None:
+    # hosts warm the kernel for these and a server moves them to its worker processes
+    thinking = {name for name, info in BOTS.items() if info.uses_solver}
+    assert thinking == {"hard", "expert", "cheat"}
+    assert all(isinstance(make_bot(name, 1), SearchBot | CheatBot) for name in thinking)
+
+
 def test_utility_puts_the_result_first() -> None:
     objective = objective_for(PRESETS["mendikot"], 0)
     values = objective.values

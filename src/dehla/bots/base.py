@@ -53,6 +53,9 @@ class BotInfo:
     #: True for a bot that must be shown the whole match (``bind(match)``) and so sees every card: the arena
     #: and ``dehla simulate`` may seat it as a ceiling to measure against; front ends for people never offer it.
     measurement_only: bool = False
+    #: True for a bot that thinks with the solver's compiled kernel: hosts load (or compile) the kernel before its
+    #: first move (``dehla.solver.warm_up``), and a server runs it in worker processes, off its tables' path.
+    uses_solver: bool = False
 
 
 #: Registered bots by name.
@@ -67,9 +70,10 @@ def register(
     description: str,
     *,
     measurement_only: bool = False,
+    uses_solver: bool = False,
 ) -> None:
     """Add a bot to the registry (front ends offer them by name and level)."""
-    BOTS[name] = BotInfo(name, level, label, description, factory, measurement_only)
+    BOTS[name] = BotInfo(name, level, label, description, factory, measurement_only, uses_solver)
 
 
 def bot_names(*, for_people: bool = False) -> list[str]:
@@ -86,12 +90,8 @@ def bind_bots(bots: Sequence[object], match: Match) -> None:
             bind(match)
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A new registered bot by name; a clear error lists the names otherwise.
-
-    Outside programs (``cmd:COMMAND``) are players too, but this layer runs no programs:
-    ``dehla.protocol.make_player`` seats either kind.
-    """
+def bot_info(name: str) -> BotInfo:
+    """The registry's entry for ``name`` (loading an installed package's bot on first use); a clear error otherwise."""
     if name.startswith("cmd:"):
         raise DehlaError(
             f"{name!r} is an outside program, not a registered bot: seat it with dehla.protocol.make_player"
@@ -99,13 +99,21 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     if name not in BOTS:
         _load_plugin(name)
     try:
-        info = BOTS[name]
+        return BOTS[name]
     except KeyError:
         raise DehlaError(
             f"unknown bot {name!r}; bots are: {', '.join(bot_names() + sorted(plugin_names()))}, "
             "or cmd:COMMAND for an outside program"
         ) from None
-    return info.factory(seed)
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A new registered bot by name; a clear error lists the names otherwise.
+
+    Outside programs (``cmd:COMMAND``) are players too, but this layer runs no programs:
+    ``dehla.protocol.make_player`` seats either kind.
+    """
+    return bot_info(name).factory(seed)
 
 
 #: The entry-point group through which installed packages add bots: each entry names a function that

@@ -695,6 +695,7 @@ register(
     2,
     "advanced",
     f"samples the unseen cards and solves each sample exactly ({DEFAULT_BUDGETS[0]:g} s a move)",
+    uses_solver=True,
 )
 register(
     "expert",
@@ -702,6 +703,7 @@ register(
     3,
     "expert",
     f"as hard, with a larger budget ({DEFAULT_BUDGETS[1]:g} s a move)",
+    uses_solver=True,
 )
 register(
     "cheat",
@@ -710,4 +712,5 @@ register(
     "cheat",
     "sees all cards (double-dummy best play); for measurement only, needs bind(match)",
     measurement_only=True,
+    uses_solver=True,
 )

@@ -11,15 +11,12 @@ import argparse
 import sys
 from typing import Any
 
-from dehla.bots import BOTS, bot_names
+from dehla.bots import BOTS, bot_info, bot_names
 from dehla.cli.common import seed_value
 from dehla.errors import DehlaError
 from dehla.protocol.host import COMMAND_PREFIX
 from dehla.protocol.messages import PROTOCOL
 from dehla.protocol.serve import serve
-
-#: The bots that search with the solver's compiled kernel.
-SEARCH_BOTS = frozenset({"hard", "expert"})
 
 
 def _bots_text() -> str:
@@ -50,7 +47,7 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.name.startswith(COMMAND_PREFIX):
         raise DehlaError("dehla bot serves a registered bot; a cmd: bot is already an outside program")
-    if args.name in SEARCH_BOTS:
+    if bot_info(args.name).uses_solver:
         from dehla.solver import warm_up
 
         warm_up()  # a fresh install compiles the solver's kernel aside; the first moves are heuristic meanwhile

@@ -31,7 +31,7 @@ from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from dehla.bots import Bot, SearchBot, make_bot
+from dehla.bots import Bot, bot_info, make_bot
 from dehla.engine.actions import Action, parse_action
 from dehla.engine.observe import Observation
 from dehla.engine.observe_json import observation_from_json
@@ -109,15 +109,10 @@ class BotPool:
         self.bots_per_worker = bots_per_worker
         self.niceness = niceness
         self._executor: ProcessPoolExecutor | None = None
-        self._thinks: dict[str, bool] = {}
 
     def thinks(self, name: str) -> bool:
         """True for a bot that searches (it moves in a worker); quick bots answer in the server's process."""
-        if self.workers <= 0:
-            return False
-        if name not in self._thinks:
-            self._thinks[name] = isinstance(make_bot(name, 0), SearchBot)
-        return self._thinks[name]
+        return self.workers > 0 and bot_info(name).uses_solver
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
