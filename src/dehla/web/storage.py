@@ -331,10 +331,6 @@ up AS (UPDATE tables SET seq = ins.seq + 1 FROM ins WHERE tables.id = %(id)s RET
 SELECT 1 FROM up
 """
 
-#: ``_APPEND`` that also announces the entry (its ``NOTIFY`` leaves with the commit, only if it was appended), so a
-#: batch of appends and their announcements go to the database in one round trip (a pipeline).
-_APPEND_ANNOUNCED = _APPEND.replace("SELECT 1 FROM up", "SELECT pg_notify(%(channel)s, %(payload)s) FROM up")
-
 #: Many messages in one statement: the appends of a batch, with its commit; the other messages (presence, chat)
 #: from a connection of their own with ``synchronous_commit`` off (a message needs no disk).
 _NOTIFY = "SELECT pg_notify(%s, message) FROM unnest(%s::text[]) AS message"
@@ -527,8 +523,7 @@ class PostgresStorage:
         through its transaction's flush to disk: one transaction per append
         would serialise every table's appends behind one another's fsync,
         measured 406 appends a second against 1,478 without, 40 tables at once.)
-        The batch, its announcements and the commit go in one round trip (a
-        pipeline).  The statements lock their tables' rows in the order of the tables' ids,
+        The statements lock their tables' rows in the order of the tables' ids,
         the same order in every process, so two processes' batches never wait
         for each other in a circle; if a batch fails anyway (a lost connection),
         its appends are tried one by one.
@@ -541,12 +536,13 @@ class PostgresStorage:
                 batch.sort(key=lambda item: (item[0]["id"], item[0]["seq"]))
                 outcomes: list[bool | BaseException] = []
                 try:
-                    async with self._connection() as connection, connection.pipeline():
-                        async with connection.transaction():
-                            cursors = [await connection.execute(_APPEND_ANNOUNCED,
-                                                                {**params, "channel": self.channel, "payload": payload})
-                                       for params, payload, _ in batch]
-                        outcomes = [await cursor.fetchone() is not None for cursor in cursors]
+                    async with self._connection() as connection, connection.transaction():
+                        for params, _, _ in batch:
+                            cursor = await connection.execute(_APPEND, params)
+                            outcomes.append(await cursor.fetchone() is not None)
+                        announce = [payload for (_, payload, _), ok in zip(batch, outcomes) if ok]
+                        if announce:
+                            await connection.execute(_NOTIFY, (self.channel, announce))
                 except psycopg.Error:
                     outcomes = []
                     for params, payload, _ in batch:
