@@ -383,7 +383,8 @@ class _Views:
             view = self._watcher_view()
         else:
             observation = self._observation(seat)
-            view = (observation if with_hands else replace(observation, results=())).to_json()
+            leave_out = not with_hands and observation.results
+            view = (replace(observation, results=()) if leave_out else observation).to_json()
         if not with_hands:
             # ObservationJSON's MatchJSON (engine/observe.py) has no form without "hands": the cast says that
             # this one lacks it (the browser keeps the hands it was sent).
