@@ -188,8 +188,13 @@ def _measure(args: argparse.Namespace, db: str, processes: int, label: str) -> d
     with contextlib.ExitStack() as stack:
         bases: list[str] = []
         pids: list[int] = []
-        for _ in range(processes):
-            base, pid = stack.enter_context(served(db, *options, with_pid=True))
+        for number in range(processes):
+            profile = None
+            if args.profile:
+                Path(args.profile).mkdir(parents=True, exist_ok=True)
+                name = "sqlite" if db.startswith("sqlite") else "postgresql"
+                profile = str(Path(args.profile) / f"serve-{name}-{processes}-{number}.prof")
+            base, pid = stack.enter_context(served(db, *options, with_pid=True, profile=profile))
             bases.append(base)
             pids.append(pid)
         if args.bot_tables:
@@ -229,6 +234,9 @@ def main() -> int:
     parser.add_argument("--sync", choices=("full", "normal"), default="full",
                         help="SQLite sync of the temporary file: full (the server's default: every accepted action "
                              "survives a power cut) or normal (survives the process dying only)")
+    parser.add_argument("--profile", metavar="DIR", default=None,
+                        help="run each server under cProfile and write its statistics to DIR/serve-*.prof when it "
+                             "stops (read them with python -m pstats); the profiler slows the servers down")
     args = parser.parse_args()
     postgres = bool(args.db and args.db.startswith(("postgresql://", "postgres://")))
     if args.processes > 1 and not postgres:

@@ -13,6 +13,22 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+#: ``python -c`` this with the statistics file and ``dehla``'s arguments: the server under cProfile.  uvicorn
+#: stops on SIGTERM and then raises it again for the handler it found, this one, which writes the statistics.
+_PROFILED = """
+import cProfile, runpy, signal, sys
+path = sys.argv[1]
+sys.argv = ["dehla", *sys.argv[2:]]
+profiler = cProfile.Profile()
+def stop(*_):
+    profiler.disable()
+    profiler.dump_stats(path)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)
+profiler.enable()
+runpy.run_module("dehla", run_name="__main__", alter_sys=True)
+"""
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -21,11 +37,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(db: str, *options: str, with_pid: bool = False) -> Iterator[Any]:
+def served(db: str, *options: str, with_pid: bool = False, profile: str | None = None) -> Iterator[Any]:
     """Run ``dehla serve --db DB OPTIONS...`` until the block ends; yields its base URL once it answers
-    (and its process id, with ``with_pid``)."""
+    (and its process id, with ``with_pid``).  ``profile``: run it under cProfile, the statistics written to
+    that file when it stops."""
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "dehla", "serve", "--port", str(port), "--db", db, *options],
+    python = [sys.executable, "-c", _PROFILED, profile] if profile else [sys.executable, "-m", "dehla"]
+    server = subprocess.Popen([*python, "serve", "--port", str(port), "--db", db, *options],
                               stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     base = f"http://127.0.0.1:{port}"
     try:

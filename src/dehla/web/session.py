@@ -34,7 +34,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol, cast
 
 from dehla.bots import BOTS, Bot, make_bot
@@ -190,7 +190,22 @@ class Listener(Protocol):
 
 
 def _dumps(message: ServerMessage) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    return _encode(message)
+
+
+def _encode(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _dumps_state(message: StateMessage, table_text: str) -> str:
+    """``_dumps(message)`` with its ``table`` already encoded (the same for every listener of a broadcast)."""
+    rest = {key: value for key, value in message.items() if key not in _STATE_HEAD}
+    return (f'{{"type":"state","version":{message["version"]},"seat":{_encode(message["seat"])},'
+            f'"table":{table_text},{_encode(rest)[1:]}')
+
+
+#: The keys a state message starts with, in order (``_dumps_state`` writes them itself).
+_STATE_HEAD = ("type", "version", "seat", "table")
 
 
 def error_message(error: WebError) -> ErrorMessage:
@@ -322,6 +337,61 @@ def finished_trick_of(events: Iterable[Event], hand: int) -> FinishedTrick | Non
         },
         "last_of_hand": last,
     }
+
+
+class _Views:
+    """The observations of one version of a match, each seat's built from that seat's ``Observation`` only.
+
+    A seat's scored hands (the longest part of a state) are turned into JSON only for a listener
+    that has not been sent them yet.
+    """
+
+    def __init__(self, match: Match | None) -> None:
+        self.match = match
+        self._observations: dict[int, Observation] = {}
+        self._watcher: ObservationJSON | None = None
+        self._json: dict[tuple[int | None, bool], ObservationJSON] = {}
+
+    def _observation(self, seat: int) -> Observation:
+        observation = self._observations.get(seat)
+        if observation is None:
+            assert self.match is not None
+            observation = self._observations[seat] = self.match.observe(seat)
+        return observation
+
+    def _watcher_view(self) -> ObservationJSON:
+        if self._watcher is None:
+            assert self.match is not None
+            self._watcher = watcher_view(self.match)
+        return self._watcher
+
+    def hands(self, seat: int | None) -> int:
+        """How many scored hands ``seat``'s view holds (0 without a match)."""
+        if self.match is None:
+            return 0
+        if seat is None:
+            return len(self._watcher_view()["match"]["hands"])
+        return len(self._observation(seat).results)
+
+    def view(self, seat: int | None, with_hands: bool) -> ObservationJSON:
+        """``seat``'s observation as JSON (the watcher view for ``None``), without ``match.hands`` unless asked."""
+        key = (seat, with_hands)
+        found = self._json.get(key)
+        if found is not None:
+            return found
+        if seat is None:
+            view = self._watcher_view()
+        else:
+            observation = self._observation(seat)
+            leave_out = not with_hands and observation.results
+            view = (replace(observation, results=()) if leave_out else observation).to_json()
+        if not with_hands:
+            # ObservationJSON's MatchJSON (engine/observe.py) has no form without "hands": the cast says that
+            # this one lacks it (the browser keeps the hands it was sent).
+            standing = {key: value for key, value in view["match"].items() if key != "hands"}
+            view = cast(ObservationJSON, {**view, "match": standing})
+        self._json[key] = view
+        return view
 
 
 @dataclass
@@ -581,22 +651,15 @@ class TableSession:
         left = max(0.0, self.trick_ended + self.trick_pause - now)
         return {**self.finished_trick, "pause": round(left, 2)}
 
-    def state_message(self, client: Listener, info: TableInfo, cache: dict[int | None, ObservationJSON],
+    def state_message(self, client: Listener, info: TableInfo, views: _Views,
                       deadline: float | None, finished: FinishedTrickView | None) -> StateMessage:
         """The full state for one listener: its seat's observation, or the watcher view."""
         seat = client.seat
         observation: ObservationJSON | None = None
         if self.match is not None:
-            if seat not in cache:
-                cache[seat] = self.match.observe(seat).to_json() if seat is not None else watcher_view(self.match)
-            observation = cache[seat]
             # The scored hands of the match only grow: send them once, then only when a hand is added.
-            known = (self.match_no, len(observation["match"]["hands"]))
-            if client.hands_sent == known:
-                # ObservationJSON's MatchJSON (engine/observe.py) has no form without "hands": the cast says that
-                # this one lacks it (the browser keeps the hands it was sent).
-                standing = {key: value for key, value in observation["match"].items() if key != "hands"}
-                observation = cast(ObservationJSON, {**observation, "match": standing})
+            known = (self.match_no, views.hands(seat))
+            observation = views.view(seat, with_hands=client.hands_sent != known)
             client.hands_sent = known
         last = self.last
         if last is not None:
@@ -616,16 +679,31 @@ class TableSession:
         return message
 
     def broadcast(self) -> None:
-        """Send every listener its newest state (a slow one gets only the newest, see the transport's outbox)."""
+        """Send every listener its newest state (a slow one gets only the newest, see the transport's outbox).
+
+        A state depends only on the listener's seat and on whether it still needs the scored hands, so
+        each distinct state is built and encoded once per broadcast (watchers share one).
+        """
+        if not self.clients:
+            return
         now = time.monotonic()
         info = self.public_info(now)
         deadline = self._deadline(now)
         finished = self.finished_trick_view(now)
-        cache: dict[int | None, ObservationJSON] = {}
+        views = _Views(self.match)
+        table_text = _encode(info)
+        texts: dict[tuple[int | None, bool], tuple[str, str]] = {}
         for client in list(self.clients):
-            message = self.state_message(client, info, cache, deadline, finished)
-            full = message["observation"] is not None and "hands" in message["observation"]["match"]
-            client.push(_dumps(message), "state_full" if full else "state")
+            seat = client.seat
+            key = (seat, self.match is not None and client.hands_sent != (self.match_no, views.hands(seat)))
+            sent = texts.get(key)
+            if sent is None:
+                message = self.state_message(client, info, views, deadline, finished)
+                full = message["observation"] is not None and "hands" in message["observation"]["match"]
+                sent = texts[key] = (_dumps_state(message, table_text), "state_full" if full else "state")
+            elif self.match is not None:
+                client.hands_sent = (self.match_no, views.hands(seat))
+            client.push(sent[0], sent[1])
 
     def _send_all(self, message: ServerMessage) -> None:
         text = _dumps(message)
