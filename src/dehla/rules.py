@@ -11,6 +11,7 @@ JSON form (records carry it): a preset name such as ``"pagat"``, or an object
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Literal, TypedDict, Unpack, cast
 
@@ -117,21 +118,13 @@ class Rules:
     # JSON ----------------------------------------------------------------------------------
 
     def options(self) -> RuleOptions:
-        """All option values by name."""
-        # OPTIONS are RuleOptions' keys and the fields of this class (tests/test_rules.py checks both lists agree)
-        return cast(RuleOptions, {name: getattr(self, name) for name in OPTIONS})
+        """All option values by name (a new dict: the caller may change it)."""
+        return cast(RuleOptions, dict(_options(self)))
 
     def to_json(self) -> RulesJSON:
         """The shortest JSON form: the preset name, or the preset and the options changed."""
-        base = PRESETS.get(self.preset)
-        if base is None:  # pragma: no cover - preset is validated
-            raise RulesError(f"unknown preset {self.preset!r}")
-        changed: dict[str, object] = {
-            name: value for name, value in self.options().items() if getattr(base, name) != value
-        }
-        if not changed:
-            return self.preset
-        return {"preset": self.preset, **changed}
+        found = _rules_json(self)
+        return found if isinstance(found, str) else cast(RulesJSON, dict(found))
 
     @classmethod
     def from_json(cls, value: object) -> Rules:
@@ -279,6 +272,26 @@ def preset(name: str) -> Rules:
         return PRESETS[name]
     except (KeyError, TypeError):
         raise RulesError(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}") from None
+
+
+# A server writes the rules into every seat's state on every action: the forms are worked out once per rules value.
+@functools.lru_cache(maxsize=256)
+def _options(rules: Rules) -> RuleOptions:
+    # OPTIONS are RuleOptions' keys and the fields of Rules (tests/test_rules.py checks both lists agree)
+    return cast(RuleOptions, {name: getattr(rules, name) for name in OPTIONS})
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_json(rules: Rules) -> RulesJSON:
+    base = PRESETS.get(rules.preset)
+    if base is None:  # pragma: no cover - preset is validated
+        raise RulesError(f"unknown preset {rules.preset!r}")
+    changed: dict[str, object] = {
+        name: value for name, value in _options(rules).items() if getattr(base, name) != value
+    }
+    if not changed:
+        return rules.preset
+    return cast(RulesJSON, {"preset": rules.preset, **changed})
 
 
 def parse_rules(value: object) -> Rules:
