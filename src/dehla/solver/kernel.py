@@ -42,9 +42,10 @@ a row collect the centre with the tens the run's tricks surely hold: the
 leader's among its winners, the partner's played or thrown on them, the
 opponents' they must follow with; all the tricks left collect every ten), and,
 two tricks from the end, a top trump that surely wins the last trick; caps on what a team can still
-collect from the tricks it can still win (``_trick_caps``, asked after the table); and enhanced
-transposition cutoffs (before a trick's last card is searched, a move whose next position the bounds or
-the table already answer the right way is played first).  The table is read by row and column, never
+collect from the tricks it can still win (``_trick_caps``, asked after the table); and, when
+asked (``P_ETC``, off by default: fewer nodes but dearer ones), enhanced transposition cutoffs (before a
+trick's last card is searched, a move whose next position the bounds or the table already answer the right
+way is played first).  The table is read by row and column, never
 through row views (each view costs two atomic reference-count operations in numba).
 """
 
@@ -471,7 +472,7 @@ def new_table(bits: int) -> Array:
 
 
 # The table is read by (row, column) and never through a row view: each view of a numba array takes and
-# drops a reference (two atomic operations), which had cost about half the search time in the probe walk.
+# drops a reference (two atomic operations), at every entry of the probe walk.
 
 
 @_jit
