@@ -12,8 +12,8 @@ Everything here is ``numba.njit`` code over plain int64 arrays, compiled once an
 sets of cards are 52-bit masks, -1 stands for "none".
 
 Actions inside the kernel are codes: ``0..51`` play a card, ``CALL0 + suit`` call trump,
-``HIDE0 + card`` hide a card, ``REVEAL`` ask for the band-hukum card.  The Python side maps them to
-the environments' action indices with two small tables (``index_of_code``, ``code_of_index``).
+``HIDE0 + card`` hide a card, ``REVEAL`` ask for the band-hukum card: the environments' action
+indices themselves (``dehla.envs.encoding.ACTIONS``; ``dehla.batch.simulator`` checks that they agree).
 
 Deals come from the hand's seed alone (``shuffle``): a splitmix64 stream started at the seed gives
 53-bit draws ``d`` (the top 53 bits of each output), and a number below ``b`` is ``(d * b) >> 53``.  The
@@ -478,34 +478,45 @@ def is_legal(row: Array, params: Params, code: int) -> bool:
     return False
 
 
+#: Bytes per hand of the legal-action mask ``legal_codes_all`` writes: the ``NCODES`` booleans, padded to whole words.
+MASK_STRIDE = 112
+_BYTE_BITS = 0x0040201008040201  # bit i of byte i, for bytes 0..6
+_LOW_BITS = 0x0101010101010101
+
+
+@_inline
+def _bytes_of(bits: int) -> int:
+    """Eight booleans in a word, one per byte, from the low 8 bits of ``bits`` (bit i to byte i).
+
+    Seven bits are spread by a multiplication that cannot overflow (LLVM may assume it does not), the eighth by a shift.
+    """
+    spread = ((bits & 0x7F) * _LOW_BITS) & _BYTE_BITS
+    return (((spread + 0x7F7F7F7F7F7F7F7F) >> 7) & _LOW_BITS) | ((bits & 0x80) << 49)
+
+
 @_jit
-def legal_codes_all(states: Array, params: Array, index_of_code: Array, out: BoolArray) -> None:
-    """``out[i, index_of_code[code]]`` is true for every legal action of hand ``i`` (all false once it is over)."""
+def legal_codes_all(states: Array, params: Array, out: Array) -> None:
+    """Hand ``i``'s legal actions as booleans: byte ``code`` of row ``i`` of ``out`` (``MASK_STRIDE`` bytes a
+    row, seen as int64 words) is 1 for every legal code, 0 otherwise (all 0 once the hand is over).
+
+    The codes' 109 bits are set in two words, then written eight booleans to a word, without a branch per card.
+    """
     p = _unpack(params)
-    out[:, :] = False
     for index in range(states.shape[0]):
         row = states[index]
         target = out[index]
-        phase = row[PHASE]
-        if phase == PH_PLAY:
-            cards = playable(row)
-            while cards:
-                low = cards & -cards
-                card = _low_card(low)
-                target[index_of_code[card]] = True
-                cards ^= low
-            if can_reveal(row, p):
-                target[index_of_code[REVEAL]] = True
-        elif phase == PH_CALL:
-            for suit in range(4):
-                target[index_of_code[CALL0 + suit]] = True
-        elif phase == PH_HIDE:
-            cards = hideable(row)
-            while cards:
-                low = cards & -cards
-                card = _low_card(low)
-                target[index_of_code[HIDE0 + card]] = True
-                cards ^= low
+        low = playable(row) | (hideable(row) << HIDE0)
+        if row[PHASE] == PH_CALL:
+            low |= 0xF << CALL0
+        high = _shr(hideable(row), 64 - HIDE0)
+        if can_reveal(row, p):
+            high |= 1 << (REVEAL - 64)
+        for word in range(8):
+            target[word] = _bytes_of(low)
+            low = _shr(low, 8)
+        for word in range(8, MASK_STRIDE // 8):
+            target[word] = _bytes_of(high)
+            high >>= 8
 
 
 @_inline
@@ -531,12 +542,12 @@ def _random_code(row: Array, params: Params) -> int:
 
 
 @_jit
-def random_actions_all(states: Array, params: Array, index_of_code: Array, out: Array) -> None:
+def random_actions_all(states: Array, params: Array, out: Array) -> None:
     """A uniformly drawn legal action index for every hand (-1 for hands that are over)."""
     p = _unpack(params)
     for index in range(states.shape[0]):
         code = _random_code(states[index], p)
-        out[index] = index_of_code[code] if code >= 0 else -1
+        out[index] = code
 
 
 # Applying actions ----------------------------------------------------------------------------------
@@ -810,7 +821,7 @@ def apply_code(row: Array, params: Params, code: int, rewards: FloatArray) -> No
 
 @_jit
 def step_all(
-    states: Array, params: Array, actions: Array, code_of_index: Array, rewards: FloatArray, done: BoolArray
+    states: Array, params: Array, actions: Array, rewards: FloatArray, done: BoolArray
 ) -> int:
     """Apply ``actions[i]`` (an action index) to every hand still in play; -1, or the first hand whose is illegal.
 
@@ -825,13 +836,13 @@ def step_all(
         if row[PHASE] == PH_DONE:
             continue
         action = actions[index]
-        if action < 0 or action >= code_of_index.shape[0] or not is_legal(row, p, code_of_index[action]):
+        if not is_legal(row, p, action):
             return index
     rewards[:, :] = 0.0
     for index in range(count):
         row = states[index]
         if row[PHASE] != PH_DONE:
-            apply_code(row, p, code_of_index[actions[index]], rewards[index])
+            apply_code(row, p, actions[index], rewards[index])
         done[index] = row[PHASE] == PH_DONE
     return -1
 
