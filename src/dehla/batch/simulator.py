@@ -223,7 +223,10 @@ class Batch:
         return self.states[:, k.TO_ACT].copy()
 
     def legal_mask(self) -> BoolArray:
-        """``(size, NUM_ACTIONS)`` booleans: the legal actions of the seat to act (none once a hand is over)."""
+        """``(size, NUM_ACTIONS)`` booleans: the legal actions of the seat to act (none once a hand is over).
+
+        A view of rows padded to whole words (``kernel.MASK_STRIDE`` bytes), which the kernel fills a word at a time.
+        """
         k.legal_codes_all(self.states, self.params, self._mask_words)
         return self._mask
 
