@@ -280,3 +280,16 @@ def test_observations_are_the_environments_encoding(rules: Any) -> None:
                 actions[hand] = action_index(action)
                 match.apply(action)
         batch.step(actions)
+
+
+@pytest.mark.parametrize("pick", ["search", "deposit"])
+def test_the_nth_card_of_a_mask_is_the_nth_lowest(pick: str) -> None:
+    """Both ways of picking a legal card (``pdep`` where fast, the branch-free search elsewhere) pick the same."""
+    if pick == "deposit" and not k.has_fast_pdep():
+        pytest.skip("no fast pdep on this CPU: the kernel uses the search")
+    nth_card = k.nth_card_by_deposit if pick == "deposit" else k.nth_card_by_search
+    rng = random.Random(5)
+    masks = [1, 1 << 51, (1 << 52) - 1] + [rng.getrandbits(52) | 1 << rng.randrange(52) for _ in range(300)]
+    for mask in masks:
+        cards = [card for card in range(52) if mask >> card & 1]
+        assert [nth_card(mask, nth) for nth in range(len(cards))] == cards

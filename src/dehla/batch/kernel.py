@@ -12,8 +12,8 @@ Everything here is ``numba.njit`` code over plain int64 arrays, compiled once an
 sets of cards are 52-bit masks, -1 stands for "none".
 
 Actions inside the kernel are codes: ``0..51`` play a card, ``CALL0 + suit`` call trump,
-``HIDE0 + card`` hide a card, ``REVEAL`` ask for the band-hukum card.  The Python side maps them to
-the environments' action indices with two small tables (``index_of_code``, ``code_of_index``).
+``HIDE0 + card`` hide a card, ``REVEAL`` ask for the band-hukum card: the environments' action
+indices themselves (``dehla.envs.encoding.ACTIONS``; ``dehla.batch.simulator`` checks that they agree).
 
 Deals come from the hand's seed alone (``shuffle``): a splitmix64 stream started at the seed gives
 53-bit draws ``d`` (the top 53 bits of each output), and a number below ``b`` is ``(d * b) >> 53``.  The
@@ -26,13 +26,15 @@ a number below the pack's size in the pack in number order.  The same stream the
 
 from __future__ import annotations
 
+import platform
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
 import numpy.typing as npt
-from numba.core import cgutils, types
+from llvmlite import binding, ir  # type: ignore[import-untyped]
+from numba.core import cgutils, codegen, config, types
 from numba.extending import intrinsic
 
 from dehla.engine.tricks import NOT_YET, OPENING_PACKET, STAGED_TRICKS
@@ -67,6 +69,7 @@ def _inline(function: F) -> F:
 
 
 Array = npt.NDArray[np.int64]
+Params = tuple[int, ...]  # the parameter vector as a tuple of NPARAMS numbers: the compiler sees it never changes
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float32]
 
@@ -180,6 +183,16 @@ _MIX2 = -7723592293110705685  # 0x94D049BB133111EB
 
 
 @_inline
+def _unpack(params: Array) -> Params:
+    """The parameter array as a tuple: values the compiler knows cannot change while a batch is played."""
+    return (
+        params[0], params[1], params[2], params[3], params[4], params[5], params[6], params[7], params[8],
+        params[9], params[10], params[11], params[12], params[13], params[14], params[15], params[16],
+        params[17], params[18], params[19],
+    )
+
+
+@_inline
 def _shr(value: int, bits: int) -> int:
     """Logical right shift of a 64-bit word held in an int64."""
     return (value >> bits) & ((1 << (64 - bits)) - 1)
@@ -216,6 +229,39 @@ def _cttz_intrinsic(typingctx: Any, x: Any) -> Any:
     return types.int64(types.int64), codegen
 
 
+@intrinsic
+def _pdep_intrinsic(typingctx: Any, source: Any, mask: Any) -> Any:
+    """x86's parallel bit deposit (BMI2): the low bits of ``source`` spread over the set bits of ``mask``."""
+
+    def generate(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        word = ir.IntType(64)
+        function = cast(Any, cgutils).get_or_insert_function(
+            builder.module, ir.FunctionType(word, [word, word]), "llvm.x86.bmi.pdep.64"
+        )
+        return builder.call(function, args)
+
+    return types.int64(types.int64, types.int64), generate
+
+
+def has_fast_pdep() -> bool:
+    """Does the code numba generates here have a fast ``pdep``?
+
+    Only x86 with BMI2, and not AMD before Zen 3, where it is microcode taking hundreds of cycles.  Read as
+    numba reads the target (its ``NUMBA_CPU_NAME`` and ``NUMBA_CPU_FEATURES`` settings, else the host), and
+    numba's on-disk cache keys compiled code by that same CPU name and features.
+    """
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    settings = cast(Any, config)
+    name: str = settings.CPU_NAME or binding.get_host_cpu_name()
+    features: str | None = settings.CPU_FEATURES
+    if features is None:
+        features = cast(str, cast(Any, codegen).get_host_cpu_features())
+    slow = name in ("generic", "x86-64", "znver1", "znver2") or name.startswith(("bdver", "btver"))
+    return "+bmi2" in features.split(",") and not slow
+
+
+_pdep = cast(Callable[[int, int], int], _pdep_intrinsic)
 _ctpop = cast(Callable[[int], int], _ctpop_intrinsic)
 _cttz = cast(Callable[[int], int], _cttz_intrinsic)
 
@@ -238,11 +284,30 @@ def _below(row: Array, bound: int) -> int:
 
 
 @_inline
-def _nth_card(mask: int, nth: int) -> int:
-    """The ``nth`` (from 0) lowest card of ``mask``."""
-    for _ in range(nth):
-        mask &= mask - 1
-    return _low_card(mask)
+def nth_card_by_deposit(mask: int, nth: int) -> int:
+    """The ``nth`` (from 0) lowest card of ``mask``: one bit deposited onto the mask's ``nth`` set bit."""
+    return _low_card(_pdep(1 << nth, mask))
+
+
+@_inline
+def nth_card_by_search(mask: int, nth: int) -> int:
+    """The ``nth`` (from 0) lowest card of ``mask``, by halving the word without a branch.
+
+    A loop that dropped ``nth`` low cards cost a mispredicted branch at almost every random action.
+    """
+    position = 0
+    for width in (32, 16, 8, 4, 2, 1):
+        count = _popcount(mask & ((1 << width) - 1))
+        take = (count - nth - 1) >> 63  # all ones when the card is above this block
+        nth -= count & take
+        shift = width & take
+        mask >>= shift
+        position += shift
+    return position
+
+
+#: The ``nth`` lowest card of a mask: ``pdep`` where it is fast (a random hand in half the time), else the search.
+_nth_card = nth_card_by_deposit if has_fast_pdep() else nth_card_by_search
 
 
 @_inline
@@ -256,7 +321,7 @@ def _wrap(seat: int, n: int) -> int:
 
 
 @_inline
-def shuffle(row: Array, params: Array, pack: Array) -> None:
+def shuffle(row: Array, params: Params, pack: Array) -> None:
     """Seed the stream from ``row[SEED]``, draw the dealer into ``row[DEALER]`` and shuffle ``pack`` in place."""
     row[RNG] = row[SEED]
     row[DEALER] = _below(row, params[P_N])
@@ -268,7 +333,7 @@ def shuffle(row: Array, params: Array, pack: Array) -> None:
 
 
 @_inline
-def _pack_card(params: Array, position: int) -> int:
+def _pack_card(params: Params, position: int) -> int:
     """The card at ``position`` of the pack in number order (no twos in the 48-card pack)."""
     if params[P_DECK] == 52:
         return position
@@ -276,7 +341,7 @@ def _pack_card(params: Array, position: int) -> int:
 
 
 @_inline
-def _fill_pack(params: Array, pack: Array) -> None:
+def _fill_pack(params: Params, pack: Array) -> None:
     for position in range(params[P_DECK]):
         pack[position] = _pack_card(params, position)
 
@@ -287,19 +352,20 @@ def deal_cards(params: Array, seed: int, row: Array, out: Array) -> None:
 
     ``row`` is scratch space of ``ROW`` values.
     """
+    p = _unpack(params)
     row[:] = 0
     row[SEED] = seed
-    pack = out[2 : 2 + params[P_DECK]]
-    _fill_pack(params, pack)
-    shuffle(row, params, pack)
+    pack = out[2 : 2 + p[P_DECK]]
+    _fill_pack(p, pack)
+    shuffle(row, p, pack)
     out[0] = row[DEALER]
     out[1] = -1
-    if params[P_TRUMP] == TR_OPEN:
-        out[1] = _pack_card(params, _below(row, params[P_DECK]))
+    if p[P_TRUMP] == TR_OPEN:
+        out[1] = _pack_card(p, _below(row, p[P_DECK]))
 
 
 @_inline
-def _reset_row(row: Array, params: Array, seed: int, dealer: int, pack: Array) -> None:
+def _reset_row(row: Array, params: Params, seed: int, dealer: int, pack: Array) -> None:
     """Deal a new hand from ``seed`` (``dealer`` >= 0 overrides the drawn dealer), as ``Match._deal`` does.
 
     The logs after ``TL_LEADER`` are not cleared: each entry is written before anything reads it.
@@ -355,9 +421,10 @@ def reset_all(states: Array, params: Array, seeds: Array, dealers: Array, where:
 
     ``pack`` is scratch space for 52 cards.
     """
+    p = _unpack(params)
     for index in range(states.shape[0]):
         if where[index]:
-            _reset_row(states[index], params, seeds[index], dealers[index], pack)
+            _reset_row(states[index], p, seeds[index], dealers[index], pack)
 
 
 # Legal actions -------------------------------------------------------------------------------------
@@ -367,21 +434,18 @@ def playable(row: Array) -> int:
     """The cards the seat to act may play (``tricks.legal_cards``); 0 outside the play phase."""
     if row[PHASE] != PH_PLAY:
         return 0
+    # Without branches: whether a seat can follow is as random as the deal.
     hand = row[H0 + row[TO_ACT]]
-    if row[TLEN] == 0 or row[FREE_PLAY]:
-        return int(hand)
     follow = hand & (SUIT << (13 * row[LED]))
-    if follow:
-        return int(follow)
-    if row[MUST_TRUMP] and row[TRUMP] >= 0:
-        trumps = hand & (SUIT << (13 * row[TRUMP]))
-        if trumps:
-            return int(trumps)
-    return int(hand)
+    trump = row[TRUMP]
+    trumps = hand & (SUIT << (13 * (trump & 3))) if row[MUST_TRUMP] and trump >= 0 else 0
+    cards = trumps if trumps else hand
+    cards = follow if follow else cards
+    return int(hand if row[TLEN] == 0 or row[FREE_PLAY] else cards)
 
 
 @_inline
-def can_reveal(row: Array, params: Array) -> bool:
+def can_reveal(row: Array, params: Params) -> bool:
     """May the seat to act ask for the band-hukum card (``tricks.can_ask_reveal``)?"""
     if row[PHASE] != PH_PLAY or params[P_TRUMP] != TR_HIDDEN or row[HIDDEN] < 0 or row[TLEN] == 0:
         return False
@@ -399,7 +463,7 @@ def hideable(row: Array) -> int:
 
 
 @_inline
-def is_legal(row: Array, params: Array, code: int) -> bool:
+def is_legal(row: Array, params: Params, code: int) -> bool:
     phase = row[PHASE]
     if code < 0 or code >= NCODES:
         return False
@@ -414,37 +478,49 @@ def is_legal(row: Array, params: Array, code: int) -> bool:
     return False
 
 
-@_jit
-def legal_codes_all(states: Array, params: Array, index_of_code: Array, out: BoolArray) -> None:
-    """``out[i, index_of_code[code]]`` is true for every legal action of hand ``i`` (all false once it is over)."""
-    out[:, :] = False
-    for index in range(states.shape[0]):
-        row = states[index]
-        target = out[index]
-        phase = row[PHASE]
-        if phase == PH_PLAY:
-            cards = playable(row)
-            while cards:
-                low = cards & -cards
-                card = _low_card(low)
-                target[index_of_code[card]] = True
-                cards ^= low
-            if can_reveal(row, params):
-                target[index_of_code[REVEAL]] = True
-        elif phase == PH_CALL:
-            for suit in range(4):
-                target[index_of_code[CALL0 + suit]] = True
-        elif phase == PH_HIDE:
-            cards = hideable(row)
-            while cards:
-                low = cards & -cards
-                card = _low_card(low)
-                target[index_of_code[HIDE0 + card]] = True
-                cards ^= low
+#: Bytes per hand of the legal-action mask ``legal_codes_all`` writes: the ``NCODES`` booleans, padded to whole words.
+MASK_STRIDE = 112
+_BYTE_BITS = 0x0040201008040201  # bit i of byte i, for bytes 0..6
+_LOW_BITS = 0x0101010101010101
 
 
 @_inline
-def _random_code(row: Array, params: Array) -> int:
+def _bytes_of(bits: int) -> int:
+    """Eight booleans in a word, one per byte, from the low 8 bits of ``bits`` (bit i to byte i).
+
+    Seven bits are spread by a multiplication that cannot overflow (LLVM may assume it does not), the eighth by a shift.
+    """
+    spread = ((bits & 0x7F) * _LOW_BITS) & _BYTE_BITS
+    return (((spread + 0x7F7F7F7F7F7F7F7F) >> 7) & _LOW_BITS) | ((bits & 0x80) << 49)
+
+
+@_jit
+def legal_codes_all(states: Array, params: Array, out: Array) -> None:
+    """Hand ``i``'s legal actions as booleans: byte ``code`` of row ``i`` of ``out`` (``MASK_STRIDE`` bytes a
+    row, seen as int64 words) is 1 for every legal code, 0 otherwise (all 0 once the hand is over).
+
+    The codes' 109 bits are set in two words, then written eight booleans to a word, without a branch per card.
+    """
+    p = _unpack(params)
+    for index in range(states.shape[0]):
+        row = states[index]
+        target = out[index]
+        low = playable(row) | (hideable(row) << HIDE0)
+        if row[PHASE] == PH_CALL:
+            low |= 0xF << CALL0
+        high = _shr(hideable(row), 64 - HIDE0)
+        if can_reveal(row, p):
+            high |= 1 << (REVEAL - 64)
+        for word in range(8):
+            target[word] = _bytes_of(low)
+            low = _shr(low, 8)
+        for word in range(8, MASK_STRIDE // 8):
+            target[word] = _bytes_of(high)
+            high >>= 8
+
+
+@_inline
+def _random_code(row: Array, params: Params) -> int:
     """A uniformly drawn legal action of the hand (-1 once it is over), from its own stream."""
     phase = row[PHASE]
     if phase == PH_PLAY:
@@ -466,11 +542,12 @@ def _random_code(row: Array, params: Array) -> int:
 
 
 @_jit
-def random_actions_all(states: Array, params: Array, index_of_code: Array, out: Array) -> None:
+def random_actions_all(states: Array, params: Array, out: Array) -> None:
     """A uniformly drawn legal action index for every hand (-1 for hands that are over)."""
+    p = _unpack(params)
     for index in range(states.shape[0]):
-        code = _random_code(states[index], params)
-        out[index] = index_of_code[code] if code >= 0 else -1
+        code = _random_code(states[index], p)
+        out[index] = code
 
 
 # Applying actions ----------------------------------------------------------------------------------
@@ -487,7 +564,7 @@ def _turn_up(row: Array) -> None:
 
 
 @_inline
-def _hidden_turn(row: Array, params: Array, seat: int) -> None:
+def _hidden_turn(row: Array, params: Params, seat: int) -> None:
     """A turn starts while the card is face down: turned up for a chooser with nothing else, or automatically."""
     if seat == row[CHOOSER] and row[H0 + seat] == 0:
         _turn_up(row)
@@ -497,7 +574,7 @@ def _hidden_turn(row: Array, params: Array, seat: int) -> None:
 
 
 @_inline
-def _outcome(params: Array, dealer: int, t0: int, t1: int, k0: int, k1: int) -> tuple[int, int]:
+def _outcome(params: Params, dealer: int, t0: int, t1: int, k0: int, k1: int) -> tuple[int, int]:
     """``scoring.hand_outcome``: the winning team (-1 for nobody) and its points."""
     scoring = params[P_SCORING]
     if scoring == SC_PAGAT:
@@ -524,7 +601,7 @@ def _outcome(params: Array, dealer: int, t0: int, t1: int, k0: int, k1: int) -> 
 
 @_inline
 def _settled(
-    params: Array, dealer: int, t0: int, t1: int, k0: int, k1: int, tens_left: int, tricks_left: int
+    params: Params, dealer: int, t0: int, t1: int, k0: int, k1: int, tens_left: int, tricks_left: int
 ) -> tuple[bool, int, int]:
     """``scoring.settled_outcome``: is the result the same however the rest falls, and which is it."""
     if tens_left and not params[P_TRICK_MIN]:
@@ -546,7 +623,7 @@ def _settled(
 
 
 @_inline
-def _first_match_score(row: Array, params: Array, winner: int, points: int) -> None:
+def _first_match_score(row: Array, params: Params, winner: int, points: int) -> None:
     """``MatchScore().after_hand``: the match after this hand, were it the first of a new match."""
     if winner < 0:
         return
@@ -563,7 +640,7 @@ def _first_match_score(row: Array, params: Array, winner: int, points: int) -> N
 
 
 @_inline
-def _next_dealer(row: Array, params: Array, winner: int) -> int:
+def _next_dealer(row: Array, params: Params, winner: int) -> int:
     """``scoring.next_dealer``: who deals the hand after this one."""
     n = params[P_N]
     dealer = int(row[DEALER])
@@ -579,7 +656,7 @@ def _next_dealer(row: Array, params: Array, winner: int) -> int:
 
 
 @_inline
-def _finish(row: Array, params: Array, winner: int, points: int, early: bool, rewards: FloatArray) -> None:
+def _finish(row: Array, params: Params, winner: int, points: int, early: bool, rewards: FloatArray) -> None:
     """The hand is over (``Match._finish_hand``): its result and each team's reward."""
     row[PHASE] = PH_DONE
     row[TO_ACT] = -1
@@ -603,25 +680,24 @@ def _finish(row: Array, params: Array, winner: int, points: int, early: bool, re
 
 
 @_inline
-def _end_trick(row: Array, params: Array, rewards: FloatArray) -> None:
+def _end_trick(row: Array, params: Params, rewards: FloatArray) -> None:
     """A trick is complete (``Match._end_trick``): its winner, the collection, the hand's end, the staged deal."""
     n = params[P_N]
     led = row[LED]
     trump = row[TRUMP]
-    best_index = -1
+    # Each card's rank in the trick: a trump that counts above every card of the suit led, any other card
+    # below both; chosen without branches, since which card wins is as random as the play.
+    counts_from = row[TFROM] if trump != led else _NOT_YET
+    best_index = 0
     best = -1
-    if trump >= 0 and trump != led:
-        for index in range(max(row[TFROM], 0), n):
-            card = row[C0 + index]
-            if card // 13 == trump and card > best:
-                best = card
-                best_index = index
-    if best_index < 0:
-        for index in range(n):
-            card = row[C0 + index]
-            if card // 13 == led and card > best:
-                best = card
-                best_index = index
+    for index in range(n):
+        card = row[C0 + index]
+        suit = card // 13
+        rank = card if suit == led else -1
+        rank = card + 64 if suit == trump and index >= counts_from else rank
+        better = rank > best
+        best = rank if better else best
+        best_index = index if better else best_index
     leader = row[LEADER]
     winner = _wrap(leader + best_index, n)
     team = winner & 1
@@ -682,7 +758,7 @@ def _end_trick(row: Array, params: Array, rewards: FloatArray) -> None:
 
 
 @_inline
-def apply_code(row: Array, params: Array, code: int, rewards: FloatArray) -> None:
+def apply_code(row: Array, params: Params, code: int, rewards: FloatArray) -> None:
     """Apply one legal action (checked before) to the hand (``Match.apply``); ``rewards`` gets the result if it ends."""
     row[ACTLOG + row[NACTIONS]] = code
     row[NACTIONS] += 1
@@ -745,7 +821,7 @@ def apply_code(row: Array, params: Array, code: int, rewards: FloatArray) -> Non
 
 @_jit
 def step_all(
-    states: Array, params: Array, actions: Array, code_of_index: Array, rewards: FloatArray, done: BoolArray
+    states: Array, params: Array, actions: Array, rewards: FloatArray, done: BoolArray
 ) -> int:
     """Apply ``actions[i]`` (an action index) to every hand still in play; -1, or the first hand whose is illegal.
 
@@ -753,19 +829,20 @@ def step_all(
     ``rewards`` (per hand and team) is zeroed and then holds the result of each hand that ends now;
     ``done`` says which hands are over.
     """
+    p = _unpack(params)
     count = states.shape[0]
     for index in range(count):
         row = states[index]
         if row[PHASE] == PH_DONE:
             continue
         action = actions[index]
-        if action < 0 or action >= code_of_index.shape[0] or not is_legal(row, params, code_of_index[action]):
+        if not is_legal(row, p, action):
             return index
     rewards[:, :] = 0.0
     for index in range(count):
         row = states[index]
         if row[PHASE] != PH_DONE:
-            apply_code(row, params, code_of_index[actions[index]], rewards[index])
+            apply_code(row, p, actions[index], rewards[index])
         done[index] = row[PHASE] == PH_DONE
     return -1
 
@@ -773,13 +850,14 @@ def step_all(
 @_jit
 def play_random_all(states: Array, params: Array, rewards: FloatArray) -> int:
     """Play every hand to its end with uniformly drawn legal actions from its stream; the actions taken."""
+    p = _unpack(params)
     taken = 0
     rewards[:, :] = 0.0
     for index in range(states.shape[0]):
         row = states[index]
         reward = rewards[index]
         while row[PHASE] != PH_DONE:
-            apply_code(row, params, _random_code(row, params), reward)
+            apply_code(row, p, _random_code(row, p), reward)
             taken += 1
     return taken
 
@@ -815,7 +893,7 @@ def _set_cards(out: FloatArray, start: int, mask: int) -> None:
 
 
 @_inline
-def _encode_row(row: Array, params: Array, seat: int, offsets: Array, static: FloatArray, out: FloatArray) -> None:
+def _encode_row(row: Array, params: Params, seat: int, offsets: Array, static: FloatArray, out: FloatArray) -> None:
     """``encoding.encode(match.observe(seat))`` from the row, the hand being the first of a new match."""
     for index in range(out.shape[0]):
         out[index] = static[index]
@@ -894,9 +972,10 @@ def encode_all(
     states: Array, params: Array, seats: Array, offsets: Array, static: FloatArray, out: FloatArray
 ) -> None:
     """``out[i]``: the observation vector of hand ``i`` as seat ``seats[i]`` sees it (-1: the seat to act, or 0)."""
+    p = _unpack(params)
     for index in range(states.shape[0]):
         row = states[index]
         seat = seats[index]
         if seat < 0:
             seat = row[TO_ACT] if row[TO_ACT] >= 0 else 0
-        _encode_row(row, params, seat, offsets, static, out[index])
+        _encode_row(row, p, seat, offsets, static, out[index])

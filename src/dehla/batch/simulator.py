@@ -28,11 +28,11 @@ from dehla.cards import ALL_CARDS, Card, Suit
 from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action, Deal
 from dehla.engine.events import Trick
 from dehla.engine.tricks import HandState
-from dehla.envs.encoding import ACTIONS, NUM_ACTIONS, PHASES, RULES_FEATURES, action_index, layout
+from dehla.envs.encoding import ACTIONS, NUM_ACTIONS, PHASES, RULES_FEATURES, layout
 from dehla.errors import DehlaError, IllegalActionError
 from dehla.rules import Rules, parse_rules
 
-__all__ = ["Batch", "BatchResult", "Reward", "deal_of", "params_of", "INDEX_OF_CODE", "CODE_OF_INDEX"]
+__all__ = ["Batch", "BatchResult", "Reward", "deal_of", "params_of"]
 
 Reward = Literal["win", "points"]
 Int64Array = npt.NDArray[np.int64]
@@ -58,13 +58,9 @@ def _code_action(code: int) -> Action:
     return REVEAL
 
 
-#: The environments' action index of each kernel code, and the kernel code of each index (read from
-#: ``ACTIONS``, so the two agree whatever order the encoding gives its actions).
-INDEX_OF_CODE: Int64Array = np.array([action_index(_code_action(code)) for code in range(k.NCODES)], dtype=np.int64)
-CODE_OF_INDEX: Int64Array = np.full(NUM_ACTIONS, -1, dtype=np.int64)
-CODE_OF_INDEX[INDEX_OF_CODE] = np.arange(k.NCODES, dtype=np.int64)
-if NUM_ACTIONS != k.NCODES or len(ACTIONS) != NUM_ACTIONS:  # pragma: no cover - a change of the action space
-    raise DehlaError("the batch kernel's actions no longer match the environments' action space")
+# The kernel's action codes are the environments' action indices (``ACTIONS``).
+if tuple(_code_action(code) for code in range(k.NCODES)) != ACTIONS:  # pragma: no cover - a change of the action space
+    raise DehlaError("the batch kernel's action codes no longer match the environments' action space")
 
 
 def params_of(rules: Rules, reward: Reward = "win") -> Int64Array:
@@ -160,7 +156,9 @@ class Batch:
         self.states: Int64Array = np.zeros((size, k.ROW), dtype=np.int64)
         self.states[:, k.PHASE] = k.PH_DONE
         self.states[:, k.TO_ACT] = -1
-        self._mask: BoolArray = np.zeros((size, NUM_ACTIONS), dtype=np.bool_)
+        # The kernel writes the mask eight booleans at a time, in rows padded to whole words.
+        self._mask_words: Int64Array = np.zeros((size, k.MASK_STRIDE // 8), dtype=np.int64)
+        self._mask: BoolArray = self._mask_words.view(np.bool_)[:, :NUM_ACTIONS]
         self._rewards: FloatArray = np.zeros((size, 2), dtype=np.float32)
         self._done: BoolArray = np.ones(size, dtype=np.bool_)
         self._actions: Int64Array = np.zeros(size, dtype=np.int64)
@@ -225,13 +223,16 @@ class Batch:
         return self.states[:, k.TO_ACT].copy()
 
     def legal_mask(self) -> BoolArray:
-        """``(size, NUM_ACTIONS)`` booleans: the legal actions of the seat to act (none once a hand is over)."""
-        k.legal_codes_all(self.states, self.params, INDEX_OF_CODE, self._mask)
+        """``(size, NUM_ACTIONS)`` booleans: the legal actions of the seat to act (none once a hand is over).
+
+        A view of rows padded to whole words (``kernel.MASK_STRIDE`` bytes), which the kernel fills a word at a time.
+        """
+        k.legal_codes_all(self.states, self.params, self._mask_words)
         return self._mask
 
     def random_actions(self) -> Int64Array:
         """A uniformly drawn legal action per hand (-1 once it is over), from each hand's own seeded stream."""
-        k.random_actions_all(self.states, self.params, INDEX_OF_CODE, self._actions)
+        k.random_actions_all(self.states, self.params, self._actions)
         return self._actions
 
     def observations(self, seats: npt.ArrayLike | None = None) -> FloatArray:
@@ -254,7 +255,7 @@ class Batch:
         the hand, and then no hand has moved.
         """
         chosen = self._ints(actions, "actions")
-        bad = k.step_all(self.states, self.params, chosen, CODE_OF_INDEX, self._rewards, self._done)
+        bad = k.step_all(self.states, self.params, chosen, self._rewards, self._done)
         if bad >= 0:
             raise IllegalActionError(f"hand {bad}: action {int(chosen[bad])} is not legal now")
         return self._rewards, self._done
