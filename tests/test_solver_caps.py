@@ -56,3 +56,17 @@ def test_caps_off_gives_the_same_values() -> None:
             off = plain.solve(match)
             assert on.value == off.value
             assert on.actions == off.actions
+
+
+def test_enhanced_transposition_cutoffs_give_the_same_values() -> None:
+    """ETC (``Solver.etc``, off by default) only reorders and cuts the search: every value is the same with it on."""
+    rng = random.Random("etc-on")
+    for preset in ("pagat", "taash", "mendikot"):
+        for _ in range(15):
+            for match in natural_positions(preset, rng, (4,)):
+                plain = Solver(table_bits=12).solve(match)
+                cutting = Solver(table_bits=12)
+                cutting.etc = True
+                with_etc = cutting.solve(match)
+                assert with_etc.value == plain.value
+                assert with_etc.actions == plain.actions
