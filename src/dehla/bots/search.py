@@ -64,8 +64,8 @@ __all__ = [
 
 #: Seconds per move: (hard, expert).
 DEFAULT_BUDGETS = (0.5, 2.0)
-#: Search nodes a second the solver manages on one core (used to turn a time budget into a node limit;
-#: about 2.3 million measured, see docs/benchmarks.md).
+#: Search nodes a second the solver manages on one core, to turn the time left into a sample's node limit
+#: (docs/benchmarks.md measures 1.0-1.5 million on its positions; the bot checks the clock between samples).
 NODES_PER_SECOND = 2_000_000
 
 
