@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -216,3 +217,18 @@ def test_search_bot_keeps_the_heuristics_move_without_a_clear_estimated_gain() -
     cautious = SearchBot(1, settings=knobs)
     assert cautious.act(seen) == HeuristicBot(1).act(seen)
     assert cautious.last_estimates == 3
+
+
+def test_one_command_makes_the_data_and_trains_a_model_that_play_can_load(tmp_path: Path) -> None:
+    # a tiny run of the whole pipeline: heuristic hands, solver labels, the MLP, the weights file, the report
+    model_file, report_file = tmp_path / "model.npz", tmp_path / "report.json"
+    assert main(["train", "value", "--hands", "6", "--families", "pagat", "--from-trick", "8", "--epochs", "3",
+                 "--hidden", "16", "--seed", "3", "--out", str(model_file), "--report", str(report_file)]) == 0
+    model = ValueModel.load(model_file)
+    assert model.covers(PRESETS["pagat"])
+    rows = [raw_of(match.hand_state()) for seed in range(4) if (match := _play_to("pagat", seed, 8)) is not None]
+    margin, tens = model.predict_rows(np.asarray(rows), PRESETS["pagat"])
+    assert margin.shape == (len(rows),) and np.all(np.abs(margin) <= 1) and np.all((tens >= 0) & (tens <= 4))
+    by_trick = json.loads(report_file.read_text())["pagat"]  # held-out accuracy for each trick labelled
+    assert by_trick and set(by_trick) <= {str(trick) for trick in range(8, 13)}
+    assert all(0 <= row["result_accuracy"] <= 1 and row["positions"] > 0 for row in by_trick.values())

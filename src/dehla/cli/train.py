@@ -297,7 +297,7 @@ def _fit_net(
     x: npt.NDArray[np.float32], y: npt.NDArray[np.float32], settings: FitSettings
 ) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
     try:
-        from sklearn.neural_network import MLPRegressor  # type: ignore[import-untyped]
+        from sklearn.neural_network import MLPRegressor
     except ImportError:
         raise DehlaError("training needs scikit-learn: pip install 'dehla[train]'") from None
     model = MLPRegressor(
