@@ -105,22 +105,9 @@ def _read(path: Path) -> str:
 
 def tree_rss_mb(pids: Iterable[int]) -> float:
     """Resident memory of these processes and all their descendants (bot workers included), in MB (Linux)."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
     total = 0
-    todo = list(pids)
-    while todo:
-        pid = todo.pop()
-        todo.extend(children.get(pid, []))
-        try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-        except OSError:
-            continue
+    for pid in _descendants(pids):
+        for line in _read(Path(f"/proc/{pid}/status")).splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
     return total / 1024
