@@ -11,6 +11,7 @@ plain minimax, and the caps must have answered in enough of them to mean somethi
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from tests.test_solver_positions import natural_positions
@@ -45,28 +46,33 @@ def test_capped_positions_match_minimax(label: str, rules: Rules) -> None:
     assert capped >= CAPPED, f"the caps answered in only {capped} of {tried} positions"
 
 
+def _same_values_with(switch: Callable[[Solver], None], preset: str, rng: random.Random, games: int) -> None:
+    """Every position of ``games`` random games: a fresh solver changed by ``switch`` finds the default's values."""
+    for _ in range(games):
+        for match in natural_positions(preset, rng, (4,)):
+            plain = Solver(table_bits=12).solve(match)
+            switched = Solver(table_bits=12)
+            switch(switched)
+            found = switched.solve(match)
+            assert found.value == plain.value
+            assert found.actions == plain.actions
+
+
+def _caps_off(solver: Solver) -> None:
+    solver.caps = False
+
+
+def _etc_on(solver: Solver) -> None:
+    solver.etc = True
+
+
 def test_caps_off_gives_the_same_values() -> None:
     """The caps only cut the search: with them off (``Solver.caps``) every value is the same."""
-    rng = random.Random("caps-off")
-    for _ in range(40):
-        for match in natural_positions("pagat", rng, (4,)):
-            on = Solver(table_bits=12).solve(match)
-            plain = Solver(table_bits=12)
-            plain.caps = False
-            off = plain.solve(match)
-            assert on.value == off.value
-            assert on.actions == off.actions
+    _same_values_with(_caps_off, "pagat", random.Random("caps-off"), 40)
 
 
 def test_enhanced_transposition_cutoffs_give_the_same_values() -> None:
     """ETC (``Solver.etc``, off by default) only reorders and cuts the search: every value is the same with it on."""
     rng = random.Random("etc-on")
     for preset in ("pagat", "taash", "mendikot"):
-        for _ in range(15):
-            for match in natural_positions(preset, rng, (4,)):
-                plain = Solver(table_bits=12).solve(match)
-                cutting = Solver(table_bits=12)
-                cutting.etc = True
-                with_etc = cutting.solve(match)
-                assert with_etc.value == plain.value
-                assert with_etc.actions == plain.actions
+        _same_values_with(_etc_on, preset, rng, 15)
