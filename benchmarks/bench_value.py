@@ -29,10 +29,10 @@ import numpy as np
 
 from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import SearchBot, SearchSettings
-from dehla.bots.value import ValueModel, default_model, encode_raw, raw_of
 from dehla.cli.train import Dataset, accuracy
 from dehla.engine.state import Match, Phase
 from dehla.rules import PRESETS
+from dehla.solver.value import ValueModel, default_model, encode_raw, raw_of
 
 
 def _model(path: Path | None) -> ValueModel:

@@ -11,13 +11,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dehla.bots.search import SearchBot, SearchSettings, trick_values
-from dehla.bots.value import FEATURES, RAW_FIELDS, ValueModel, default_model, encode_raw, raw_of, supported
+from dehla.bots.search import SearchBot, SearchSettings
 from dehla.cli.main import main
 from dehla.cli.train import DataTask, label_task
 from dehla.engine.state import Match, Phase
 from dehla.rules import PRESETS
 from dehla.solver import Solver
+from dehla.solver.value import (
+    FEATURES,
+    RAW_FIELDS,
+    ValueModel,
+    default_model,
+    encode_raw,
+    raw_of,
+    supported,
+    trick_values,
+)
 
 _F = {name: index for index, name in enumerate(RAW_FIELDS)}
 
@@ -96,7 +105,7 @@ def test_the_shipped_model_is_small_and_covers_the_four_player_families() -> Non
         assert model.covers(PRESETS[name])
     assert not supported(PRESETS["mendikot-6"])
     assert not model.covers(PRESETS["mendikot-6"])
-    path = Path(__file__).parent.parent / "src" / "dehla" / "bots" / "models" / "value.npz"
+    path = Path(__file__).parent.parent / "src" / "dehla" / "solver" / "models" / "value.npz"
     assert path.stat().st_size < 5_000_000
 
 

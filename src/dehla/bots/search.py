@@ -13,7 +13,7 @@ budget; ``expert`` has a larger one.  While the hand is still too big to solve
 samples within the budget (the first tricks), they play as the ``heuristic``
 bot does; with ``SearchSettings(use_model=True)`` they search each sample
 there only to the end of the trick in progress and value every way it can end
-with a learned estimate of the solver's answer (``dehla.bots.value``; best
+with a learned estimate of the solver's answer (``dehla.solver.value``; best
 play by both teams within the trick, all endings valued in one numpy batch).
 The trump call and the band-hukum choice are always the ``heuristic`` bot's.
 
@@ -33,8 +33,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from dehla.bots.base import Bot, register
 from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.tracking import CardTracker, HolderSample
@@ -47,7 +45,6 @@ from dehla.errors import DehlaError
 from dehla.rules import Rules
 
 if TYPE_CHECKING:  # the solver (and numba) load on first use, not with every command that lists bots
-    from dehla.bots.value import ValueModel
     from dehla.solver.fast import Results, Solver
     from dehla.solver.objective import Value
 
@@ -56,8 +53,6 @@ __all__ = [
     "SearchSettings",
     "CheatBot",
     "determinize",
-    "trick_values",
-    "model_leaves",
     "utility",
     "DEFAULT_BUDGETS",
 ]
@@ -97,7 +92,6 @@ class _SolveOdds:
         counts = self.counts.setdefault(key, [0, 0])
         counts[0] += 1
         counts[1] += solved
-
 
 
 def utility(value: Value, team: int) -> float:
@@ -316,7 +310,7 @@ class SearchSettings:
     slower to tune but reproducible (and where no sample can be solved, it
     searches ``model_samples`` samples with the value model).  ``table_bits``
     sizes the solver's table.  ``use_model`` lets the bot value the samples it
-    cannot solve with the learned value (``dehla.bots.value``); without it (the
+    cannot solve with the learned value (``dehla.solver.value``); without it (the
     default: on 200 ``pagat`` deals the model's first tricks did not beat the
     heuristic's, see docs/model.md) those moves are the heuristic's; and where the model's best action beats
     the heuristic's by less than ``model_margin`` of the rules' largest result
@@ -467,7 +461,7 @@ class SearchBot:
         Spends what is left of the move's budget (all of it when no exact solve was
         tried); ``None`` when the rules have no model (the heuristic plays then).
         """
-        from dehla.bots.value import default_model, result_scale
+        from dehla.solver.value import default_model, model_leaves, result_scale, trick_values
 
         model = default_model() if self.settings.use_model else None
         if model is None or not model.covers(observation.rules):
@@ -511,79 +505,6 @@ class SearchBot:
         """What each legal action is worth to ``team`` in one sampled deal: the hand's result, solved double-dummy."""
         results = self.solver.results(match)
         return {action: float(results.for_team(action, team)) for action in results.actions}
-
-
-_Node = tuple[int, int, list["_Node"]] | float
-"""A node of a trick's search tree: ``(maximise, leaf, children)`` where ``leaf`` indexes the leaves
-(``-1`` for an inner node), or the exact value of a hand the trick ended."""
-
-#: Values positions at trick boundaries for ``team``: ``leaf_values(positions, team)``, one number each.
-LeafValues = Callable[[list[Match], int], list[float]]
-
-
-def model_leaves(model: ValueModel) -> LeafValues:
-    """The value model as leaf values: all the leaves of a search in one batch."""
-    from dehla.bots.value import raw_of
-
-    def values(leaves: list[Match], team: int) -> list[float]:
-        if not leaves:
-            return []
-        states = [leaf.hand_state() for leaf in leaves]
-        rows = np.asarray([raw_of(state) for state in states], dtype=np.int64)
-        margin, _ = model.predict_rows(rows, leaves[0].rules)
-        sign = np.asarray([1.0 if (state.to_act or 0) % 2 == team else -1.0 for state in states])
-        found: list[float] = (margin * sign).tolist()
-        return found
-
-    return values
-
-
-def trick_values(match: Match, team: int, leaf_values: LeafValues) -> dict[Action, float]:
-    """What each legal action is worth to ``team`` in one sampled deal: every way the trick in progress can end,
-    with best play by both teams, each ending valued by ``leaf_values`` at the next trick boundary (exactly
-    where the hand ends).
-
-    The trick is played by the engine itself (``Match.clone``/``apply``), so no rule is written twice here.
-    """
-    start = len(match.tricks)
-    leaves: list[Match] = []
-
-    def expand(node: Match) -> _Node:
-        if node.phase is not Phase.PLAY:
-            if node.phase in (Phase.CALL, Phase.HIDE):  # pragma: no cover - a trick never leads back to a call
-                raise DehlaError("the trick search left the play")
-            points = node.results[-1].points
-            return float(points[team] - points[1 - team])
-        if len(node.tricks) > start and not node.current_trick:
-            leaves.append(node)
-            return (0, len(leaves) - 1, [])
-        seat = node.to_act
-        assert seat is not None
-        children: list[_Node] = []
-        for action in node.legal_actions():
-            child = node.clone()
-            child.apply(action)
-            children.append(expand(child))
-        return (int(seat % 2 == team), -1, children)
-
-    actions = match.legal_actions()
-    roots: list[_Node] = []
-    for action in actions:
-        child = match.clone()
-        child.apply(action)
-        roots.append(expand(child))
-    found = leaf_values(leaves, team)
-
-    def value(node: _Node) -> float:
-        if isinstance(node, float):
-            return node
-        maximise, leaf, children = node
-        if leaf >= 0:
-            return found[leaf]
-        values = [value(child) for child in children]
-        return max(values) if maximise else min(values)
-
-    return {action: value(node) for action, node in zip(actions, roots)}
 
 
 def _best(samples: _Samples, observation: Observation, prefer: Callable[[], Action] | None = None) -> Action:

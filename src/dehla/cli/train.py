@@ -11,7 +11,7 @@ Two steps, one command (each may also run alone):
    cluster (``--backend ray``); the result does not depend on either.
 2. **Fit.**  A scikit-learn ``MLPRegressor`` per scoring family (``--nets
    family``) or one for all (``--nets all``) learns the mover's margin and
-   tens from ``dehla.bots.value``'s encoding; positions of a held-out share
+   tens from ``dehla.solver.value``'s encoding; positions of a held-out share
    of the hands measure it, by trick.  The weights are written as ``.npz`` for
    numpy-only play (``ValueModel``).  scikit-learn comes with the ``train`` extra.
 """
@@ -33,11 +33,11 @@ import numpy as np
 import numpy.typing as npt
 
 from dehla.bots.heuristic import HeuristicBot
-from dehla.bots.value import RAW_FIELDS, ValueModel, encode_raw, family_of, raw_of, result_scale
 from dehla.cli.common import positive_int, seed_value
 from dehla.engine.state import Match, Phase
 from dehla.errors import DehlaError
 from dehla.rules import PRESETS, preset
+from dehla.solver.value import RAW_FIELDS, ValueModel, encode_raw, family_of, raw_of, result_scale
 
 __all__ = ["add_parser", "run", "make_data", "fit", "Dataset", "FAMILY_PRESETS"]
 

@@ -1,8 +1,10 @@
 """A learned value: what the exact solver would say about a position at a trick boundary, in numpy only.
 
-The search bots cannot solve a sample of the first tricks exactly, so there they
-search each sample to the end of the trick and ask this model what each
-resulting position is worth.  The model is a small multi-layer perceptron
+The solver cannot answer for the first tricks of a full deal within a move's
+or an analysis's budget.  There a search can go to the end of the trick in
+progress (``trick_values``) and ask this model what each resulting position
+is worth: the search bots do that in each sample, and analysis and hints show
+it as an estimate.  The model is a small multi-layer perceptron
 trained on positions the solver labelled (``dehla train value``, see
 docs/model.md); its weights ship with the package (``models/value.npz``) and it
 runs on numpy alone, with no training library.
@@ -21,7 +23,7 @@ family without its own.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -31,6 +33,9 @@ import numpy as np
 import numpy.typing as npt
 
 from dehla.cards import TENS_MASK
+from dehla.engine.actions import Action
+from dehla.engine.phase import Phase
+from dehla.engine.state import Match
 from dehla.engine.tricks import HandState
 from dehla.errors import DehlaError
 from dehla.rules import Rules
@@ -46,6 +51,9 @@ __all__ = [
     "raw_of",
     "result_scale",
     "supported",
+    "LeafValues",
+    "model_leaves",
+    "trick_values",
 ]
 
 Floats = npt.NDArray[np.float32]
@@ -329,8 +337,80 @@ MODEL_FILE = "value.npz"
 @cache
 def default_model() -> ValueModel | None:
     """The model shipped with the package, or ``None`` when it is missing (the bots then play without it)."""
-    source = resources.files("dehla.bots.models").joinpath(MODEL_FILE)
+    source = resources.files("dehla.solver.models").joinpath(MODEL_FILE)
     if not source.is_file():
         return None
     with resources.as_file(source) as path:
         return ValueModel.load(path)
+
+
+_Node = tuple[int, int, list["_Node"]] | float
+"""A node of a trick's search tree: ``(maximise, leaf, children)`` where ``leaf`` indexes the leaves
+(``-1`` for an inner node), or the exact value of a hand the trick ended."""
+
+#: Values positions at trick boundaries for ``team``: ``leaf_values(positions, team)``, one number each.
+LeafValues = Callable[[list[Match], int], list[float]]
+
+
+def model_leaves(model: ValueModel) -> LeafValues:
+    """The value model as leaf values: all the leaves of a search in one batch."""
+
+    def values(leaves: list[Match], team: int) -> list[float]:
+        if not leaves:
+            return []
+        states = [leaf.hand_state() for leaf in leaves]
+        rows = np.asarray([raw_of(state) for state in states], dtype=np.int64)
+        margin, _ = model.predict_rows(rows, leaves[0].rules)
+        sign = np.asarray([1.0 if (state.to_act or 0) % 2 == team else -1.0 for state in states])
+        found: list[float] = (margin * sign).tolist()
+        return found
+
+    return values
+
+
+def trick_values(match: Match, team: int, leaf_values: LeafValues) -> dict[Action, float]:
+    """What each legal action is worth to ``team`` in one sampled deal: every way the trick in progress can end,
+    with best play by both teams, each ending valued by ``leaf_values`` at the next trick boundary (exactly
+    where the hand ends).
+
+    The trick is played by the engine itself (``Match.clone``/``apply``), so no rule is written twice here.
+    """
+    start = len(match.tricks)
+    leaves: list[Match] = []
+
+    def expand(node: Match) -> _Node:
+        if node.phase is not Phase.PLAY:
+            if node.phase in (Phase.CALL, Phase.HIDE):  # pragma: no cover - a trick never leads back to a call
+                raise DehlaError("the trick search left the play")
+            points = node.results[-1].points
+            return float(points[team] - points[1 - team])
+        if len(node.tricks) > start and not node.current_trick:
+            leaves.append(node)
+            return (0, len(leaves) - 1, [])
+        seat = node.to_act
+        assert seat is not None
+        children: list[_Node] = []
+        for action in node.legal_actions():
+            child = node.clone()
+            child.apply(action)
+            children.append(expand(child))
+        return (int(seat % 2 == team), -1, children)
+
+    actions = match.legal_actions()
+    roots: list[_Node] = []
+    for action in actions:
+        child = match.clone()
+        child.apply(action)
+        roots.append(expand(child))
+    found = leaf_values(leaves, team)
+
+    def value(node: _Node) -> float:
+        if isinstance(node, float):
+            return node
+        maximise, leaf, children = node
+        if leaf >= 0:
+            return found[leaf]
+        values = [value(child) for child in children]
+        return max(values) if maximise else min(values)
+
+    return {action: value(node) for action, node in zip(actions, roots)}
