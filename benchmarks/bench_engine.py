@@ -1,5 +1,9 @@
 """Engine speed: random full hands per second through the public API, for every preset.
 
+Measure the engine as installed for play: a wheel build compiles it with mypyc (``./run.sh`` sets up
+``.venv`` that way, then ``.venv/bin/python benchmarks/bench_engine.py``); under an editable install
+it runs as Python source.  The first line printed says which.
+
 Beside it, in the same run, random full games per second of OpenSpiel's spades
 through its Python API (when the ``open_spiel`` package is installed), as the
 peer figure.  Usage::
@@ -18,6 +22,7 @@ import sys
 import time
 
 from dehla import PRESETS, Match
+from dehla.engine import COMPILED
 
 #: Both loops are timed in this process's CPU seconds, not wall-clock seconds: on a shared machine the
 #: wall clock also counts the time other processes hold the core, which differs from slice to slice.
@@ -108,8 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"hands_per_second": figures, "ratio_to_openspiel": ratios,
                           "ratio_range": spreads, "openspiel_spades_games_per_second": peer_figure,
-                          "load_average": load}))
+                          "load_average": load, "engine_compiled": COMPILED}))
         return 0
+    print("engine:", "compiled (mypyc)" if COMPILED else "Python source (an editable install; see the docstring)")
     print(f"load average (1, 5, 15 min): {_load_text(load['before'])} before, {_load_text(load['after'])} after")
     if peer_figure is None:
         print("OpenSpiel spades: not measured (pip install open_spiel)")

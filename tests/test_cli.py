@@ -63,7 +63,7 @@ def test_dehla_without_a_command_prints_help(capsys: pytest.CaptureFixture[str])
 
 def test_dehla_version(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_exit(capsys, "--version")
-    assert code == 0 and out.startswith("dehla ")
+    assert code == 0 and out.startswith("dehla ") and "engine" in out  # says whether the engine is compiled
 
 
 def test_unknown_subcommand_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:

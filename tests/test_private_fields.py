@@ -13,12 +13,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from dehla.engine.state import Match
+from dehla.engine.state import MATCH_FIELDS, Match
 
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "dehla"
 PRIVATE = {
     name
-    for name in (*Match.__slots__, *vars(Match))
+    for name in (*MATCH_FIELDS, *vars(Match))
     if name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 }
 

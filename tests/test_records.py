@@ -47,6 +47,7 @@ from dehla import (
     parse_action,
     parse_card,
 )
+from dehla.engine import COMPILED
 from dehla.record import (
     FORMAT,
     dumps_record,
@@ -318,16 +319,40 @@ def test_actions_before_the_deal_and_after_the_match_are_refused() -> None:
         finished.apply(finished.random_deal(random.Random(0)))
 
 
-@pytest.mark.parametrize("seat", [4, -1, "0", True, 1.0, None])
-def test_observe_refuses_a_seat_that_does_not_exist(seat: object) -> None:
+#: A value of the wrong Python type for an ``int`` parameter: the source engine refuses it with a ``DehlaError``;
+#: the compiled engine (``dehla.engine.COMPILED``) with the ``TypeError`` its compiled signature raises, as any
+#: compiled function does.  Values from records and the wire are checked before they reach the engine.
+NOT_INTS: list[object] = ["0", 1.0, None]
+WRONG_TYPE = TypeError if COMPILED else DehlaError
+
+
+#: ``True`` is refused as a seat by the source engine; a compiled ``int`` parameter reads it as 1, as compiled code does
+BOOL_SEATS: list[int] = [] if COMPILED else [True]
+
+
+@pytest.mark.parametrize("seat", [4, -1, *BOOL_SEATS])
+def test_observe_refuses_a_seat_that_does_not_exist(seat: int) -> None:
     match = _position("mendikot", 1, 0)
     with pytest.raises(DehlaError, match=r"seat must be 0\.\.3"):
+        match.observe(seat)
+
+
+@pytest.mark.parametrize("seat", NOT_INTS)
+def test_observe_refuses_a_seat_that_is_not_a_number(seat: object) -> None:
+    match = _position("mendikot", 1, 0)
+    with pytest.raises(WRONG_TYPE, match=r"seat must be 0\.\.3|int object expected"):
         match.observe(seat)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("first_dealer", [4, -1, "1", True, 1.5, None])
-def test_a_first_dealer_that_is_not_a_seat_is_refused(first_dealer: object) -> None:
+@pytest.mark.parametrize("first_dealer", [4, -1, *BOOL_SEATS])
+def test_a_first_dealer_that_is_not_a_seat_is_refused(first_dealer: int) -> None:
     with pytest.raises(DehlaError, match=r"first_dealer must be a seat number 0\.\.3"):
+        Match("mendikot", first_dealer)
+
+
+@pytest.mark.parametrize("first_dealer", NOT_INTS)
+def test_a_first_dealer_that_is_not_a_number_is_refused(first_dealer: object) -> None:
+    with pytest.raises(WRONG_TYPE, match=r"first_dealer must be a seat number 0\.\.3|int object expected"):
         Match("mendikot", first_dealer)  # type: ignore[arg-type]
 
 

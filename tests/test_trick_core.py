@@ -23,7 +23,7 @@ from dehla.cards import TENS_MASK, Suit, cards_of, mask_of, parse_cards
 from dehla.engine.actions import REVEAL, Play
 from dehla.engine.events import Trick
 from dehla.engine.scoring import Outcome
-from dehla.engine.state import Phase
+from dehla.engine.state import MATCH_FIELDS, Phase
 from dehla.engine.tricks import (
     NOT_YET,
     STAGED_TRICKS,
@@ -243,17 +243,19 @@ def test_hand_state_is_a_frozen_copy() -> None:
 
 
 def test_clone_shares_no_mutable_state() -> None:
-    """Every mutable value of a ``Match`` is copied by ``clone`` (a new list slot cannot be shared by mistake)."""
+    """``clone`` copies every field of a ``Match``, and every mutable one as a new value (a new field cannot be
+    forgotten or shared by mistake)."""
     rng = random.Random(8)
     match = Match.new("mendikot-band", rng)
     match.apply(match.random_deal(rng))
     for _ in range(9):
         match.apply(rng.choice(match.legal_actions()))
     other = match.clone()
-    for name in Match.__slots__:
+    for name in MATCH_FIELDS:
         value = getattr(match, name)
+        assert getattr(other, name) == value, name  # every field copied
         if isinstance(value, (list, dict, set, bytearray)):
-            assert getattr(other, name) is not value and getattr(other, name) == value, name
+            assert getattr(other, name) is not value, name
     assert other.hand_actions(0) == match.hand_actions(0)
     other.apply(rng.choice(other.legal_actions()))
     assert other.hand_actions(0) != match.hand_actions(0)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from itertools import repeat
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from dehla.cards import (
     DECK_48,
@@ -157,63 +157,67 @@ def _facts_of(rules: Rules) -> _Facts:
     return facts
 
 
+#: Every field a ``Match`` keeps (its slots): ``clone`` copies each, tests check none is left out.
+MATCH_FIELDS: Final = (
+    "rules",
+    "players",
+    "first_dealer",
+    "phase",
+    "dealer",
+    "match_score",
+    "results",
+    "_log",
+    # the hand in play
+    "_hands",
+    "_pending",
+    "_staged",
+    "_cut_open",
+    "_trump",
+    "_trump_from",
+    "_hidden_card",
+    "_hidden_suit",
+    "_chooser",
+    "_revealed_card",
+    "_revealed",
+    "_must_trump",
+    "_free_play",
+    "_to_act",
+    "_leader",
+    "_led",
+    "_led_mask",
+    "_trick",
+    "_tricks",
+    "_centre",
+    "_captured",
+    "_tricks_won",
+    "_last_winner",
+    "_open_draw",
+    "_hand_events",
+    "_actions",
+    "_trick_mask",
+    "is_over",
+    "is_chance",
+    "_accepts",
+    "_tricks_per_hand",
+    "_immediate",
+    "_early_end",
+    "_streak_resets",
+    # facts of the rules, read once here so that the hot paths need no string comparisons
+    "_trick_minimum",
+    "_band",
+    "_ask_reveal",
+    "_auto_reveal",
+    "_opening",
+    "_pack",
+    "_next_seat",
+    "_split_deck",
+)
+
+
 class Match:
     """A match in progress: whose turn it is, the legal actions, ``apply``, ``clone``, ``observe``."""
 
-    __slots__ = (
-        "rules",
-        "players",
-        "first_dealer",
-        "phase",
-        "dealer",
-        "match_score",
-        "results",
-        "_log",
-        # the hand in play
-        "_hands",
-        "_pending",
-        "_staged",
-        "_cut_open",
-        "_trump",
-        "_trump_from",
-        "_hidden_card",
-        "_hidden_suit",
-        "_chooser",
-        "_revealed_card",
-        "_revealed",
-        "_must_trump",
-        "_free_play",
-        "_to_act",
-        "_leader",
-        "_led",
-        "_led_mask",
-        "_trick",
-        "_tricks",
-        "_centre",
-        "_captured",
-        "_tricks_won",
-        "_last_winner",
-        "_open_draw",
-        "_hand_events",
-        "_actions",
-        "_trick_mask",
-        "is_over",
-        "is_chance",
-        "_accepts",
-        "_tricks_per_hand",
-        "_immediate",
-        "_early_end",
-        "_streak_resets",
-        # facts of the rules, read once here so that the hot paths need no string comparisons
-        "_trick_minimum",
-        "_band",
-        "_ask_reveal",
-        "_auto_reveal",
-        "_opening",
-        "_pack",
-        "_next_seat",
-        "_split_deck",
-    )
+    __slots__ = MATCH_FIELDS
 
     def __init__(self, rules: Rules | str | dict[str, object], first_dealer: int = 0) -> None:
         self.rules: Rules = parse_rules(rules)
@@ -570,7 +574,8 @@ class Match:
         assert seat is not None
         self._actions.append(action)
         self._trump = action.suit
-        suit, how, card = action.suit, "called", None
+        suit, how = action.suit, "called"
+        card: Card | None = None
         events: list[Event] = [_new_tuple(TrumpSet, (suit, seat, how, card))]
         hands = self._hands
         pending = self._pending
@@ -710,7 +715,7 @@ class Match:
         # ``tricks.collect``, inlined for the same reason.
         if self._immediate:
             self._captured[team] |= trick_mask
-            collected_by = winner
+            collected_by: int | None = winner
             record: Trick = _new_tuple(Trick, (number, leader, cards, winner, collected_by))
             # ``+`` rather than ``(*before, record)``: with nothing before, it is the new tuple itself (no list).
             events = before + (record,)  # noqa: RUF005
@@ -816,24 +821,50 @@ class Match:
     # Search support
 
     def clone(self) -> Match:
-        """An independent copy, cheap enough for search."""
-        other = Match.__new__(Match)
-        # Each list is copied by name, the fastest way; tests/test_trick_core.py checks that no list slot is
-        # left shared, so a new one cannot be forgotten here.
-        for name in Match.__slots__:
-            object.__setattr__(other, name, getattr(self, name))
+        """An independent copy, cheap enough for search.
+
+        Built through ``__init__`` (a compiled ``Match`` has no other way to make an instance), then every
+        field copied by name, the lists as new lists; tests/test_trick_core.py checks that every field of
+        ``MATCH_FIELDS`` is copied and no list is shared, so a new field cannot be forgotten here.
+        """
+        other = Match(self.rules, self.first_dealer)  # (which sets the facts of the rules, the same for both)
+        other.phase = self.phase
+        other.dealer = self.dealer
+        other.match_score = self.match_score
         other.results = list(self.results)
         other._log = list(self._log)
-        other._actions = list(self._actions)
-        if other._log:
-            other._log[-1] = (other._log[-1][0], other._actions)
         other._hands = list(self._hands)
         other._pending = list(self._pending)
+        other._staged = self._staged
+        other._cut_open = self._cut_open
+        other._trump = self._trump
+        other._trump_from = self._trump_from
+        other._hidden_card = self._hidden_card
+        other._hidden_suit = self._hidden_suit
+        other._chooser = self._chooser
+        other._revealed_card = self._revealed_card
+        other._revealed = self._revealed
+        other._must_trump = self._must_trump
+        other._free_play = self._free_play
+        other._to_act = self._to_act
+        other._leader = self._leader
+        other._led = self._led
+        other._led_mask = self._led_mask
         other._trick = list(self._trick)
         other._tricks = list(self._tricks)
+        other._centre = self._centre
         other._captured = list(self._captured)
         other._tricks_won = list(self._tricks_won)
+        other._last_winner = self._last_winner
+        other._open_draw = self._open_draw
         other._hand_events = list(self._hand_events)
+        other._actions = list(self._actions)
+        other._trick_mask = self._trick_mask
+        other.is_over = self.is_over
+        other.is_chance = self.is_chance
+        other._accepts = self._accepts
+        if other._log:
+            other._log[-1] = (other._log[-1][0], other._actions)
         return other
 
     # ------------------------------------------------------------------------------------------
