@@ -156,6 +156,13 @@ E_PREV = PATW + 2
 E_OWNER = PATW + 3
 E_OWNER_ID = PATW + 4
 EVICT_WINDOW = 4
+# Tricks left between which ``_trick_caps`` answers from a team's trick count alone while tens are still open (the
+# team is then credited with every one of them): that bound is loose, so where it answers a query the solve's later
+# queries (about other levels) find no table entries, history or tight bounds from that subtree.  Two tricks from
+# the end the search costs a few nodes and finds the tens too; early on the open tens make it too loose to pay
+# (measured on the positions of ``tests/test_solver_nodes.py``).  With no ten open the trick count is the whole
+# bound and it answers at any depth.
+TRICK_CAP_LEFT = (3, 6)
 WALK = 48  # entries of a shape's list a probe looks at (the list is kept most recently useful first)
 
 # Per-ply work row of the explicit search stack.
@@ -1260,7 +1267,9 @@ def _trick_caps(row: Array, params: Array, work: Array, ply: int, need: int, mos
     A team that wins no trick collects nothing; in centre collection neither does one that wins at most one
     trick, does not hold the streak, and cannot win the last trick (an opponent keeps the top trump to the
     end: more trumps than the other seats together, or nothing but trumps).  Every ten not yet banked then
-    goes to the other team.  With trick counts in the value, a team's tricks are bounded the same way.
+    goes to the other team.  With trick counts in the value, a team's tricks are bounded the same way, but
+    that bound alone (every open ten credited) is used, while tens are open, only between ``TRICK_CAP_LEFT``
+    tricks left.
     The answer rests on the top trumps counted (left in ``work[ply, W_REL]``) and on suit lengths (in the
     key); the bound found is left in ``work[ply, W_VAL]``, relative to the captures so far.
     """
@@ -1277,6 +1286,7 @@ def _trick_caps(row: Array, params: Array, work: Array, ply: int, need: int, mos
     top_card = shift + rank
     uses_tricks = params[P_USES_TRICKS] != 0
     centre = params[P_IMMEDIATE] == 0
+    tens_open = most > (left if uses_tricks else 0)
     upper = most
     lower = 0
     rel = 0
@@ -1312,6 +1322,8 @@ def _trick_caps(row: Array, params: Array, work: Array, ply: int, need: int, mos
         kept = wins == 1 and centre and keeper and not streak  # the keeper's top trump decides
         nothing = wins <= 0 or kept
         tricks = max(wins, 0)
+        if not nothing and tens_open and not TRICK_CAP_LEFT[0] <= left <= TRICK_CAP_LEFT[1]:
+            continue  # only the trick count is bounded here, every open ten credited (see ``TRICK_CAP_LEFT``)
         if team == 0:
             bound = (0 if nothing else most - (left if uses_tricks else 0)) + (min(left, tricks) if uses_tricks else 0)
             if bound < upper:
