@@ -326,3 +326,20 @@ def test_data_in_parts_is_the_whole_data(tmp_path: Path) -> None:
     for name in ("rows", "hand", "trick", "margin", "tens", "source"):
         assert np.array_equal(getattr(whole, name), getattr(parts, name))
     assert main([*common, "--part", "3/2"]) == 1
+
+
+def test_a_fit_can_start_from_a_models_weights_of_the_same_shape(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, first, second = tmp_path / "data.npz", tmp_path / "first.npz", tmp_path / "second.npz"
+    common = ["train", "value", "--hands", "6", "--families", "mendikot", "--from-trick", "9", "--epochs", "2",
+              "--seed", "8", "--data", str(data)]  # fmt: skip
+    assert main([*common, "--hidden", "16", "--out", str(first)]) == 0
+    assert main([*common, "--hidden", "16", "--init", str(first), "--out", str(second)]) == 0
+    rows = np.asarray(Dataset.load(data).rows[:5])
+    before = ValueModel.load(first).predict_rows(rows, PRESETS["mendikot"])[0]
+    after = ValueModel.load(second).predict_rows(rows, PRESETS["mendikot"])[0]
+    assert after.shape == before.shape and not np.array_equal(after, before)  # fitted on, not copied
+    capsys.readouterr()
+    assert main([*common, "--hidden", "8", "--init", str(first)]) == 1
+    assert "same --hidden" in capsys.readouterr().err

@@ -23,6 +23,7 @@ import json
 import random
 import sys
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -63,6 +64,7 @@ __all__ = [
     "backward_label",
     "backward_labels",
     "sorted_by_hand",
+    "held_out",
 ]
 
 #: The presets each family's data is drawn from (four players), the first twice as often as each other one.
@@ -420,7 +422,7 @@ class FitSettings:
     holdout: float
 
 
-def _split(data: Dataset, holdout: float, seed: int) -> npt.NDArray[np.bool_]:
+def held_out(data: Dataset, holdout: float, seed: int) -> npt.NDArray[np.bool_]:
     """Which positions are held out: whole hands, a ``holdout`` share of them, chosen from ``seed``."""
     hands = np.unique(data.hand)
     rng = np.random.default_rng(seed)
@@ -428,9 +430,13 @@ def _split(data: Dataset, holdout: float, seed: int) -> npt.NDArray[np.bool_]:
     return np.isin(data.hand, hands[chosen])
 
 
+Layers = list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
+
+
 def _fit_net(
-    x: npt.NDArray[np.float32], y: npt.NDArray[np.float32], settings: FitSettings
-) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
+    x: npt.NDArray[np.float32], y: npt.NDArray[np.float32], settings: FitSettings, start: Layers | None = None
+) -> Layers:
+    """Fit an MLP to ``x``, ``y``: from random weights, or on from ``start`` (a network of the same shape)."""
     try:
         from sklearn.neural_network import MLPRegressor
     except ImportError:
@@ -448,6 +454,19 @@ def _fit_net(
         n_iter_no_change=8,
         random_state=settings.seed,
     )
+    if start is not None:
+        shapes = [w.shape for w, _ in start]
+        wanted = [(x.shape[1], settings.hidden[0]), *zip(settings.hidden, [*settings.hidden[1:], y.shape[1]])]
+        if shapes != [tuple(shape) for shape in wanted]:
+            raise DehlaError(f"the starting network has layers {shapes}, not {wanted}: give the same --hidden")
+        # One pass sets up the fit's state; the weights are then replaced and the fit goes on from them.
+        model.set_params(max_iter=1, warm_start=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model.fit(x, y)
+        model.coefs_ = [np.asarray(w, dtype=np.float64).copy() for w, _ in start]
+        model.intercepts_ = [np.asarray(b, dtype=np.float64).copy() for _, b in start]
+        model.set_params(max_iter=settings.epochs)
     model.fit(x, y)
     return [
         (np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32))
@@ -520,7 +539,7 @@ def backward_labels(data: Dataset, model: ValueModel, workers: int = 1) -> tuple
 
 
 def _fit_model(
-    data: Dataset, nets: str, settings: FitSettings, say: Callable[[str], None]
+    data: Dataset, nets: str, settings: FitSettings, say: Callable[[str], None], init: ValueModel | None = None
 ) -> tuple[ValueModel, dict[str, object]]:
     families = np.asarray([family_of(PRESETS[_PRESET_NAMES[int(i)]]) for i in data.preset])
     rng = np.random.default_rng(settings.seed)
@@ -536,7 +555,11 @@ def _fit_model(
         xs = x[train]
         ys = y[train]
         start = time.perf_counter()
-        layers[group] = _fit_net(xs, ys, settings)
+        begin = None
+        if init is not None:
+            net = init.nets.get(group) or init.nets.get("all")
+            begin = None if net is None else list(zip(net.weights, net.biases))
+        layers[group] = _fit_net(xs, ys, settings, begin)
         seconds = time.perf_counter() - start
         say(f"fitted {group}: {len(xs)} positions ({len(xs) // len(copies)} before symmetry), {seconds:.0f} s")
     meta: dict[str, object] = {
@@ -562,15 +585,17 @@ def fit(
     say: Callable[[str], None],
     backward_to: int | None = None,
     workers: int = 1,
+    init: ValueModel | None = None,
 ) -> tuple[ValueModel, Any]:
     """Fit the networks (one per family, or ``all``) on the hands not held out; measure them on the others.
 
     With ``backward_to``, the unlabelled positions are then labelled backwards, one trick at a time from the
     latest: each by a search of its next trick with the last model at the leaves (``backward_label``), and the
-    model is refitted on everything labelled so far before the trick before it.  ``data`` gets those labels.
+    model is refitted on everything labelled so far, on from the last model's weights, before the trick before
+    it.  ``data`` gets those labels.  ``init`` (a model of the same shape) is where the first fit begins.
     """
-    held = _split(data, settings.holdout, settings.seed)
-    model, meta = _fit_model(data.subset(~held & (data.source != UNLABELLED)), nets, settings, say)
+    held = held_out(data, settings.holdout, settings.seed)
+    model, meta = _fit_model(data.subset(~held & (data.source != UNLABELLED)), nets, settings, say, init)
     if backward_to is not None:
         waiting = (data.source == UNLABELLED) & (data.trick >= backward_to)
         for trick in sorted(set(data.trick[waiting].tolist()), reverse=True):
@@ -583,7 +608,7 @@ def fit(
             say(
                 f"labelled {len(where)} positions after {trick} tricks backwards in {time.perf_counter() - start:.0f} s"
             )
-            model, meta = _fit_model(data.subset(~held & (data.source != UNLABELLED)), nets, settings, say)
+            model, meta = _fit_model(data.subset(~held & (data.source != UNLABELLED)), nets, settings, say, model)
     report = {
         "solver": accuracy(model, data.subset(held & (data.source == SOLVER))),
         "backward": accuracy(model, data.subset(held & (data.source == BACKWARD))),
@@ -670,6 +695,12 @@ def add_parser(commands: Any) -> None:
     value.add_argument("--out", type=Path, default=None, help="write the model here (.npz)")
     value.add_argument("--nets", choices=("family", "all"), default="all", help="one network (default) or one a family")
     value.add_argument("--hidden", default="256,128", help="hidden layer sizes (default 256,128)")
+    value.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        help="start the fit from this model's weights (same --hidden and encoding) instead of random ones",
+    )
     value.add_argument("--epochs", type=positive_int, default=200, help="most passes over the data (default 200)")
     value.add_argument("--augment", type=int, default=1, help="extra copies by suit symmetry (default 1)")
     value.add_argument("--holdout", type=float, default=0.15, help="share of hands held out to measure (0.15)")
@@ -732,7 +763,8 @@ def run(args: argparse.Namespace) -> int:
     if args.data_only:
         return 0
     settings = FitSettings(hidden, args.epochs, args.seed, max(0, args.augment), args.holdout)
-    model, report = fit(data, args.nets, settings, say, backward_to, args.workers)
+    init = None if args.init is None else ValueModel.load(args.init)
+    model, report = fit(data, args.nets, settings, say, backward_to, args.workers, init)
     text = json.dumps(report, indent=1)
     print(text)
     if args.report is not None:
