@@ -95,6 +95,16 @@ def run_accuracy(args: argparse.Namespace) -> None:
                     f" {mean:+.1%} [{dlow:+.1%}, {dhigh:+.1%}]"
                 )
             print(line)
+    if len(tables) > 1:
+        # All the positions of a family (and all of them) at once: the summary a choice between two models reads.
+        for family in [*tables[0], "all"]:
+            where = np.ones(len(data), dtype=bool) if family == "all" else families == family
+            shares = [float(right[where].mean()) for right in rights]
+            mean, dlow, dhigh = _paired(rights[0][where], rights[1][where])
+            print(
+                f"pooled {family:9} {int(where.sum()):6} positions: {shares[0]:6.1%} vs {shares[1]:6.1%};"
+                f" paired difference {mean:+.1%} [{dlow:+.1%}, {dhigh:+.1%}]"
+            )
 
 
 def _preset_names(data: Dataset) -> list[str]:
