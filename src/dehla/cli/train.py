@@ -1,6 +1,6 @@
 """``dehla train value``: make solver-labelled positions and fit the search bots' value model.
 
-Two steps, one command (each may also run alone):
+Steps of one command (the first may also run alone):
 
 1. **Data.**  Heuristic bots play hands against each other (a share of moves
    random, so the data also holds the positions a search looks at after a poor
@@ -14,6 +14,11 @@ Two steps, one command (each may also run alone):
    tens from ``dehla.solver.value``'s encoding; positions of a held-out share
    of the hands measure it, by trick.  The weights are written as ``.npz`` for
    numpy-only play (``ValueModel``).  scikit-learn comes with the ``train`` extra.
+3. **Backward labels** (``--backward-to``).  Positions before ``--from-trick``,
+   too costly to solve, are kept with their history and labelled from the
+   latest trick down: a search of the next trick with the model just fitted
+   at its leaves (``backward_label``), then a refit, then the trick before.
+   Such labels are marked ``BACKWARD`` and measured apart from the solver's.
 """
 
 from __future__ import annotations
