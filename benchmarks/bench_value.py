@@ -2,14 +2,18 @@
 
 Three measurements::
 
-    python benchmarks/bench_value.py accuracy --data EVAL.npz [--model FILE]
+    python benchmarks/bench_value.py accuracy --data EVAL.npz [--data MORE.npz] [--model FILE] [--compare FILE]
+        [--held-out SEED]
     python benchmarks/bench_value.py speed [--model FILE]
     python benchmarks/bench_value.py moves [--hands 6] [--bot hard] [--seed 1] [--use-model]
 
 ``accuracy`` reads positions labelled by ``dehla train value --data-only`` (from
-a seed not used for training: every hand is held out) and prints, per family and
-tricks played, the share whose result (who wins) the model gets right and the
-mean error of the tens, with a 95% Wilson interval.  ``speed`` times encoding
+a seed not used for training: every hand is held out; or, with ``--held-out
+SEED``, only the hands that training with that seed held out) and prints, per
+family and tricks played, the share whose result (who wins) the model gets right
+against the solver and the mean error of the tens, with a 95% Wilson interval.
+Positions without a solver label are left out.  ``--compare`` puts a second
+model beside the first on the same positions, with the paired difference.  ``speed`` times encoding
 and evaluation of one position and of a batch.  ``moves`` plays hands of the
 search bot (both seats of one team) against ``heuristic`` and reports each
 kind of move's time (thread CPU and wall): p50, p95 and the largest; target
@@ -29,7 +33,7 @@ import numpy as np
 
 from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import SearchBot, SearchSettings
-from dehla.cli.train import Dataset, accuracy
+from dehla.cli.train import SOLVER, Dataset, accuracy, held_out, sorted_by_hand
 from dehla.engine.state import Match, Phase
 from dehla.rules import PRESETS
 from dehla.solver.value import ValueModel, default_model, encode_raw, raw_of
@@ -51,21 +55,72 @@ def _wilson(share: float, n: int) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def _paired(first: np.ndarray, second: np.ndarray) -> tuple[float, float, float]:
+    """Mean of ``second - first`` (right = 1, wrong = 0) and its 95% normal interval."""
+    diff = second.astype(float) - first.astype(float)
+    mean = float(diff.mean())
+    half = 1.96 * float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else 1.0
+    return mean, mean - half, mean + half
+
+
 def run_accuracy(args: argparse.Namespace) -> None:
-    data = Dataset.load(args.data)
-    table = accuracy(_model(args.model), data)
+    data = sorted_by_hand(Dataset.concat([Dataset.load(path) for path in args.data]))
+    if args.held_out is not None:
+        data = data.subset(held_out(data, args.holdout, args.held_out))
+    data = data.subset(data.source == SOLVER)
+    models = [_model(args.model)] + ([_model(args.compare)] if args.compare is not None else [])
+    tables = [accuracy(model, data) for model in models]
     if args.json:
-        print(json.dumps(table, indent=1))
+        print(json.dumps(tables if len(tables) > 1 else tables[0], indent=1))
         return
-    print("family    tricks played  positions  result accuracy (95% CI)   tens error")
-    for family, rows in table.items():
+    rights = [_right(model, data) for model in models]
+    families = np.asarray([PRESETS[name].scoring for name in _preset_names(data)])
+    header = "family    tricks  positions  result accuracy [95% CI]   tens error"
+    print(header + ("   | compared model: accuracy [95% CI], tens; paired difference [95% CI]" if args.compare else ""))
+    for family, rows in tables[0].items():
         for trick, row in rows.items():
             n = int(row["positions"])
             low, high = _wilson(row["result_accuracy"], n)
-            print(
-                f"{family:9} {trick:>13} {n:>10}  {row['result_accuracy']:6.1%} ({low:.1%}-{high:.1%})"
+            line = (
+                f"{family:9} {trick:>6} {n:>10}  {row['result_accuracy']:6.1%} [{low:.1%}, {high:.1%}]"
                 f"   {row['tens_error']:.2f}"
             )
+            if len(tables) > 1:
+                other = tables[1][family][trick]
+                low2, high2 = _wilson(other["result_accuracy"], n)
+                where = (families == family) & (data.trick == int(trick))
+                mean, dlow, dhigh = _paired(rights[0][where], rights[1][where])
+                line += (
+                    f"   | {other['result_accuracy']:6.1%} [{low2:.1%}, {high2:.1%}] {other['tens_error']:.2f};"
+                    f" {mean:+.1%} [{dlow:+.1%}, {dhigh:+.1%}]"
+                )
+            print(line)
+    if len(tables) > 1:
+        # All the positions of a family (and all of them) at once: the summary a choice between two models reads.
+        for family in [*tables[0], "all"]:
+            where = np.ones(len(data), dtype=bool) if family == "all" else families == family
+            shares = [float(right[where].mean()) for right in rights]
+            mean, dlow, dhigh = _paired(rights[0][where], rights[1][where])
+            print(
+                f"pooled {family:9} {int(where.sum()):6} positions: {shares[0]:6.1%} vs {shares[1]:6.1%};"
+                f" paired difference {mean:+.1%} [{dlow:+.1%}, {dhigh:+.1%}]"
+            )
+
+
+def _preset_names(data: Dataset) -> list[str]:
+    names = tuple(PRESETS)
+    return [names[int(index)] for index in data.preset]
+
+
+def _right(model: ValueModel, data: Dataset) -> np.ndarray:
+    """For each position: is the model right about the result (the sign of the solver's margin)?"""
+    right = np.zeros(len(data), dtype=bool)
+    names = np.asarray(_preset_names(data))
+    for name in sorted(set(names.tolist())):
+        where = np.flatnonzero(names == name)
+        margin, _ = model.predict_rows(data.rows[where], PRESETS[name])
+        right[where] = np.sign(margin) == np.sign(data.margin[where])
+    return right
 
 
 def run_speed(args: argparse.Namespace) -> None:
@@ -112,8 +167,12 @@ def run_moves(args: argparse.Namespace) -> None:
             match.apply(match.random_deal(rng))
             seed = rng.getrandbits(32)
             knobs = SearchSettings(use_model=args.use_model)
-            bots = [SearchBot(seed + seat, name=args.bot, settings=knobs) if seat % 2 == hand % 2
-                    else HeuristicBot(seed + seat) for seat in range(4)]
+            bots = [
+                SearchBot(seed + seat, name=args.bot, settings=knobs)
+                if seat % 2 == hand % 2
+                else HeuristicBot(seed + seat)
+                for seat in range(4)
+            ]
             if args.bot == "expert":
                 for bot in bots:
                     if isinstance(bot, SearchBot):
@@ -145,8 +204,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="what", required=True)
     acc = commands.add_parser("accuracy")
-    acc.add_argument("--data", type=Path, required=True)
+    acc.add_argument("--data", type=Path, action="append", required=True)
     acc.add_argument("--model", type=Path, default=None)
+    acc.add_argument("--compare", type=Path, default=None, help="a second model, measured on the same positions")
+    acc.add_argument("--held-out", type=int, default=None, help="only the hands training with this seed held out")
+    acc.add_argument("--holdout", type=float, default=0.15, help="the share training held out (0.15)")
     acc.add_argument("--json", action="store_true")
     speed = commands.add_parser("speed")
     speed.add_argument("--model", type=Path, default=None)

@@ -13,7 +13,16 @@ from hypothesis import strategies as st
 
 from dehla.bots.search import SearchBot, SearchSettings
 from dehla.cli.main import main
-from dehla.cli.train import DataTask, label_task
+from dehla.cli.train import (
+    SOLVER,
+    UNLABELLED,
+    Dataset,
+    DataTask,
+    backward_label,
+    label_task,
+    match_of,
+    sorted_by_hand,
+)
 from dehla.engine.state import Match, Phase
 from dehla.rules import PRESETS
 from dehla.solver import Solver
@@ -23,6 +32,7 @@ from dehla.solver.value import (
     ValueModel,
     default_model,
     encode_raw,
+    model_leaves,
     raw_of,
     supported,
     trick_values,
@@ -193,6 +203,10 @@ def test_training_data_is_reproducible_and_labelled_for_the_mover() -> None:
 def test_train_rejects_bad_options_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", "value", "--families", "bridge"]) == 1
     assert "unknown families: bridge" in capsys.readouterr().err
+    assert main(["train", "value", "--backward-to", "3"]) == 1
+    assert "--backward-to" in capsys.readouterr().err
+    assert main(["train", "value", "--part", "two"]) == 1
+    assert "--part must be K/N" in capsys.readouterr().err
     assert main(["train", "value", "--from-trick", "9", "--to-trick", "3"]) == 1
     assert "--from-trick" in capsys.readouterr().err
 
@@ -238,6 +252,94 @@ def test_one_command_makes_the_data_and_trains_a_model_that_play_can_load(tmp_pa
     rows = [raw_of(match.hand_state()) for seed in range(4) if (match := _play_to("pagat", seed, 8)) is not None]
     margin, tens = model.predict_rows(np.asarray(rows), PRESETS["pagat"])
     assert margin.shape == (len(rows),) and np.all(np.abs(margin) <= 1) and np.all((tens >= 0) & (tens <= 4))
-    by_trick = json.loads(report_file.read_text())["pagat"]  # held-out accuracy for each trick labelled
+    by_trick = json.loads(report_file.read_text())["solver"]["pagat"]  # held-out accuracy for each trick labelled
     assert by_trick and set(by_trick) <= {str(trick) for trick in range(8, 13)}
     assert all(0 <= row["result_accuracy"] <= 1 and row["positions"] > 0 for row in by_trick.values())
+
+
+def test_a_kept_history_rebuilds_its_position() -> None:
+    for preset in ("pagat-cut", "taash", "mendikot-band", "mendikot-band-auto", "mendikot-open"):
+        data = label_task(DataTask(preset, 5, 2, 0, 11, 12, 1_000_000, 0.2, backward_to=0))
+        kept = np.flatnonzero(data.source == UNLABELLED)
+        assert set(data.trick[kept].tolist()) == set(range(11))
+        assert np.all(data.history[data.source == SOLVER] == -1)
+        for i in kept:
+            assert raw_of(match_of(data.history[i], preset).hand_state()) == data.rows[i].tolist()
+
+
+@pytest.mark.parametrize("preset", ["pagat", "taash", "mendikot"])
+def test_a_backward_label_one_trick_from_the_end_is_the_solvers_value(preset: str) -> None:
+    # the search of the last trick reaches the end of the hand, where no model is asked
+    model = default_model()
+    assert model is not None
+    solver = Solver(table_bits=16)
+    checked = 0
+    for seed in range(12):
+        match = _play_to(preset, seed, 12)
+        if match is None:
+            continue
+        seat = match.to_act
+        assert seat is not None
+        exact = solver.value(match).net
+        margin, _ = backward_label(match, model)
+        assert margin == (exact if seat % 2 == 0 else -exact)
+        checked += 1
+    assert checked >= 3
+
+
+def test_a_backward_label_is_the_best_leads_value_with_the_model_at_the_leaves() -> None:
+    model = default_model()
+    assert model is not None
+    match = _play_to("mendikot", 3, 2)
+    assert match is not None
+    seat = match.to_act
+    assert seat is not None
+    margin, tens = backward_label(match, model)
+    assert margin == max(trick_values(match, seat % 2, model_leaves(model)).values())
+    assert 0 <= tens <= 4
+
+
+def test_backward_training_labels_the_early_tricks_from_the_model_and_reports_them_apart(tmp_path: Path) -> None:
+    report_file, data_file = tmp_path / "report.json", tmp_path / "data.npz"
+    args = ["train", "value", "--hands", "8", "--families", "pagat", "--from-trick", "10", "--backward-to", "8",
+            "--epochs", "3", "--hidden", "16", "--seed", "4", "--holdout", "0.4", "--data", str(data_file),
+            "--report", str(report_file)]  # fmt: skip
+    assert main(args) == 0
+    report = json.loads(report_file.read_text())
+    assert set(report["solver"]["pagat"]) <= {"10", "11", "12"}
+    assert set(report["backward"]["pagat"]) == {"8", "9"}  # checked against the backward labels, not the solver
+    data = Dataset.load(data_file)  # the data file keeps the solver's labels, the rest waiting for a model
+    assert set(data.trick[data.source == UNLABELLED].tolist()) == {8, 9}
+    assert set(data.trick[data.source == SOLVER].tolist()) <= {10, 11, 12}
+    assert main([*args, "--out", str(tmp_path / "again.npz")]) == 0  # the same from the data file
+    assert json.loads(report_file.read_text()) == report
+
+
+def test_data_in_parts_is_the_whole_data(tmp_path: Path) -> None:
+    common = ["train", "value", "--hands", "60", "--families", "taash", "--from-trick", "11", "--seed", "6",
+              "--data-only"]  # fmt: skip
+    assert main([*common, "--data", str(tmp_path / "all.npz")]) == 0
+    assert main([*common, "--part", "1/2", "--data", str(tmp_path / "one.npz")]) == 0
+    assert main([*common, "--part", "2/2", "--data", str(tmp_path / "two.npz")]) == 0
+    whole = Dataset.load(tmp_path / "all.npz")
+    parts = sorted_by_hand(Dataset.concat([Dataset.load(tmp_path / "one.npz"), Dataset.load(tmp_path / "two.npz")]))
+    for name in ("rows", "hand", "trick", "margin", "tens", "source"):
+        assert np.array_equal(getattr(whole, name), getattr(parts, name))
+    assert main([*common, "--part", "3/2"]) == 1
+
+
+def test_a_fit_can_start_from_a_models_weights_of_the_same_shape(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, first, second = tmp_path / "data.npz", tmp_path / "first.npz", tmp_path / "second.npz"
+    common = ["train", "value", "--hands", "6", "--families", "mendikot", "--from-trick", "9", "--epochs", "2",
+              "--seed", "8", "--data", str(data)]  # fmt: skip
+    assert main([*common, "--hidden", "16", "--out", str(first)]) == 0
+    assert main([*common, "--hidden", "16", "--init", str(first), "--out", str(second)]) == 0
+    rows = np.asarray(Dataset.load(data).rows[:5])
+    before = ValueModel.load(first).predict_rows(rows, PRESETS["mendikot"])[0]
+    after = ValueModel.load(second).predict_rows(rows, PRESETS["mendikot"])[0]
+    assert after.shape == before.shape and not np.array_equal(after, before)  # fitted on, not copied
+    capsys.readouterr()
+    assert main([*common, "--hidden", "8", "--init", str(first)]) == 1
+    assert "same --hidden" in capsys.readouterr().err
