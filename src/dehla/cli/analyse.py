@@ -195,7 +195,7 @@ def _text(analysis: Any, where: str, names: list[str] | None, everything: bool) 
         lines.append("")
         lines.append(ESTIMATE_LEGEND.format(scale=_scale_text(analysis)))
     lines.append("")
-    lines.append("Seats (solved decisions only; estimates are not counted):")
+    lines.append("Seats (solved decisions):")
     for seat in analysis.seats:
         accuracy = "—" if seat.accuracy is None else f"{100 * seat.accuracy:.0f}%"
         lines.append(
@@ -203,7 +203,7 @@ def _text(analysis: Any, where: str, names: list[str] | None, everything: bool) 
             f"{seat.mistakes} costly: {seat.tens_lost} ten(s) and {seat.hands_lost} hand(s) lost"
         )
     if legend:
-        lines.append("Estimates (the model's guesses, not exact):")
+        lines.append("Estimates (the model's guesses, not exact; not counted above):")
         for seat in analysis.seats:
             lines.append(
                 f"  ~ {_seat(seat.seat, names)}: {seat.estimated} decision(s) estimated, "
