@@ -89,7 +89,8 @@ class DecisionJSON(TypedDict):
     """A decision in ``dehla analyse --json`` (docs/analysis.md); a solved one says what was best and what it lost.
 
     ``scope`` is written only when just the hand's result is known (then there is no ``tens_lost`` nor values);
-    ``value`` and ``best_value`` (``Value.to_json``) only when both are known.
+    ``value`` and ``best_value`` (``Value.to_json``) only when both are known.  ``estimate`` only on a
+    decision not solved, when the learned value has one: the model's guess, never an exact finding.
     """
 
     index: int
