@@ -61,7 +61,7 @@ def test_plain_hint_says_the_move_is_the_heuristics_and_gives_the_models_estimat
     played = first.rsplit(" ", 1)[-1]
     assert first.startswith("  hint: the hard bot would play ")
     assert played in {str(action) for action in observation.legal_actions}
-    assert "the heuristic's choice: no sampled deal can be solved this early" in second
+    assert "the heuristic's choice: no sampled deal could be solved in time" in second
     found = ESTIMATE.search(second)
     assert found, second
     assert -1.0 <= float(found.group(1)) <= 1.0 and 1 <= int(found.group(2)) <= 8

@@ -113,8 +113,8 @@ def hint_note(bot: object, observation: Observation, action: Action) -> tuple[st
         short = "heuristic's choice"
         head = "the heuristic's choice: the search bots leave this decision to it"
     elif source == "heuristic":
-        short = "heuristic's choice, nothing solvable yet"
-        head = "the heuristic's choice: no sampled deal can be solved this early"
+        short = "heuristic's choice, nothing solved in time"
+        head = "the heuristic's choice: no sampled deal could be solved in time"
     else:
         return "", ""
     estimate = estimate_action(observation, action)
