@@ -3,9 +3,12 @@
 Each hand is played out by four ``heuristic`` bots from a seeded deal, recorded,
 and analysed as ``dehla analyse`` does (``analyse_record`` with its default
 limits).  Reports per hand the wall time, how many decisions got a full value,
-only a result, or nothing (per trick: trick 1 apart), and the median.  Usage::
+only a result, or nothing (per trick: trick 1 apart), and the median; and how many
+decisions got the learned value's estimate instead, with the time those took
+(``--no-estimates`` analyses without them).  Usage::
 
     python benchmarks/bench_analyse.py [--hands 5] [--seed 1] [--rules pagat] [--nodes N] [--result-nodes N]
+        [--no-estimates]
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import time
 from dehla.bots.heuristic import HeuristicBot
 from dehla.engine.state import Match
 from dehla.record import to_record
+from dehla.solver import analysis as analysis_module
 from dehla.solver.analysis import DEFAULT_NODE_LIMIT, RESULT_NODE_LIMIT, analyse_record
 from dehla.solver.fast import Solver
 
@@ -42,15 +46,32 @@ def main() -> int:
     parser.add_argument("--rules", default="pagat")
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODE_LIMIT)
     parser.add_argument("--result-nodes", type=int, default=RESULT_NODE_LIMIT)
+    parser.add_argument("--no-estimates", dest="estimates", action="store_false")
     args = parser.parse_args()
+    estimating = [0.0]  # seconds spent on the model's estimates
+    estimate = analysis_module._estimate
+
+    def timed_estimate(*given: object) -> object:
+        start = time.perf_counter()
+        try:
+            return estimate(*given)  # type: ignore[arg-type]
+        finally:
+            estimating[0] += time.perf_counter() - start
+
+    analysis_module._estimate = timed_estimate  # type: ignore[assignment]
     print(f"load average before: {os.getloadavg()}")
     solver = Solver()
     times = []
+    estimate_times: list[float] = []
     for number in range(args.hands):
         record = hand_record(args.rules, args.seed + number)
         start = time.perf_counter()
-        analysis = analyse_record(record, solver, args.nodes, result_node_limit=args.result_nodes)
+        estimating[0] = 0.0
+        analysis = analyse_record(
+            record, solver, args.nodes, result_node_limit=args.result_nodes, estimates=args.estimates
+        )
         times.append(time.perf_counter() - start)
+        estimate_times.append(estimating[0])
         decisions = [decision for hand in analysis.hands for decision in hand.decisions]
         first = [decision for decision in decisions if decision.trick == 1]
         later = [decision for decision in decisions if decision.trick > 1]
@@ -60,9 +81,11 @@ def main() -> int:
             result = sum(1 for d in group if d.solved and d.scope == "result")
             return f"{full} value, {result} result only, {len(group) - full - result} not solved"
 
+        estimated = sum(1 for d in decisions if d.estimate is not None)
         print(f"hand {number}: {times[-1]:.1f} s, {len(decisions)} decisions; trick 1: {tally(first)}; "
-              f"from trick 2: {tally(later)}", flush=True)
-    print(f"median {statistics.median(times):.1f} s, max {max(times):.1f} s; load average after: {os.getloadavg()}")
+              f"from trick 2: {tally(later)}; {estimated} estimated in {estimate_times[-1]:.2f} s", flush=True)
+    print(f"median {statistics.median(times):.1f} s, max {max(times):.1f} s; estimates {sum(estimate_times):.2f} s "
+          f"in all; load average after: {os.getloadavg()}")
     return 0
 
 

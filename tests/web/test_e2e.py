@@ -213,7 +213,7 @@ def test_a_finished_match_replays_trick_by_trick_with_the_solvers_analysis(brows
                 break
             page.click("#replay-next")  # type: ignore[attr-defined]
         marks = page.eval_on_selector_all(".tricks .verdict", "all => all.map(m => m.textContent)")  # type: ignore[attr-defined]
-        assert marks and set(marks) <= {"✓", "✗", "?"} and ("✓" in marks or "✗" in marks)
+        assert marks and set(marks) <= {"✓", "✗", "?", "~"} and ("✓" in marks or "✗" in marks)  # ~: an estimate
         # one mark per decision of the hand (cards, and the call, hide and reveal where there are some) ...
         decisions = page.eval_on_selector_all(".tricks [data-index]", "all => all.length")  # type: ignore[attr-defined]
         assert len(marks) == decisions

@@ -39,6 +39,7 @@ from dehla.bots.tracking import CardTracker, HolderSample
 from dehla.cards import SUIT_MASKS, Card, cards_of
 from dehla.engine.actions import Action, Deal, Hide, Play, parse_action
 from dehla.engine.observe import Observation
+from dehla.engine.phase import IN_HAND
 from dehla.engine.state import Match, Phase
 from dehla.engine.tricks import OPENING_PACKET, STAGED_TRICKS
 from dehla.errors import DehlaError
@@ -55,6 +56,9 @@ __all__ = [
     "determinize",
     "utility",
     "DEFAULT_BUDGETS",
+    "ActionEstimate",
+    "estimate_action",
+    "move_source",
 ]
 
 #: Seconds per move: (hard, expert).
@@ -505,6 +509,91 @@ class SearchBot:
         """What each legal action is worth to ``team`` in one sampled deal: the hand's result, solved double-dummy."""
         results = self.solver.results(match)
         return {action: float(results.for_team(action, team)) for action in results.actions}
+
+
+def move_source(bot: SearchBot, observation: Observation) -> str:
+    """Where ``bot``'s last move in ``observation`` came from (ask right after ``bot.act(observation)``).
+
+    ``"forced"``: the only legal action; ``"solved"``: sampled deals solved exactly;
+    ``"model"``: sampled deals valued by the learned value; ``"heuristic"``: the
+    heuristic's move, because no sampled deal could be solved in time (or it
+    was the trump call or the band-hukum choice, which are always the heuristic's).
+    """
+    if len(observation.legal_actions) == 1:
+        return "forced"
+    if bot.last_samples:
+        return "solved"
+    if bot.last_estimates:
+        return "model"
+    return "heuristic"
+
+
+@dataclass(frozen=True)
+class ActionEstimate:
+    """The learned value's estimate of one action for the seat's team, averaged over sampled deals: never exact."""
+
+    margin: float  # the hand's expected points margin for the seat's team, in the rules' points
+    samples: int  # sampled deals averaged
+    scale: int  # the largest result the rules allow (``result_scale``)
+
+
+def estimate_action(
+    observation: Observation, action: Action, seed: int = 0, max_samples: int = 8, seconds: float = 0.5
+) -> ActionEstimate | None:
+    """What the learned value expects of ``action``, from the seat's observation alone (for a hint).
+
+    Deals the unseen cards as the search bots do (``CardTracker``, ``determinize``),
+    plays ``action`` in each sampled deal, searches on to the end of the trick with
+    best play by both teams and values each ending with the model.  Stops after
+    ``max_samples`` deals or ``seconds`` of the clock (after one deal at least).
+    ``None`` when the rules have no model, the model file is missing, or no deal
+    could be sampled.  Plays nothing and changes no bot.
+    """
+    from dehla.solver.value import default_model, model_leaves, result_scale
+
+    model = default_model()
+    if model is None or not model.covers(observation.rules) or action not in observation.legal_actions:
+        return None
+    if observation.phase not in ("call", "play"):
+        return None  # the band-hukum choice: a sample cannot know which card this seat would hide
+    leaf_values = model_leaves(model)
+    team = observation.seat % 2
+    rng = random.Random(seed)
+    tracker = CardTracker(observation)
+    deadline = time.perf_counter() + seconds
+    margins: list[float] = []
+    rejected = 0
+    while len(margins) < max_samples and rejected < 200:
+        if margins and time.perf_counter() >= deadline:
+            break
+        try:
+            match = determinize(observation, tracker.sample(rng))
+        except (_Rejected, RuntimeError):
+            rejected += 1
+            continue
+        margins.append(_action_value(match, action, team, leaf_values))
+    if not margins:
+        return None
+    return ActionEstimate(sum(margins) / len(margins), len(margins), result_scale(observation.rules))
+
+
+def _action_value(
+    match: Match, action: Action, team: int, leaf_values: Callable[[list[Match], int], list[float]]
+) -> float:
+    """``action``'s value to ``team`` in one deal: best play to the trick's end, the endings valued by the model."""
+    from dehla.solver.value import trick_values
+
+    child = match.clone()
+    child.apply(action)
+    if child.phase not in IN_HAND:
+        points = child.results[-1].points  # the action ended the hand
+        return float(points[team] - points[1 - team])
+    if child.phase is Phase.PLAY and not child.current_trick and len(child.tricks) > len(match.tricks):
+        return leaf_values([child], team)[0]  # the action ended a trick: the model values the position as it is
+    values = trick_values(child, team, leaf_values)
+    mover = child.to_act
+    assert mover is not None
+    return max(values.values()) if mover % 2 == team else min(values.values())
 
 
 def _best(samples: _Samples, observation: Observation, prefer: Callable[[], Action] | None = None) -> Action:

@@ -4,7 +4,9 @@ Every decision is compared with the best one a player who could see every card
 would have made: the value after the card played against the value after the
 best card, the plays that cost the team a ten or the hand are flagged, and
 each seat is summarised.  ``--json`` prints one ``dehla-analysis/1`` object per
-record, one per line, for programs (the web replay).
+record, one per line, for programs (the web replay).  A decision too big to solve
+shows the learned value's estimate instead, marked ``~`` and "estimate" and never
+counted with the exact findings (``--no-estimates`` leaves it out).
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ def add_parser(commands: Any) -> None:
             "card played against the best card (the hand's result, then the tens each team ends with, under best "
             "play by both teams). Flags the plays that cost the team a ten or the hand and sums them up per seat. "
             "A position too big for its full value within the node limit is judged on the hand's result alone "
-            "(from trick 2 always; at trick 1 when that fits in the limit, else it is shown as not solved)."
+            "(from trick 2 always; at trick 1 when that fits in the limit, else it is shown as not solved, with "
+            "the learned value's estimate marked '~ estimate', never counted with the exact findings)."
         ),
     )
     parser.add_argument(
@@ -46,6 +49,12 @@ def add_parser(commands: Any) -> None:
         help="search nodes allowed per position (default 3000000, a few seconds)",
     )
     parser.add_argument("--all", action="store_true", help="list every decision, not only the costly ones")
+    parser.add_argument(
+        "--no-estimates",
+        dest="estimates",
+        action="store_false",
+        help="no model estimates for the decisions the solver cannot answer (they are shown as not solved)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
 
@@ -73,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             solver = Solver()
         try:
             with _Progress(not args.quiet and not args.json and sys.stderr.isatty()) as progress:
-                analysis = analyse_record(entry.data, solver, limit, progress.update)
+                analysis = analyse_record(entry.data, solver, limit, progress.update, estimates=args.estimates)
         except RecordError as error:
             failed = True
             _report(args.json, f"{where}: {error}")
@@ -143,6 +152,8 @@ def _text(analysis: Any, where: str, names: list[str] | None, everything: bool) 
         who = _seat(decision.seat, names)
         head = f"  trick {decision.trick:>2}  {who} {decision.action}"
         if not decision.solved:
+            if decision.estimate is not None:
+                return f"{head}: not solved; {_estimate_text(decision.estimate)}"
             return f"{head}: not solved (too big for the node limit)"
         if decision.scope == "result":
             best = " ".join(str(action) for action in decision.best)
@@ -164,18 +175,25 @@ def _text(analysis: Any, where: str, names: list[str] | None, everything: bool) 
         best = " ".join(str(action) for action in decision.best)
         return f"{head}: {', '.join(flags)} — {value}; best was {best} ({decision.best_value.describe()})"
 
+    legend = False
     for hand in analysis.hands:
         lines.append("")
         start = "not solved" if hand.start is None else hand.start.describe()
         lines.append(f"Hand {hand.hand} (dealer {_seat(hand.dealer, names)}): value at the start {start}")
         shown = [d for d in hand.decisions if everything or d.mistake or not d.solved]
         unsolved = sum(1 for d in hand.decisions if not d.solved)
+        estimated = [d for d in hand.decisions if d.estimate is not None]
         if not everything and unsolved:
-            shown = [d for d in hand.decisions if d.mistake]
+            shown = [d for d in hand.decisions if d.mistake or d.estimate is not None]
             lines.append(f"  {unsolved} decision(s) not solved (too big for the node limit); use --nodes to raise it")
-        if not shown:
+        if not any(d.mistake for d in shown):
             lines.append("  every solved decision kept the best value")
         lines.extend(describe(decision) for decision in shown)
+        if estimated:
+            legend = True
+    if legend:
+        lines.append("")
+        lines.append(ESTIMATE_LEGEND.format(scale=_scale_text(analysis)))
     lines.append("")
     lines.append("Seats (solved decisions):")
     for seat in analysis.seats:
@@ -184,4 +202,54 @@ def _text(analysis: Any, where: str, names: list[str] | None, everything: bool) 
             f"  {_seat(seat.seat, names)}: {seat.solved}/{seat.decisions} solved, {seat.best} best ({accuracy}), "
             f"{seat.mistakes} costly: {seat.tens_lost} ten(s) and {seat.hands_lost} hand(s) lost"
         )
+    if legend:
+        lines.append("Estimates (the model's guesses, not exact; not counted above):")
+        for seat in analysis.seats:
+            lines.append(
+                f"  ~ {_seat(seat.seat, names)}: {seat.estimated} decision(s) estimated, "
+                f"{seat.estimated_hands_lost} look(s) like costing the hand"
+            )
     return "\n".join(lines)
+
+
+#: What ``~`` means, printed under the hands whenever one shows an estimate.
+ESTIMATE_LEGEND = (
+    "~ marks an ESTIMATE from the learned value, not the solver: the hand's expected points margin for the "
+    "player's team ({scale}) under best play to the end of the trick, each ending valued by the model. "
+    "Estimates can be wrong and are never counted as mistakes."
+)
+
+
+#: An estimated loss below this share of the rules' largest result is within the model's noise.
+CLOSE = 0.05
+
+
+def _signed(margin: float) -> str:
+    return f"{margin:+.2f}"
+
+
+def _estimate_text(estimate: Any) -> str:
+    """One decision's estimate, marked so that nobody takes it for the solver's answer."""
+    from dehla.solver.analysis import DecisionEstimate
+
+    assert isinstance(estimate, DecisionEstimate)
+    value = f"~{_signed(estimate.value)}"
+    if estimate.margin_lost <= 1e-9:
+        return f"~ estimate: the model's best choice ({value})"
+    best = " ".join(str(action) for action in estimate.best)
+    if estimate.hand_lost:
+        verdict = "looks like it COSTS THE HAND"
+    elif estimate.margin_lost < CLOSE * estimate.scale:
+        verdict = "close to the model's best"
+    else:
+        verdict = "looks weaker"
+    return (
+        f"~ estimate: {verdict} ({value} against ~{_signed(estimate.best_value)} for {best}, "
+        f"~{estimate.margin_lost:.2f} lost)"
+    )
+
+
+def _scale_text(analysis: Any) -> str:
+    scales = sorted({d.estimate.scale for hand in analysis.hands for d in hand.decisions if d.estimate is not None})
+    largest = scales[-1] if scales else 1
+    return f"from -{largest} to +{largest}, the largest result of these rules"

@@ -26,7 +26,7 @@ from dehla.protocol.host import COMMAND_PREFIX, make_player
 from dehla.protocol.messages import DEFAULT_MOVE_TIMEOUT
 from dehla.record import to_record, write_records
 from dehla.rules import PRESETS, Rules
-from dehla.terminal.words import last_trick_text, why_not
+from dehla.terminal.words import hint_note, last_trick_text, why_not
 from dehla.text import describe_event, hand_text, score_text, seat_label
 
 if TYPE_CHECKING:
@@ -40,7 +40,8 @@ DEFAULT_PAUSE = 1.6
 HELP = """Type a card to play it: 10h, QS, a♦ (T for ten is fine).
 Other actions when offered: 'call H' (name trump), 'hide 10H' (band hukum), 'reveal' (ask for the hidden trump).
 Commands: 'hand' shows the table again, 'last' the last trick, 'rules' the rules, 'help' this text, 'quit' leaves.
-'hint' shows what the hard search bot would play (it sees only what you see)."""
+'hint' shows what the hard search bot would play (it sees only what you see); where that is the heuristic's
+move because no deal can be solved yet, it adds the learned value's estimate, marked '~ estimate'."""
 
 
 def _bots_help() -> str:
@@ -143,7 +144,8 @@ class TerminalPlayer:
                 self.write(self.rules_lines())
                 continue
             if word == "hint":
-                self.write(self.hint(observation))
+                for line in self.hint(observation).splitlines():
+                    self.write(line)
                 continue
             try:
                 action = parse_action(text)
@@ -155,11 +157,20 @@ class TerminalPlayer:
             self.write(f"  {action} is not allowed now: {self.why_not(observation, action)}")
 
     def hint(self, observation: Observation) -> str:
-        """What the ``hard`` search bot would play in this seat, from this seat's observation only."""
+        """What the ``hard`` search bot would play in this seat, from this seat's observation only.
+
+        Where that is the heuristic's move (no sampled deal could be solved this
+        early), a second line says so and gives the learned value's estimate for it.
+        """
         hinter: Bot | None = getattr(self, "_hinter", None)
         if hinter is None:
             hinter = self._hinter = make_bot("hard", 0)
-        return f"  hint: the hard bot would play {hinter.act(observation)}"
+        action = hinter.act(observation)
+        lines = [f"  hint: the hard bot would play {action}"]
+        _, note = hint_note(hinter, observation, action)
+        if note:
+            lines.append(f"  ({note})")
+        return "\n".join(lines)
 
     def why_not(self, observation: Observation, action: Action) -> str:
         return why_not(observation, action)

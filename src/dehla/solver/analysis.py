@@ -16,6 +16,15 @@ From trick 2 on that result search has a generous limit of its own, so every
 decision there is answered; a position still too big (usually at trick 1) is
 reported as not solved rather than guessed.
 
+Such a decision gets an *estimate* instead (``estimates=True``, the default):
+the learned value (``dehla.solver.value``) searches the true position to the end
+of the trick in progress and values every way it can end.  An estimate is kept
+apart from the exact answers everywhere: ``Decision.estimate`` (never ``value``,
+``best_value``, ``levels_lost`` or ``hand_lost``), an ``estimate`` object with
+``"exact": false`` in the JSON, and its own counts in the seat summaries, which
+otherwise count exact findings only.  Rules the model does not cover (six or
+eight players) or a missing model file simply give no estimates.
+
 The decisions of a hand are solved from the last to the first with one table
 kept through the hand (``Solver(keep_table=True)``): the later positions lie on
 the line played from the earlier ones, so their entries cut the earlier searches.
@@ -30,13 +39,17 @@ from typing import Literal, NotRequired, TypedDict
 from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
 from dehla.engine.state import Match
+from dehla.errors import DehlaError
 from dehla.record import replay
 from dehla.rules import RulesJSON
 from dehla.solver.fast import Results, Solution, SolveLimitReached, Solver
 from dehla.solver.objective import Value
+from dehla.solver.value import LeafValues, default_model, model_leaves, result_scale, trick_values
 
 __all__ = [
     "Decision",
+    "DecisionEstimate",
+    "EstimateJSON",
     "HandAnalysis",
     "RecordAnalysis",
     "SeatSummary",
@@ -55,11 +68,29 @@ DEFAULT_NODE_LIMIT = 3_000_000
 RESULT_NODE_LIMIT = 60_000_000
 
 
+class EstimateJSON(TypedDict):
+    """The model's estimate for a decision the solver could not answer (``"exact": false``, always).
+
+    Margins are the hand's points margin for the decision's team under best play, in the rules' points
+    (``scale`` is the largest result the rules allow: 1 for Pagat and Mendikot, 80 for Taash).
+    """
+
+    exact: Literal[False]
+    source: Literal["model"]
+    value: float
+    best_value: float
+    best: list[str]
+    margin_lost: float
+    hand_lost: bool
+    scale: int
+
+
 class DecisionJSON(TypedDict):
     """A decision in ``dehla analyse --json`` (docs/analysis.md); a solved one says what was best and what it lost.
 
     ``scope`` is written only when just the hand's result is known (then there is no ``tens_lost`` nor values);
-    ``value`` and ``best_value`` (``Value.to_json``) only when both are known.
+    ``value`` and ``best_value`` (``Value.to_json``) only when both are known.  ``estimate`` only on a
+    decision not solved, when the learned value has one: the model's guess, never an exact finding.
     """
 
     index: int
@@ -75,6 +106,7 @@ class DecisionJSON(TypedDict):
     hand_lost: NotRequired[bool]
     value: NotRequired[dict[str, object]]
     best_value: NotRequired[dict[str, object]]
+    estimate: NotRequired[EstimateJSON]
 
 
 class HandAnalysisJSON(TypedDict):
@@ -93,6 +125,8 @@ class SeatSummaryJSON(TypedDict):
     tens_lost: int
     hands_lost: int
     accuracy: float | None
+    estimated: int
+    estimated_hands_lost: int
 
 
 class RecordAnalysisJSON(TypedDict):
@@ -109,6 +143,54 @@ def _result_rank(value: Value, team: int) -> int:
     if value.winner is None:
         return 1
     return 2 if value.winner == team else 0
+
+
+#: Below this share of the rules' largest result an estimated margin counts as a tie: no side looks ahead.
+ESTIMATE_DEAD_ZONE = 0.1
+
+
+@dataclass(frozen=True)
+class DecisionEstimate:
+    """The value model's view of one decision the solver could not answer: an estimate, never exact.
+
+    Margins are the hand's expected points margin for the decision's team under best play to the end of
+    the trick in progress, each ending valued by the model (``trick_values``), in the rules' points.
+    """
+
+    value: float  # after the action played
+    best_value: float  # after the model's best action
+    best: list[Action]  # the actions with ``best_value``
+    scale: int  # the largest result the rules allow (``result_scale``)
+
+    @property
+    def margin_lost(self) -> float:
+        return max(0.0, self.best_value - self.value)
+
+    @property
+    def hand_lost(self) -> bool:
+        """Does the play look like it costs the hand: its estimated result (won, open, lost) worse than the best's?"""
+        return _estimated_rank(self.value, self.scale) < _estimated_rank(self.best_value, self.scale)
+
+    def to_json(self) -> EstimateJSON:
+        return {
+            "exact": False,
+            "source": "model",
+            "value": round(self.value, 3),
+            "best_value": round(self.best_value, 3),
+            "best": [str(action) for action in self.best],
+            "margin_lost": round(self.margin_lost, 3),
+            "hand_lost": self.hand_lost,
+            "scale": self.scale,
+        }
+
+
+def _estimated_rank(margin: float, scale: int) -> int:
+    """2 for a margin that points to a win, 0 to a loss, 1 for one too close to call."""
+    if margin > ESTIMATE_DEAD_ZONE * scale:
+        return 2
+    if margin < -ESTIMATE_DEAD_ZONE * scale:
+        return 0
+    return 1
 
 
 @dataclass
@@ -129,6 +211,7 @@ class Decision:
     hand_lost: bool = False
     forced: bool = False  # the only legal action (solved or not)
     scope: str = "value"  # "value": every level (tens too); "result": only the hand's result is known
+    estimate: DecisionEstimate | None = None  # the model's view, only where the solver gave no answer
 
     @property
     def team(self) -> int:
@@ -162,6 +245,8 @@ class Decision:
             if self.value is not None and self.best_value is not None:
                 data["value"] = self.value.to_json()
                 data["best_value"] = self.best_value.to_json()
+        if self.estimate is not None:
+            data["estimate"] = self.estimate.to_json()
         return data
 
 
@@ -190,10 +275,12 @@ class SeatSummary:
     mistakes: int = 0
     tens_lost: int = 0
     hands_lost: int = 0
+    estimated: int = 0  # decisions with only the model's estimate: not in the counts above
+    estimated_hands_lost: int = 0  # of those, the ones whose estimate looks like costing the hand
 
     @property
     def accuracy(self) -> float | None:
-        """Share of the solved decisions that kept the best value."""
+        """Share of the solved decisions that kept the best value (estimates do not count)."""
         return None if not self.solved else self.best / self.solved
 
     def to_json(self) -> SeatSummaryJSON:
@@ -206,6 +293,8 @@ class SeatSummary:
             "tens_lost": self.tens_lost,
             "hands_lost": self.hands_lost,
             "accuracy": None if self.accuracy is None else round(self.accuracy, 4),
+            "estimated": self.estimated,
+            "estimated_hands_lost": self.estimated_hands_lost,
         }
 
 
@@ -235,12 +324,15 @@ def analyse_record(
     progress: Callable[[int, int], None] | None = None,
     hands: Collection[int] | None = None,
     result_node_limit: int = RESULT_NODE_LIMIT,
+    estimates: bool = True,
 ) -> RecordAnalysis:
     """Analyse every decision of a ``dehla-record/1`` record (raises ``RecordError`` for a bad record).
 
     ``progress(done, total)`` is called as decisions are analysed.  ``hands``
     (0-based numbers) limits the work to those hands, as the web replay does
     one hand at a time; the seat summaries then cover those hands only.
+    ``estimates`` gives each decision the solver cannot answer the model's
+    estimate (where the rules have a model).
     """
     wanted = None if hands is None else frozenset(hands)
     positions: list[tuple[int, int, Match, Action]] = []
@@ -253,6 +345,8 @@ def analyse_record(
 
     final = replay(record, on_step)
     rules_json = final.rules.to_json()
+    model = default_model() if estimates else None
+    leaf_values = model_leaves(model) if model is not None and model.covers(final.rules) else None
     solver = solver if solver is not None else Solver()
     keep = solver.keep_table
     solver.keep_table = True
@@ -268,7 +362,10 @@ def analyse_record(
                 if progress is not None:
                     progress(done, len(positions))
                 _, index, match, action = positions[number]
-                decisions[number] = _decide(solver, hand, index, match, action, node_limit, result_node_limit)
+                judged = _decide(solver, hand, index, match, action, node_limit, result_node_limit)
+                if leaf_values is not None and not judged.solved:
+                    judged.estimate = _estimate(leaf_values, match, action, judged.team)
+                decisions[number] = judged
                 done += 1
     finally:
         solver.keep_table = keep
@@ -310,9 +407,25 @@ def _decide(
     return decision
 
 
+def _estimate(leaf_values: LeafValues, match: Match, action: Action, team: int) -> DecisionEstimate | None:
+    """The model's estimate of each legal action in the true position (every card known), or ``None``."""
+    try:
+        values = trick_values(match, team, leaf_values)
+    except DehlaError:  # a position the trick search does not reach into: no estimate rather than a wrong one
+        return None
+    if action not in values:
+        return None
+    best_value = max(values.values())
+    best = [other for other, value in values.items() if value >= best_value - 1e-9]
+    return DecisionEstimate(values[action], best_value, best, result_scale(match.rules))
+
+
 def _count(summary: SeatSummary, decision: Decision) -> None:
     summary.decisions += 1
     if not decision.solved:
+        if decision.estimate is not None:
+            summary.estimated += 1
+            summary.estimated_hands_lost += int(decision.estimate.hand_lost)
         return
     summary.solved += 1
     if not decision.mistake:

@@ -38,7 +38,7 @@ from dehla.play import BotFailure
 from dehla.rules_text import explain
 from dehla.terminal.felt import Moment, draw_felt, suit_style
 from dehla.terminal.game import Step, TableGame
-from dehla.terminal.words import GLOSSARY, KEYS, card_text, last_trick_text, trump_text, why_not
+from dehla.terminal.words import GLOSSARY, KEYS, card_text, hint_note, last_trick_text, trump_text, why_not
 from dehla.text import describe_event, result_text, score_text, seat_label, team_label
 
 __all__ = ["Outcome", "TableApp"]
@@ -634,27 +634,31 @@ class TableApp(App[Outcome]):
         self.run_worker(self._hint(obs), name="hint", group="hint", exclusive=True)
 
     async def _hint(self, obs: Observation) -> None:
-        def think() -> Action:
+        def think() -> tuple[Action, tuple[str, str]]:
             if self.hinter is None:
                 self.hinter = self.make_hinter()
-            return self.hinter.act(obs)
+            action = self.hinter.act(obs)
+            return action, hint_note(self.hinter, obs, action)
 
         try:
-            action = await asyncio.to_thread(think)
+            action, (note, full_note) = await asyncio.to_thread(think)
         except Exception as error:  # a hint that fails must not end the match
             self.say(f"hint: no hint ({type(error).__name__}: {error})")
             return
         if self.view is not obs:
             return  # the table moved on
         name = getattr(self.hinter, "name", "hard")
+        extra = f" — {note}" if note else ""
+        if full_note:
+            self.log_lines.append(f"hint: {full_note}")  # the status line is one line; the log keeps all of it
         if isinstance(action, Play):
             self.selected = action.card
-            self.say(f"hint: the {name} bot would play {card_text(action.card, self.symbols)} (Enter plays it)")
+            self.say(f"hint: the {name} bot would play {card_text(action.card, self.symbols)} (Enter plays it){extra}")
         elif isinstance(action, Hide):
             self.selected = action.card
-            self.say(f"hint: the {name} bot would hide {card_text(action.card, self.symbols)} (Enter hides it)")
+            self.say(f"hint: the {name} bot would hide {card_text(action.card, self.symbols)} (Enter hides it){extra}")
         else:
-            self.say(f"hint: the {name} bot would {'ask for trump' if isinstance(action, Reveal) else action}")
+            self.say(f"hint: the {name} bot would {'ask for trump' if isinstance(action, Reveal) else action}{extra}")
 
     def action_last(self) -> None:
         obs = self.view

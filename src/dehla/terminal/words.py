@@ -14,7 +14,7 @@ from dehla.engine.observe import Observation
 from dehla.rules import Rules
 from dehla.text import seat_label
 
-__all__ = ["GLOSSARY", "KEYS", "card_text", "last_trick_text", "trump_text", "why_not"]
+__all__ = ["GLOSSARY", "KEYS", "card_text", "hint_note", "last_trick_text", "trump_text", "why_not"]
 
 #: The game's words, for the full-screen table's help (the line-by-line mode has its own short help).
 GLOSSARY = """\
@@ -36,7 +36,7 @@ Teams: partners sit opposite (with 6 or 8 players the teams alternate around the
 KEYS = """\
 ← → choose a card   Enter or Space play it (or hide it, under band hukum)   or click a card
 type a card: 10h, qs, a♦ then Enter (T for ten is fine); 'call h', 'reveal' also work
-h  hint: what the hard search bot would play (it sees only what you see)
+h  hint: what the hard search bot would play (it sees only what you see; '~ estimate' where it cannot solve yet)
 l  the last trick      ?  this help      s  save the match record      Ctrl+Q  leave
 After a trick or a collection, any key (or a click) goes on at once."""
 
@@ -92,3 +92,37 @@ def last_trick_text(observation: Observation, names: Sequence[str]) -> str:
 
 def team_seats(team: int, rules: Rules) -> list[int]:
     return [seat for seat in range(rules.players) if seat % 2 == team]
+
+
+def hint_note(bot: object, observation: Observation, action: Action) -> tuple[str, str]:
+    """Where a search bot's hint did not come from solved deals: ``(short, full)`` words saying so, with the
+    learned value's estimate for the hinted action.
+
+    Both empty when the hint is exact over its samples (or forced), or the hinter is not a search bot.
+    The estimate uses the seat's observation only, as the bot does: nothing hidden is shown.
+    """
+    from dehla.bots.search import SearchBot, estimate_action, move_source
+
+    if not isinstance(bot, SearchBot):
+        return "", ""
+    source = move_source(bot, observation)
+    if source == "model":
+        short = "the model's choice"
+        head = f"chosen on the learned value's estimate over {bot.last_estimates} sampled deals, none solved exactly"
+    elif source == "heuristic" and observation.phase != "play":
+        short = "heuristic's choice"
+        head = "the heuristic's choice: the search bots leave this decision to it"
+    elif source == "heuristic":
+        short = "heuristic's choice, nothing solved in time"
+        head = "the heuristic's choice: no sampled deal could be solved in time"
+    else:
+        return "", ""
+    estimate = estimate_action(observation, action)
+    if estimate is None:
+        return short, head
+    scale = estimate.scale
+    return (
+        f"{short}; ~ estimate {estimate.margin:+.2f} (-{scale}..+{scale})",
+        f"{head}; ~ estimate for it: {estimate.margin:+.2f} for your team "
+        f"(the hand's points margin, -{scale} lost to +{scale} won; {estimate.samples} sampled deals; not exact)",
+    )

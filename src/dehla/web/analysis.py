@@ -8,7 +8,9 @@ the next viewer.  While a hand is being analysed, ``progress`` tells how many of
 its decisions are done (the worker reports each one through a queue).  The
 analysis is the same as ``dehla analyse``'s with this node limit: from trick 2
 every decision is answered (at least whether it costs the hand), and a trick-1
-decision too big for the limit is reported as not solved.
+decision too big for the limit is reported as not solved, with the learned value's
+estimate beside it (``"estimate": {"exact": false, ...}``), which the page shows
+as an estimate and never counts with the exact findings.
 """
 
 from __future__ import annotations

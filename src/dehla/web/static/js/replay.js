@@ -1,8 +1,11 @@
 /* Trick-by-trick replay of a finished match, with the trump call, the hidden card and its reveal,
-   and the solver's analysis on request: one mark per analysed decision, so marks and text agree. */
+   and the solver's analysis on request: one mark per analysed decision, so marks and text agree.
+   A decision the solver could not answer may carry the learned value's estimate: it gets a mark and a
+   list of its own ("~", dashed, the word "estimate"), never the marks, list or counts of exact findings. */
 
 import {api, h} from "./dom.js";
 import {t, tn} from "./i18n.js";
+import {app} from "./state.js";
 import {cardFace, cardShort, suitName, SUITS} from "./cards.js";
 import {errorMessage} from "./errors.js";
 import {personName, preset} from "./names.js";
@@ -171,12 +174,28 @@ export class ReplayPage {
       h("tr", {}, h("th", {}, t("Seat")), h("th", {}, t("Solved")), h("th", {}, t("Best plays")), h("th", {}, t("Tens given away")), h("th", {}, t("Hands given away"))),
       analysis.seats.map((seat) => h("tr", {}, h("td", {}, this.name(seat.seat)), h("td", {}, seat.solved + " / " + seat.decisions),
         h("td", {}, String(seat.best)), h("td", {}, String(seat.tens_lost)), h("td", {}, String(seat.hands_lost)))))));
-    const unsolved = decisions.filter((item) => !item.solved).length;
+    const unsolved = decisions.filter((item) => !item.solved && !item.estimate).length;
     if (unsolved) {
       box.append(h("p", {class: "muted", id: "unsolved"}, tn("{n} early decision was too big to solve in the time allowed; it is marked ?.",
         "{n} early decisions were too big to solve in the time allowed; they are marked ?.", unsolved)));
     }
+    const estimated = decisions.filter((item) => !item.solved && item.estimate);
+    if (estimated.length) box.append(this.estimatesPanel(estimated));
     return box;
+  }
+
+  /** The decisions with only the model's estimate: a list apart, marked as estimates, counted nowhere else. */
+  estimatesPanel(estimated) {
+    const scale = estimated[0].estimate.scale;
+    return h("div", {class: "estimates", id: "estimates"},
+      h("h3", {}, t("Estimates (not exact)")),
+      h("p", {class: "muted"}, tn("{n} early decision was too big to solve; it is marked ~ with the learned value's estimate instead.",
+        "{n} early decisions were too big to solve; they are marked ~ with the learned value's estimate instead.", estimated.length)
+        + " " + t("An estimate is the expected points margin of the hand for the player's team, from -{s} to +{s}; it can be wrong and is not counted above.", {s: scale})),
+      h("ul", {}, estimated.map((item) => h("li", {},
+        h("span", {class: "estimate-tag"}, t("estimate")), " ",
+        t("Trick {n}", {n: item.trick}) + ": " + this.name(item.seat) + " " + t("played {card}", {card: actionShort(item.action)})
+        + " — " + estimateText(item.estimate)))));
   }
 }
 
@@ -201,6 +220,9 @@ function actionShort(action) {
 
 function verdict(item) {
   if (!item) return "";
+  if (!item.solved && item.estimate) {
+    return h("span", {class: "verdict estimate", title: t("estimate, not solved") + ": " + estimateText(item.estimate)}, "~");
+  }
   if (!item.solved) return h("span", {class: "verdict unknown", title: t("too big to solve")}, "?");
   if (item.levels_lost === 0) return h("span", {class: "verdict good", title: t("kept the best value")}, "✓");
   return h("span", {class: "verdict bad", title: costText(item) + "; " + t("best was {best}", {best: item.best.map(actionShort).join(", ")})}, "✗");
@@ -222,4 +244,19 @@ function valueText(value) {
   if (value.winner === null) return t("nobody scores");
   const team = t("Team {n}", {n: value.winner});
   return tn("{team} wins with {n} ten", "{team} wins with {n} tens", value.tens[value.winner], {team});
+}
+
+/** A margin with its sign and two decimals, in the page's language (an estimate, so "~" in front). */
+function margin(value) {
+  return "~" + new Intl.NumberFormat(app.lang, {signDisplay: "always", minimumFractionDigits: 2, maximumFractionDigits: 2}).format(value);
+}
+
+/** What the model says of a decision: how the play looks next to the model's best (words, then figures). */
+function estimateText(estimate) {
+  if (estimate.margin_lost <= 0) return t("the model's best choice") + " (" + margin(estimate.value) + ")";
+  let words = t("looks weaker than the model's best");
+  if (estimate.hand_lost) words = t("looks like it costs the hand");
+  else if (estimate.margin_lost < 0.05 * estimate.scale) words = t("close to the model's best");
+  return words + " (" + t("{value} against {best} for {cards}",
+    {value: margin(estimate.value), best: margin(estimate.best_value), cards: estimate.best.map(actionShort).join(", ")}) + ")";
 }

@@ -1,0 +1,122 @@
+"""The hard bot's hint says where its move is the heuristic's (nothing solvable yet) and adds the model's estimate.
+
+The hinter here gives each sample a fixed, tiny node budget (``SearchSettings(sample_nodes=...)``) so that the
+first trick of a full deal is never solved, whatever the machine's speed, and the last tricks always are.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from dehla.bots.search import SearchBot, SearchSettings, estimate_action, move_source
+from dehla.cli.play import TerminalPlayer
+from dehla.engine.actions import Deal
+from dehla.engine.observe import Observation
+from dehla.engine.phase import Phase
+from dehla.engine.state import Match
+from dehla.solver.value import default_model
+
+pytestmark = pytest.mark.skipif(default_model() is None, reason="the value model file is not installed")
+
+ESTIMATE = re.compile(
+    r"~ estimate for it: ([+-]\d\.\d\d) for your team \(the hand's points margin, -1 lost to \+1 won; "
+    r"(\d) sampled deals; not exact\)"
+)
+
+
+def _hinter() -> SearchBot:
+    return SearchBot(0, settings=SearchSettings(sample_nodes=2_000))
+
+
+def _first_lead(seed: int) -> Match:
+    """A full ``pagat`` deal at its first lead (trump called)."""
+    rng = random.Random(seed)
+    match = Match.new("pagat", rng)
+    match.apply(match.random_deal(rng))
+    while match.phase is not Phase.PLAY:
+        match.apply(match.legal_actions()[0])
+    return match
+
+
+def _hint_lines(observation: Observation) -> list[str]:
+    """What ``hint`` prints in plain ``dehla play`` (then the person plays the first legal action)."""
+    out: list[str] = []
+    answers = iter(["hint", str(observation.legal_actions[0])])
+    player = TerminalPlayer(["a", "b", "c", "d"], lambda: "", read=lambda _prompt: next(answers), write=out.append)
+    player._hinter = _hinter()  # type: ignore[attr-defined]
+    player.act(observation)
+    start = next(index for index, line in enumerate(out) if "hint:" in line)
+    return out[start : start + 2]
+
+
+def test_plain_hint_says_the_move_is_the_heuristics_and_gives_the_models_estimate() -> None:
+    match = _first_lead(11)
+    seat = match.to_act
+    assert seat is not None
+    observation = match.observe(seat)
+    first, second = _hint_lines(observation)
+    played = first.rsplit(" ", 1)[-1]
+    assert first.startswith("  hint: the hard bot would play ")
+    assert played in {str(action) for action in observation.legal_actions}
+    assert "the heuristic's choice: no sampled deal could be solved in time" in second
+    found = ESTIMATE.search(second)
+    assert found, second
+    assert -1.0 <= float(found.group(1)) <= 1.0 and 1 <= int(found.group(2)) <= 8
+
+
+def test_plain_hint_late_in_the_hand_is_solved_and_adds_no_estimate() -> None:
+    rng = random.Random(5)
+    match = _first_lead(5)
+    while len(match.tricks) < 10:
+        match.apply(rng.choice(match.legal_actions()))
+    seat = match.to_act
+    assert seat is not None
+    observation = match.observe(seat)
+    if len(observation.legal_actions) < 2:
+        match.apply(observation.legal_actions[0])
+        seat = match.to_act
+        assert seat is not None
+        observation = match.observe(seat)
+    lines = _hint_lines(observation)
+    assert lines[0].startswith("  hint: the hard bot would play ")
+    assert not any("estimate" in line or "heuristic" in line for line in lines)
+
+
+def test_the_estimate_sees_only_the_observation_and_names_where_the_move_came_from() -> None:
+    first_view, second_view = _two_deals_one_view(11)
+    bot = _hinter()
+    action = bot.act(first_view)
+    assert move_source(bot, first_view) == "heuristic"
+    # Two deals that differ only in cards this seat cannot see give the same estimate: nothing hidden goes in.
+    first = estimate_action(first_view, action, seed=3, max_samples=4, seconds=60.0)
+    again = estimate_action(second_view, action, seed=3, max_samples=4, seconds=60.0)
+    assert first is not None and first == again and first.samples == 4
+    assert -1.0 <= first.margin <= 1.0 and first.scale == 1
+
+
+def _two_deals_one_view(seed: int) -> tuple[Observation, Observation]:
+    """The first lead's seat in two ``pagat`` deals that differ only in the other seats' cards."""
+    rng = random.Random(seed)
+    match = Match.new("pagat", rng)
+    deal = match.random_deal(rng)
+    match.apply(deal)
+    public = []
+    while match.phase is not Phase.PLAY:
+        public.append(match.legal_actions()[0])
+        match.apply(public[-1])
+    seat = match.to_act
+    assert seat is not None
+    unseen = [card for other, hand in enumerate(deal.hands) if other != seat for card in hand]
+    rng.shuffle(unseen)
+    hands = [list(hand) if other == seat else [unseen.pop() for _ in hand] for other, hand in enumerate(deal.hands)]
+    twin = Match(match.rules, match.dealer)
+    twin.apply(Deal(hands, deal.open_draw))
+    for action in public:
+        twin.apply(action)
+    assert twin.hand_state().hands != match.hand_state().hands
+    view, twin_view = match.observe(seat), twin.observe(seat)
+    assert view == twin_view
+    return view, twin_view

@@ -1,0 +1,92 @@
+"""The replay shows the learned value's estimate where the solver could not answer, marked as an estimate.
+
+Debian's chromium, headless, driven by Playwright, as in test_e2e.py.  The server's node limit is
+so small that the first trick cannot be solved, so its decisions carry estimates.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from tests.web.helpers import LiveServer  # noqa: E402
+from tests.web.page_walk import CHROMIUM  # noqa: E402
+
+SHOTS = Path(__file__).parent / "screenshots"
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+
+
+def _finished_match(server: LiveServer) -> str:
+    """Four random bots play a Taash match; the table's id once it is in the history."""
+    body = json.dumps({"rules": "taash", "seats": [{"kind": "bot", "bot": "random"}] * 4}).encode()
+    request = urllib.request.Request(server.url + "/api/tables", body, {"Content-Type": "application/json"})
+    table: str = json.loads(urllib.request.urlopen(request, timeout=10).read())["id"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if json.loads(urllib.request.urlopen(server.url + "/api/history", timeout=10).read())["matches"]:
+            return table
+        time.sleep(0.2)
+    raise AssertionError("the match did not finish")
+
+
+def _analysed_replay(browser: object, server: LiveServer, table: str, lang: str) -> object:
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale=lang)  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.goto(f"{server.url}/replay/{table}/1?lang={lang}")
+    page.wait_for_selector("#replay-next")
+    page.click("#replay-next")  # the first trick on screen, where the estimates are
+    page.click("#replay-analyse")
+    try:  # generous: the first solve in a new server process loads (or compiles) the kernel
+        page.wait_for_selector("#analysis .seat-summary", timeout=240_000)
+    except playwright_api.Error:
+        page.screenshot(path=str(SHOTS / "failure.png"), full_page=True)
+        raise
+    return page
+
+
+def test_replay_marks_unsolved_decisions_with_the_models_estimate_in_both_languages(
+    browser: object, tmp_path: Path
+) -> None:
+    server = LiveServer(str(tmp_path / "estimates.sqlite3"), analysis_nodes=2_000).start()
+    try:
+        table = _finished_match(server)
+        page = _analysed_replay(browser, server, table, "en")
+        estimates = page.query_selector("#estimates")  # type: ignore[attr-defined]
+        assert estimates is not None, "no estimate shown for the unsolved first trick"
+        text = estimates.inner_text()
+        assert "Estimates (not exact)" in text and "learned value's estimate" in text
+        listed = page.eval_on_selector_all("#estimates li", "all => all.length")  # type: ignore[attr-defined]
+        assert listed >= 1 and text.lower().count("estimate") >= listed
+        # On the trick: a "~" of its own class for each estimated decision, never the marks of exact findings.
+        marks = page.eval_on_selector_all(  # type: ignore[attr-defined]
+            ".tricks .verdict.estimate", "all => all.map(m => [m.textContent, m.title])"
+        )
+        assert marks and all(mark == "~" and title.startswith("estimate, not solved") for mark, title in marks)
+        assert re.search(rf"\b{listed} early decisions? (was|were) too big to solve", text)
+        # Estimates are not mistakes: the list of costly plays names exact findings only.
+        costly = page.eval_on_selector_all(".mistakes li", "all => all.map(li => li.textContent)")  # type: ignore[attr-defined]
+        assert not any("estimate" in line for line in costly)
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / "replay-estimates.png"), full_page=True)  # type: ignore[attr-defined]
+        assert not page.errors  # type: ignore[attr-defined]
+
+        spanish = _analysed_replay(browser, server, table, "es")
+        text = spanish.inner_text("#estimates")  # type: ignore[attr-defined]
+        assert "Estimaciones (no exactas)" in text and "estimación" in text
+        titles = spanish.eval_on_selector_all(".tricks .verdict.estimate", "all => all.map(m => m.title)")  # type: ignore[attr-defined]
+        assert titles and all(title.startswith("estimación, sin resolver") for title in titles)
+        spanish.screenshot(path=str(SHOTS / "replay-estimates-es.png"), full_page=True)  # type: ignore[attr-defined]
+        assert not spanish.errors  # type: ignore[attr-defined]
+    finally:
+        server.stop()
