@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -112,6 +112,29 @@ def utility(value: Value, team: int) -> float:
 
 class _Rejected(Exception):
     """A sample that the public history rules out."""
+
+
+#: Draws the history rules out before a search gives up sampling for this decision.
+MAX_REJECTED = 200
+
+
+def sampled_deals(
+    observation: Observation, tracker: CardTracker, rng: random.Random, more: Callable[[], bool]
+) -> Iterator[Match]:
+    """Deals of the unseen cards that fit the public history, one at a time while ``more()`` says so.
+
+    ``more`` is asked before each draw, so a search that stops draws nothing more from ``rng``
+    (a seeded bot's later samples stay the same); gives up after ``MAX_REJECTED`` draws the
+    history rules out.
+    """
+    rejected = 0
+    while rejected < MAX_REJECTED and more():
+        try:
+            match = determinize(observation, tracker.sample(rng))
+        except (_Rejected, RuntimeError):
+            rejected += 1
+            continue
+        yield match
 
 
 def determinize(observation: Observation, sample: HolderSample) -> Match:
@@ -426,16 +449,12 @@ class SearchBot:
         team = observation.seat % 2
         solved = _Samples.empty(list(observation.legal_actions))
         ties_after = 2 * settings.settle_after
-        rejected = 0
-        while len(solved) < self.max_samples and rejected < 200:
+
+        def more() -> bool:
+            return len(solved) < self.max_samples and not (timed and time.thread_time() >= deadline)
+
+        for match in sampled_deals(observation, tracker, self.rng, more):
             now = time.thread_time()
-            if timed and now >= deadline:
-                break
-            try:
-                match = determinize(observation, tracker.sample(self.rng))
-            except (_Rejected, RuntimeError):
-                rejected += 1
-                continue
             if not timed:
                 self.solver.node_limit = settings.sample_nodes or 0
             elif solved:
@@ -481,15 +500,11 @@ class SearchBot:
         tracker = CardTracker(observation)
         team = observation.seat % 2
         estimated = _Samples.empty(list(observation.legal_actions))
-        rejected = 0
-        while len(estimated) < limit and rejected < 200:
-            if timed and estimated and time.thread_time() >= deadline:
-                break
-            try:
-                match = determinize(observation, tracker.sample(self.rng))
-            except (_Rejected, RuntimeError):
-                rejected += 1
-                continue
+
+        def more() -> bool:
+            return len(estimated) < limit and not (timed and estimated and time.thread_time() >= deadline)
+
+        for match in sampled_deals(observation, tracker, self.rng, more):
             estimated.add(trick_values(match, team, leaf_values))
             ready = settings.settle_after and len(estimated) >= settings.settle_after
             if ready and _settled(estimated, _best(estimated, observation), settings.settle_z):
@@ -562,15 +577,11 @@ def estimate_action(
     tracker = CardTracker(observation)
     deadline = time.perf_counter() + seconds
     margins: list[float] = []
-    rejected = 0
-    while len(margins) < max_samples and rejected < 200:
-        if margins and time.perf_counter() >= deadline:
-            break
-        try:
-            match = determinize(observation, tracker.sample(rng))
-        except (_Rejected, RuntimeError):
-            rejected += 1
-            continue
+
+    def more() -> bool:
+        return len(margins) < max_samples and not (margins and time.perf_counter() >= deadline)
+
+    for match in sampled_deals(observation, tracker, rng, more):
         margins.append(_action_value(match, action, team, leaf_values))
     if not margins:
         return None

@@ -33,9 +33,9 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Protocol, cast
+from typing import Protocol, TypeVar, cast
 
 from dehla.bots import BOTS, Bot, make_bot
 from dehla.cards import TENS_MASK, cards_of
@@ -99,6 +99,8 @@ from dehla.web.settings import (
     default_bot,
 )
 from dehla.web.storage import FinishedMatch, LeaseLost, StaleLog, Storage, TableRow
+
+T = TypeVar("T")
 
 __all__ = ["TableSession", "SessionContext", "SeatInfo", "Listener", "Bus", "hash_token", "new_token",
            "illegal_reason", "finished_trick_of", "REACTIONS", "MAX_CHAT", "CHAT_KEPT"]
@@ -731,18 +733,24 @@ class TableSession:
         up and the message is decided again against the new state: an action sent
         with the version it was chosen at is then refused as ``stale``.
         """
+        await self._decide(lambda: self._dispatch(client, request))
+
+    async def _decide(self, step: Callable[[], Awaitable[T]]) -> T:
+        """Run ``step`` under the lock against the newest log, catching up and deciding again when another
+        process wrote first; ``stale`` after three such losses."""
         async with self.lock:
             if self.behind:
                 await self._catch_up_locked()
             for _ in range(3):
                 try:
-                    await self._dispatch(client, request)
+                    answer = await step()
                     break
                 except StaleLog:
                     await self._catch_up_locked()
             else:
                 raise WebError("stale", "conflict")
         self.changed.set()
+        return answer
 
     async def _dispatch(self, client: Listener, request: ClientMessage) -> None:
         if request["type"] == "hello":
@@ -923,19 +931,7 @@ class TableSession:
 
     async def join(self, seat_value: object, name: object) -> tuple[int, str]:
         """A stranger takes a bot seat of a listed table between hands (the lobby's "Replace the bot")."""
-        async with self.lock:
-            if self.behind:
-                await self._catch_up_locked()
-            for _ in range(3):
-                try:
-                    answer = await self._join(seat_value, name)
-                    break
-                except StaleLog:
-                    await self._catch_up_locked()
-            else:
-                raise WebError("stale", "conflict")
-        self.changed.set()
-        return answer
+        return await self._decide(lambda: self._join(seat_value, name))
 
     async def _join(self, seat_value: object, name: object) -> tuple[int, str]:
         seat = self._check_seat(seat_value)
