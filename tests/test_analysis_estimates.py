@@ -117,11 +117,32 @@ def test_json_keeps_the_estimate_in_an_object_of_its_own_marked_not_exact(pagat_
         assert set(item) == {"index", "trick", "seat", "action", "solved", "forced", "estimate"}
         estimate = item["estimate"]
         assert estimate["exact"] is False and estimate["source"] == "model"
-        assert set(estimate) == {"exact", "source", "value", "best_value", "best", "margin_lost", "hand_lost", "scale"}
+        assert set(estimate) == {
+            "exact", "source", "value", "best_value", "best", "margin_lost", "hand_lost", "verdict", "scale"
+        }
         assert estimate["margin_lost"] == pytest.approx(estimate["best_value"] - estimate["value"], abs=2e-3)
         assert isinstance(estimate["hand_lost"], bool) and estimate["best"]
     for seat in data["seats"]:
         assert {"estimated", "estimated_hands_lost"} <= set(seat)
+
+
+@pytest.mark.parametrize(
+    ("value", "best_value", "scale", "verdict"),
+    [
+        (0.5, 0.5, 1, "best"),  # the model's best choice
+        (-0.5, 0.5, 1, "hand"),  # a predicted win turned into a predicted loss
+        (0.48, 0.5, 1, "close"),  # less than 5% of the largest result lost
+        (0.3, 0.5, 1, "weaker"),  # still a predicted win, but 0.2 lost
+        (38.0, 40.0, 80, "close"),  # Taash's scale: 2 of 80 points
+        (30.0, 40.0, 80, "weaker"),
+    ],
+)
+def test_the_verdict_every_front_end_shows_is_decided_once_by_the_estimate(
+    value: float, best_value: float, scale: int, verdict: str
+) -> None:
+    estimate = analysis_module.DecisionEstimate(value, best_value, [], scale)
+    assert estimate.verdict == verdict
+    assert estimate.to_json()["verdict"] == verdict
 
 
 def test_no_estimates_when_switched_off_for_six_players_or_without_a_model_file(

@@ -220,8 +220,12 @@ ESTIMATE_LEGEND = (
 )
 
 
-#: An estimated loss below this share of the rules' largest result is within the model's noise.
-CLOSE = 0.05
+#: The words for an estimate's verdict (``DecisionEstimate.verdict``) other than "best".
+ESTIMATE_WORDS = {
+    "hand": "looks like it COSTS THE HAND",
+    "close": "close to the model's best",
+    "weaker": "looks weaker",
+}
 
 
 def _signed(margin: float) -> str:
@@ -234,15 +238,10 @@ def _estimate_text(estimate: Any) -> str:
 
     assert isinstance(estimate, DecisionEstimate)
     value = f"~{_signed(estimate.value)}"
-    if estimate.margin_lost <= 1e-9:
+    if estimate.verdict == "best":
         return f"~ estimate: the model's best choice ({value})"
     best = " ".join(str(action) for action in estimate.best)
-    if estimate.hand_lost:
-        verdict = "looks like it COSTS THE HAND"
-    elif estimate.margin_lost < CLOSE * estimate.scale:
-        verdict = "close to the model's best"
-    else:
-        verdict = "looks weaker"
+    verdict = ESTIMATE_WORDS[estimate.verdict]
     return (
         f"~ estimate: {verdict} ({value} against ~{_signed(estimate.best_value)} for {best}, "
         f"~{estimate.margin_lost:.2f} lost)"

@@ -68,6 +68,10 @@ DEFAULT_NODE_LIMIT = 3_000_000
 RESULT_NODE_LIMIT = 60_000_000
 
 
+#: How a play looks next to the model's best: its best; costs the hand; within ``ESTIMATE_CLOSE`` of the best; weaker.
+EstimateVerdict = Literal["best", "hand", "close", "weaker"]
+
+
 class EstimateJSON(TypedDict):
     """The model's estimate for a decision the solver could not answer (``"exact": false``, always).
 
@@ -82,6 +86,7 @@ class EstimateJSON(TypedDict):
     best: list[str]
     margin_lost: float
     hand_lost: bool
+    verdict: EstimateVerdict
     scale: int
 
 
@@ -147,6 +152,8 @@ def _result_rank(value: Value, team: int) -> int:
 
 #: Below this share of the rules' largest result an estimated margin counts as a tie: no side looks ahead.
 ESTIMATE_DEAD_ZONE = 0.1
+#: A play that loses less than this share of the rules' largest result looks close to the model's best.
+ESTIMATE_CLOSE = 0.05
 
 
 @dataclass(frozen=True)
@@ -171,6 +178,17 @@ class DecisionEstimate:
         """Does the play look like it costs the hand: its estimated result (won, open, lost) worse than the best's?"""
         return _estimated_rank(self.value, self.scale) < _estimated_rank(self.best_value, self.scale)
 
+    @property
+    def verdict(self) -> EstimateVerdict:
+        """The words every front end shows for this estimate, decided here once."""
+        if self.margin_lost <= 1e-9:
+            return "best"
+        if self.hand_lost:
+            return "hand"
+        if self.margin_lost < ESTIMATE_CLOSE * self.scale:
+            return "close"
+        return "weaker"
+
     def to_json(self) -> EstimateJSON:
         return {
             "exact": False,
@@ -180,6 +198,7 @@ class DecisionEstimate:
             "best": [str(action) for action in self.best],
             "margin_lost": round(self.margin_lost, 3),
             "hand_lost": self.hand_lost,
+            "verdict": self.verdict,
             "scale": self.scale,
         }
 

@@ -253,10 +253,9 @@ function margin(value) {
 
 /** What the model says of a decision: how the play looks next to the model's best (words, then figures). */
 function estimateText(estimate) {
-  if (estimate.margin_lost <= 0) return t("the model's best choice") + " (" + margin(estimate.value) + ")";
-  let words = t("looks weaker than the model's best");
-  if (estimate.hand_lost) words = t("looks like it costs the hand");
-  else if (estimate.margin_lost < 0.05 * estimate.scale) words = t("close to the model's best");
+  if (estimate.verdict === "best") return t("the model's best choice") + " (" + margin(estimate.value) + ")";
+  const words = {hand: t("looks like it costs the hand"), close: t("close to the model's best")}[estimate.verdict]
+    || t("looks weaker than the model's best");
   return words + " (" + t("{value} against {best} for {cards}",
     {value: margin(estimate.value), best: margin(estimate.best_value), cards: estimate.best.map(actionShort).join(", ")}) + ")";
 }
