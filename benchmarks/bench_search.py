@@ -45,17 +45,22 @@ from dehla import Match
 from dehla.arena.stats import percentile, wilson
 from dehla.bots import make_bot
 from dehla.bots.base import Bot, bind_bots
-from dehla.bots.search import CheatBot, SearchBot
+from dehla.bots.search import CheatBot, SearchBot, SearchSettings
 from dehla.engine.actions import Action
 from dehla.engine.observe import Observation
 from dehla.play import play_hand
 from dehla.rules import Rules, parse_rules
+
+#: Appended to a search bot's name: the bot values the samples it cannot solve in time with the learned value.
+MODEL = "+model"
 
 
 def make_player(kind: str, seed: int, budget: float, cheat_nodes: int) -> Bot:
     """The bot measured: a search bot with ``budget`` seconds a move, or ``cheat`` capped at ``cheat_nodes``."""
     if kind == "cheat":
         return CheatBot(seed, node_limit=cheat_nodes or None)
+    if kind.endswith(MODEL):
+        return SearchBot(seed, budget=budget, name=kind.removesuffix(MODEL), settings=SearchSettings(use_model=True))
     return SearchBot(seed, budget=budget, name=kind)
 
 
@@ -209,9 +214,16 @@ def main() -> int:
         default=0,
         help="node limit of each cheat solve; above it cheat plays as the heuristic (default: none, exact everywhere)",
     )
+    parser.add_argument(
+        "--model",
+        action="store_true",
+        help="the search bot values the samples it cannot solve in time by the learned value (use_model)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals (default 1)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON, with every deal's score")
     args = parser.parse_args()
+    if args.model and args.bot == "cheat":
+        parser.error("--model is for the search bots (hard, expert)")
     if args.deals < 1 or args.workers < 1 or args.budget <= 0 or args.first_deal < 0:
         parser.error("--deals and --workers must be at least 1, --budget positive and --first-deal at least 0")
     if args.bot == "cheat" and args.cheat:
@@ -219,7 +231,7 @@ def main() -> int:
     parse_rules(args.rules)  # a clear error before any worker starts
     results = [
         measure(args.rules, args.deals, args.seed, kind, args.budget, args.cheat_nodes, args.workers, args.first_deal)
-        for kind in ([args.bot, "cheat"] if args.cheat else [args.bot])
+        for kind in ([args.bot + MODEL * args.model, "cheat"] if args.cheat else [args.bot + MODEL * args.model])
     ]
     load = os.getloadavg()[0]
     report: dict[str, Any] = {
