@@ -10,6 +10,7 @@ from tests.terminal.helpers import make_table, settle
 from dehla.bots.search import SearchBot, SearchSettings
 from dehla.engine.actions import Play
 from dehla.solver.value import default_model
+from dehla.solver.warm import compile_here
 
 SIZE = (100, 30)
 
@@ -19,6 +20,9 @@ pytestmark = pytest.mark.skipif(default_model() is None, reason="the value model
 def test_hint_at_the_first_trick_is_marked_as_the_heuristics_with_an_estimate() -> None:
     # A tiny node budget a sample: the first trick of a full deal is never solved, whatever the machine's speed.
     app = make_table("pagat", 9, hinter=lambda: SearchBot(0, settings=SearchSettings(sample_nodes=2_000)))
+    # A bot with a node budget solves without asking whether the kernel is compiled: on a fresh clone that
+    # compile (about a minute) would fall inside the hint's wait below, so it is done before the table opens.
+    compile_here()
 
     async def run() -> None:
         async with app.run_test(size=SIZE) as pilot:
