@@ -354,6 +354,16 @@ def random_record(rules: Rules | str | dict[str, Any], seed: int) -> dict[str, A
     return result
 
 
+def random_hand_record(preset: str, seed: int, names: Sequence[str] | None = None) -> dict[str, object]:
+    """The record of one hand of random play (plenty of mistakes for an analysis to find)."""
+    rng = random.Random(seed)
+    match = Match.new(preset, rng)
+    match.apply(match.random_deal(rng))
+    while not match.is_chance and not match.is_over:
+        match.apply(rng.choice(match.legal_actions()))
+    return to_record(match, list(names) if names is not None else [f"P{seat}" for seat in range(match.players)])
+
+
 def record_of(
     rules: Rules | str | dict[str, Any], first_dealer: int, hands: list[dict[str, Any]]
 ) -> dict[str, Any]:

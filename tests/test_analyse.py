@@ -4,26 +4,19 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 from pathlib import Path
 
 import pytest
+from tests.helpers import random_hand_record
 
 from dehla.cli.main import main
-from dehla.engine.state import Match
-from dehla.record import dumps_record, to_record
+from dehla.record import dumps_record
 from dehla.solver import Solver
 from dehla.solver.analysis import analyse_record
 
 
-def _random_record(preset: str, seed: int) -> dict[str, object]:
-    """One hand of random play: plenty of mistakes to find."""
-    rng = random.Random(seed)
-    match = Match.new(preset, rng)
-    match.apply(match.random_deal(rng))
-    while not match.is_chance and not match.is_over:
-        match.apply(rng.choice(match.legal_actions()))
-    return to_record(match, ["Asha", "Bela", "Chand", "Dev"])
+def _hand_record(preset: str, seed: int) -> dict[str, object]:
+    return random_hand_record(preset, seed, ["Asha", "Bela", "Chand", "Dev"])
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -35,7 +28,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 @pytest.fixture(scope="module")
 def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("analyse") / "hand.jsonl"
-    path.write_text(dumps_record(_random_record("mendikot", 3)) + "\n", encoding="utf-8")
+    path.write_text(dumps_record(_hand_record("mendikot", 3)) + "\n", encoding="utf-8")
     return path
 
 
@@ -70,7 +63,7 @@ def test_json_report_has_every_decision(record_file: Path, capsys: pytest.Captur
 
 def test_values_follow_the_play() -> None:
     """The value after a decision is the value of the next position, as solved afresh."""
-    record = _random_record("pagat", 5)
+    record = _hand_record("pagat", 5)
     analysis = analyse_record(record, Solver(table_bits=18), node_limit=300_000)
     decisions = analysis.hands[0].decisions
     for current, following in itertools.pairwise(decisions):
@@ -89,7 +82,7 @@ def test_bad_records_give_one_line_errors(tmp_path: Path, capsys: pytest.Capture
     broken.write_text("{not json\n", encoding="utf-8")
     code, out, err = run(capsys, "analyse", str(broken))
     assert code == 1 and "not JSON" in err
-    record = _random_record("mendikot", 2)
+    record = _hand_record("mendikot", 2)
     record["hands"][0]["actions"][3] = "AS" if record["hands"][0]["actions"][3] != "AS" else "2C"  # type: ignore[index]
     illegal = tmp_path / "illegal.jsonl"
     illegal.write_text(json.dumps(record) + "\n", encoding="utf-8")
@@ -103,7 +96,7 @@ def test_bad_records_give_one_line_errors(tmp_path: Path, capsys: pytest.Capture
 
 def test_a_position_too_big_for_its_value_is_judged_on_the_result() -> None:
     """With a node limit too small for full values, decisions from trick 2 are still answered: the result only."""
-    record = _random_record("pagat", 7)
+    record = _hand_record("pagat", 7)
     full = analyse_record(record, Solver(table_bits=18), node_limit=300_000, result_node_limit=20_000_000)
     tight = analyse_record(record, Solver(table_bits=18), node_limit=2_000, result_node_limit=20_000_000)
     by_index = {d.index: d for d in full.hands[0].decisions}

@@ -6,16 +6,16 @@ The node limits here are tiny so that a full ``pagat`` deal leaves decisions uns
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
+from tests.helpers import random_hand_record
 
 from dehla.cli.main import main
 from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
 from dehla.engine.state import Match
-from dehla.record import dumps_record, replay, to_record
+from dehla.record import dumps_record, replay
 from dehla.solver import Solver
 from dehla.solver import analysis as analysis_module
 from dehla.solver.analysis import RecordAnalysis, analyse_record
@@ -26,23 +26,13 @@ TINY = 5_000  # nodes: too few for the first tricks of a full deal, plenty for t
 pytestmark = pytest.mark.skipif(default_model() is None, reason="the value model file is not installed")
 
 
-def _random_record(preset: str, seed: int) -> dict[str, object]:
-    """One full hand of random play."""
-    rng = random.Random(seed)
-    match = Match.new(preset, rng)
-    match.apply(match.random_deal(rng))
-    while not match.is_chance and not match.is_over:
-        match.apply(rng.choice(match.legal_actions()))
-    return to_record(match, [f"P{seat}" for seat in range(match.players)])
-
-
 def _analyse(record: dict[str, object], estimates: bool = True) -> RecordAnalysis:
     return analyse_record(record, Solver(table_bits=18), TINY, result_node_limit=TINY, estimates=estimates)
 
 
 @pytest.fixture(scope="module")
 def pagat_record() -> dict[str, object]:
-    return _random_record("pagat", 7)
+    return random_hand_record("pagat", 7)
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +142,7 @@ def test_no_estimates_when_switched_off_for_six_players_or_without_a_model_file(
     assert any(not d.solved for d in off.hands[0].decisions)
     assert all(d.estimate is None for d in off.hands[0].decisions)
     assert all(seat.estimated == 0 for seat in off.seats)
-    six = _analyse(_random_record("mendikot-6", 3))
+    six = _analyse(random_hand_record("mendikot-6", 3))
     assert any(not d.solved for d in six.hands[0].decisions)  # the model covers four players only
     assert all(d.estimate is None for d in six.hands[0].decisions)
     monkeypatch.setattr(analysis_module, "default_model", lambda: None)
