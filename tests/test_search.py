@@ -11,6 +11,7 @@ from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import (
     NODES_PER_SECOND,
     CheatBot,
+    NodeRate,
     SearchBot,
     SearchSettings,
     _Rejected,
@@ -269,7 +270,7 @@ def test_hard_bot_stops_trying_where_first_samples_keep_failing() -> None:
     assert seat is not None
     seen = match.observe(seat)
     bot = SearchBot(3, budget=0.02)
-    key = (seen.rules, max(20_000, int(0.02 / 4 * NODES_PER_SECOND)), 0)  # (rules, limit, tricks)
+    key = (seen.rules, 0)  # (rules, tricks played)
     odds = bot.solve_odds
     for _ in range(4):  # the first tries all fail: a full deal is far beyond 20,000 nodes
         assert bot.act(seen) in seen.legal_actions
@@ -279,6 +280,31 @@ def test_hard_bot_stops_trying_where_first_samples_keep_failing() -> None:
         assert bot.act(seen) in seen.legal_actions
     assert 4 < odds.counts[key][0] < 4 + 15  # a few more tries, far fewer than the moves
     assert SearchBot(3, budget=0.02).solve_odds.counts == {}  # what a bot learned dies with it
+
+
+def test_a_samples_node_limit_follows_the_node_rate_the_bot_measured_on_its_own_solves() -> None:
+    """On a host slower than ``NODES_PER_SECOND`` assumes, the bot gives its samples fewer nodes, so a move keeps
+    to its budget."""
+    rate = NodeRate()
+    assert rate.limit(0.5) == int(0.5 * NODES_PER_SECOND)
+    rate.record(nodes=300_000, seconds=1.5)  # a host three times slower than NODES_PER_SECOND says
+    slower = (NODES_PER_SECOND * NodeRate.PRIOR_SECONDS + 300_000) / (NodeRate.PRIOR_SECONDS + 1.5)
+    assert rate.limit(0.5) == int(0.5 * slower) < int(0.5 * NODES_PER_SECOND) / 2
+    assert rate.limit(0.0001) == 20_000  # never less than a sample worth trying
+
+    rng = random.Random(2)
+    match = Match.new("mendikot", rng)
+    match.apply(match.random_deal(rng))
+    while match.hand_state().hands[0].bit_count() > 5:  # late in the hand (card masks), where samples are solved
+        match.apply(match.legal_actions()[0])
+    seat = match.to_act
+    assert seat is not None
+    bot = SearchBot(1, budget=0.2)
+    bot.node_rate.record(nodes=0, seconds=1000.0)  # as if the solver had been very slow: every limit is the least
+    bot.act(match.observe(seat))
+    assert bot.last_samples >= 1
+    assert bot.solver.node_limit == 20_000
+    assert bot.node_rate.seconds > 1000.0  # and the bot went on measuring
 
 
 def test_search_settings_are_checked() -> None:

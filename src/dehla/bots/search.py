@@ -63,13 +63,13 @@ __all__ = [
 
 #: Seconds per move: (hard, expert).
 DEFAULT_BUDGETS = (0.5, 2.0)
-#: Search nodes a second the solver manages on one core, to turn the time left into a sample's node limit
-#: (docs/benchmarks.md measures 1.0-1.5 million on its positions; the bot checks the clock between samples).
+#: Search nodes a second the solver manages on one core, where a bot starts before it has measured its own
+#: solver (``NodeRate``; docs/benchmarks.md measures 1.0-1.5 million on its positions on an idle machine).
 NODES_PER_SECOND = 2_000_000
 
 
 class _SolveOdds:
-    """How often a solve within a node limit finished, per rules, node limit and tricks played.
+    """How often a solve within the bot's node limit finished, per rules and tricks played.
 
     Each bot keeps its own, learned from its own moves: nothing outlives the
     bot, so a bot plays the same whatever ran before it in the process.  Where
@@ -86,16 +86,39 @@ class _SolveOdds:
     EXPLORE = 0.1  # chance of trying anyway
 
     def __init__(self) -> None:
-        self.counts: dict[tuple[Rules, int, int], list[int]] = {}
+        self.counts: dict[tuple[Rules, int], list[int]] = {}
 
-    def worth_trying(self, key: tuple[Rules, int, int], rng: random.Random) -> bool:
+    def worth_trying(self, key: tuple[Rules, int], rng: random.Random) -> bool:
         tries, solved = self.counts.get(key, (0, 0))
         return tries < self.TRIES or solved >= self.SUCCESS * tries or rng.random() < self.EXPLORE
 
-    def record(self, key: tuple[Rules, int, int], solved: bool) -> None:
+    def record(self, key: tuple[Rules, int], solved: bool) -> None:
         counts = self.counts.setdefault(key, [0, 0])
         counts[0] += 1
         counts[1] += solved
+
+
+class NodeRate:
+    """Search nodes a second of one bot's solver, measured on its own solves (CPU time of its thread).
+
+    A sample's node limit is the time left times this rate, so a move keeps to its budget on a slower
+    host or a busy core as on the machine ``NODES_PER_SECOND`` was measured on.  The measurement starts
+    from that figure, counted as ``PRIOR_SECONDS`` of search, and belongs to the bot: nothing outlives it.
+    """
+
+    PRIOR_SECONDS = 0.05  # a tenth of a move: the first solves measured soon outweigh it
+
+    def __init__(self) -> None:
+        self.nodes = NODES_PER_SECOND * self.PRIOR_SECONDS
+        self.seconds = self.PRIOR_SECONDS
+
+    def record(self, nodes: int, seconds: float) -> None:
+        self.nodes += nodes
+        self.seconds += max(seconds, 0.0)
+
+    def limit(self, seconds: float) -> int:
+        """The nodes this solver gets through in ``seconds`` (at least 20,000: a sample worth trying)."""
+        return max(20_000, int(seconds * self.nodes / self.seconds))
 
 
 def utility(value: Value, team: int) -> float:
@@ -394,6 +417,7 @@ class SearchBot:
         self._solver: Solver | None = None
         self.fallback = HeuristicBot(seed)
         self.solve_odds = _SolveOdds()
+        self.node_rate = NodeRate()
         self.last_samples = 0  # samples solved exactly for the last move
         self.last_estimates = 0  # samples valued by the model for the last move
         self.move_start = 0.0
@@ -440,8 +464,8 @@ class SearchBot:
             self.last_samples = 0
             return None
         # The first sample gets no more than a fair share of the budget.
-        first_limit = max(20_000, int(self.budget / 4 * NODES_PER_SECOND))
-        first_key = (observation.rules, first_limit, len(observation.tricks))
+        first_limit = self.node_rate.limit(self.budget / 4)
+        first_key = (observation.rules, len(observation.tricks))
         if timed and not self.solve_odds.worth_trying(first_key, self.rng):
             self.last_samples = 0
             return None
@@ -458,13 +482,15 @@ class SearchBot:
             if not timed:
                 self.solver.node_limit = settings.sample_nodes or 0
             elif solved:
-                self.solver.node_limit = max(20_000, int((deadline - now) * NODES_PER_SECOND))  # what is left
+                self.solver.node_limit = self.node_rate.limit(deadline - now)  # what is left
             else:
                 self.solver.node_limit = first_limit
+            nodes_before = self.solver.nodes
             try:
                 values = self._sample_values(match, team)
             except SolveLimitReached:
                 values = None
+            self.node_rate.record(self.solver.nodes - nodes_before, time.thread_time() - now)
             if timed and not solved:
                 self.solve_odds.record(first_key, values is not None)
             if values is None:
@@ -683,7 +709,7 @@ class CheatBot:
         from dehla.solver.fast import SolveLimitReached
 
         self._solver.node_limit = self.node_limit or 0
-        key = (match.rules, self._solver.node_limit, len(observation.tricks))
+        key = (match.rules, len(observation.tricks))
         if self.node_limit and not self.solve_odds.worth_trying(key, self.rng):
             return self.fallback.act(observation)
         try:
