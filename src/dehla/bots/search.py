@@ -39,7 +39,6 @@ from dehla.bots.tracking import CardTracker, HolderSample
 from dehla.cards import SUIT_MASKS, Card, cards_of
 from dehla.engine.actions import Action, Deal, Hide, Play, parse_action
 from dehla.engine.observe import Observation
-from dehla.engine.phase import IN_HAND
 from dehla.engine.state import Match, Phase
 from dehla.engine.tricks import OPENING_PACKET, STAGED_TRICKS
 from dehla.errors import DehlaError
@@ -590,7 +589,7 @@ def estimate_action(
     ``None`` when the rules have no model, the model file is missing, or no deal
     could be sampled.  Plays nothing and changes no bot.
     """
-    from dehla.solver.value import default_model, model_leaves, result_scale
+    from dehla.solver.value import default_model, model_leaves, result_scale, trick_values
 
     model = default_model()
     if model is None or not model.covers(observation.rules) or action not in observation.legal_actions:
@@ -608,29 +607,10 @@ def estimate_action(
         return len(margins) < max_samples and not (margins and time.perf_counter() >= deadline)
 
     for match in sampled_deals(observation, tracker, rng, more):
-        margins.append(_action_value(match, action, team, leaf_values))
+        margins.append(trick_values(match, team, leaf_values, [action])[action])
     if not margins:
         return None
     return ActionEstimate(sum(margins) / len(margins), len(margins), result_scale(observation.rules))
-
-
-def _action_value(
-    match: Match, action: Action, team: int, leaf_values: Callable[[list[Match], int], list[float]]
-) -> float:
-    """``action``'s value to ``team`` in one deal: best play to the trick's end, the endings valued by the model."""
-    from dehla.solver.value import trick_values
-
-    child = match.clone()
-    child.apply(action)
-    if child.phase not in IN_HAND:
-        points = child.results[-1].points  # the action ended the hand
-        return float(points[team] - points[1 - team])
-    if child.phase is Phase.PLAY and not child.current_trick and len(child.tricks) > len(match.tricks):
-        return leaf_values([child], team)[0]  # the action ended a trick: the model values the position as it is
-    values = trick_values(child, team, leaf_values)
-    mover = child.to_act
-    assert mover is not None
-    return max(values.values()) if mover % 2 == team else min(values.values())
 
 
 def _best(samples: _Samples, observation: Observation, prefer: Callable[[], Action] | None = None) -> Action:

@@ -368,10 +368,12 @@ def model_leaves(model: ValueModel) -> LeafValues:
     return values
 
 
-def trick_values(match: Match, team: int, leaf_values: LeafValues) -> dict[Action, float]:
-    """What each legal action is worth to ``team`` in one sampled deal: every way the trick in progress can end,
-    with best play by both teams, each ending valued by ``leaf_values`` at the next trick boundary (exactly
-    where the hand ends).
+def trick_values(
+    match: Match, team: int, leaf_values: LeafValues, actions: Sequence[Action] | None = None
+) -> dict[Action, float]:
+    """What each legal action (or each of ``actions``) is worth to ``team`` in one sampled deal: every way the
+    trick in progress can end, with best play by both teams, each ending valued by ``leaf_values`` at the next
+    trick boundary (exactly where the hand ends).
 
     The trick is played by the engine itself (``Match.clone``/``apply``), so no rule is written twice here.
     """
@@ -396,7 +398,8 @@ def trick_values(match: Match, team: int, leaf_values: LeafValues) -> dict[Actio
             children.append(expand(child))
         return (int(seat % 2 == team), -1, children)
 
-    actions = match.legal_actions()
+    if actions is None:
+        actions = match.legal_actions()
     roots: list[_Node] = []
     for action in actions:
         child = match.clone()
