@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from dehla.bots.heuristic import HeuristicBot
 from dehla.cli.common import positive_int, seed_value
-from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action, Call, Deal, Hide, Play
+from dehla.engine.actions import Deal
 from dehla.engine.state import Match, Phase
 from dehla.errors import DehlaError
 from dehla.rules import PRESETS, preset
@@ -86,7 +86,6 @@ _HANDS_PER_TASK = 25
 SOLVER, BACKWARD, UNLABELLED = 0, 1, -1
 #: Width of a stored hand history (``history_of``): first dealer, open draw, 52 dealt cards, then the actions.
 _HISTORY = 128
-_REVEAL_CODE = 108
 
 
 @dataclass
@@ -155,26 +154,6 @@ class DataTask:
     backward_to: int | None = None  # keep positions from this many tricks on, unlabelled, for backward labels
 
 
-def _action_code(action: Action) -> int:
-    if isinstance(action, Play):
-        return int(action.card)
-    if isinstance(action, Call):
-        return 52 + int(action.suit)
-    if isinstance(action, Hide):
-        return 56 + int(action.card)
-    return _REVEAL_CODE
-
-
-def _code_action(code: int) -> Action:
-    if code < 52:
-        return PLAYS[code]
-    if code < 56:
-        return CALLS[code - 52]
-    if code < _REVEAL_CODE:
-        return HIDES[code - 56]
-    return REVEAL
-
-
 def history_of(match: Match) -> list[int]:
     """The first hand of ``match`` so far as ``_HISTORY`` small numbers: first dealer, open draw, the deal, the
     actions (-1 pads), so that the position can be stored in a data file and rebuilt (``match_of``)."""
@@ -184,8 +163,10 @@ def history_of(match: Match) -> list[int]:
     cards = [int(card) for hand in deal.hands for card in hand]
     if len(deal.hands) != 4 or len(cards) != 52:
         raise DehlaError("histories are kept for four players and the full pack only")
+    from dehla.envs.encoding import action_index  # (here: the environments' package is not for every command)
+
     codes = [match.first_dealer, -1 if deal.open_draw is None else int(deal.open_draw), *cards]
-    codes += [_action_code(action) for action in match.actions]
+    codes += [action_index(action) for action in match.actions]
     if len(codes) > _HISTORY:
         raise DehlaError(f"a history longer than {_HISTORY} numbers (too many tricks played)")
     return codes + [-1] * (_HISTORY - len(codes))
@@ -193,6 +174,8 @@ def history_of(match: Match) -> list[int]:
 
 def match_of(history: npt.NDArray[np.int8] | Sequence[int], rules_name: str) -> Match:
     """The position a ``history_of`` row was taken at, replayed by the engine."""
+    from dehla.envs.encoding import action_of
+
     codes = [int(code) for code in history]
     match = Match(preset(rules_name), codes[0])
     cards = codes[2:54]
@@ -200,7 +183,7 @@ def match_of(history: npt.NDArray[np.int8] | Sequence[int], rules_name: str) -> 
     for code in codes[54:]:
         if code < 0:
             break
-        match.apply(_code_action(code))
+        match.apply(action_of(code))
     return match
 
 
