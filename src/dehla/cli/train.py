@@ -51,6 +51,7 @@ from dehla.solver.value import (
     family_of,
     raw_of,
     result_scale,
+    team_predictions,
     trick_values,
 )
 
@@ -473,20 +474,13 @@ def backward_label(match: Match, model: ValueModel) -> tuple[float, float]:
     if mover is None or match.phase is not Phase.PLAY or match.current_trick:
         raise DehlaError("a backward label is for a position between tricks")
     team = mover % 2
-    rules = match.rules
     found: dict[float, float] = {}
 
     def values(leaves: list[Match], side: int) -> list[float]:
-        if not leaves:
-            return []
-        states = [leaf.hand_state() for leaf in leaves]
-        rows = np.asarray([raw_of(state) for state in states], dtype=np.int64)
-        margins, tens = model.predict_rows(rows, rules)
-        ours = np.asarray([(state.to_act or 0) % 2 == side for state in states])
-        signed: list[float] = np.where(ours, margins, -margins).tolist()
-        for margin, ten in zip(signed, np.where(ours, tens, 4.0 - tens).tolist()):
+        margins, tens = team_predictions(model, leaves, side)
+        for margin, ten in zip(margins, tens):
             found.setdefault(margin, ten)
-        return signed
+        return margins
 
     by_action = trick_values(match, team, values)
     best = max(by_action.values())
@@ -589,7 +583,7 @@ def fit(
         for trick in sorted(set(data.trick[waiting].tolist()), reverse=True):
             where = np.flatnonzero(waiting & (data.trick == trick))
             start = time.perf_counter()
-            margin, tens = backward_labels(data.subset(np.isin(np.arange(len(data)), where)), model, workers)
+            margin, tens = backward_labels(data.take(where), model, workers)
             data.margin[where] = margin
             data.tens[where] = tens
             data.source[where] = BACKWARD

@@ -53,6 +53,7 @@ __all__ = [
     "supported",
     "LeafValues",
     "model_leaves",
+    "team_predictions",
     "trick_values",
 ]
 
@@ -352,18 +353,27 @@ _Node = tuple[int, int, list["_Node"]] | float
 LeafValues = Callable[[list[Match], int], list[float]]
 
 
+def team_predictions(model: ValueModel, leaves: list[Match], team: int) -> tuple[list[float], list[float]]:
+    """The model's margin and tens for ``team`` at each of ``leaves`` (positions between tricks), in one batch.
+
+    The model answers for the side to move; here each answer is turned to ``team``'s side.
+    """
+    if not leaves:
+        return [], []
+    states = [leaf.hand_state() for leaf in leaves]
+    rows = np.asarray([raw_of(state) for state in states], dtype=np.int64)
+    margin, tens = model.predict_rows(rows, leaves[0].rules)
+    ours = np.asarray([(state.to_act or 0) % 2 == team for state in states])
+    margins: list[float] = np.where(ours, margin, -margin).tolist()
+    team_tens: list[float] = np.where(ours, tens, 4.0 - tens).tolist()
+    return margins, team_tens
+
+
 def model_leaves(model: ValueModel) -> LeafValues:
     """The value model as leaf values: all the leaves of a search in one batch."""
 
     def values(leaves: list[Match], team: int) -> list[float]:
-        if not leaves:
-            return []
-        states = [leaf.hand_state() for leaf in leaves]
-        rows = np.asarray([raw_of(state) for state in states], dtype=np.int64)
-        margin, _ = model.predict_rows(rows, leaves[0].rules)
-        sign = np.asarray([1.0 if (state.to_act or 0) % 2 == team else -1.0 for state in states])
-        found: list[float] = (margin * sign).tolist()
-        return found
+        return team_predictions(model, leaves, team)[0]
 
     return values
 
