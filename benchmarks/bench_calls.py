@@ -12,9 +12,15 @@ out once per suit with four ``heuristic`` players, and names the suit that won
 most often, switching away from the heuristic's suit only when that suit won at
 least ``--margin`` more of the rollouts.  Its gain is scored on the real deal,
 paired with the heuristic's call, so only the deals where the two calls differ
-count.  Usage::
+count.  With ``--model-margin`` it also scores the search bots' call with the
+learned value (``SearchSettings(use_model=True)``: the position each call leads
+to, valued by the model over ``--model-samples`` sampled deals, named when it
+beats the heuristic's call by that share of the rules' largest result), on the
+real deal, paired with the heuristic's call in the same way.  ``--rollouts 0``
+skips the rollout caller.  Usage::
 
     python benchmarks/bench_calls.py [--rules pagat] [--deals 200] [--rollouts 12] [--margin 1] [--seed 1]
+                                     [--model-margin 0.1 0.2] [--model-samples 64]
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ import time
 from dehla import Match
 from dehla.arena.stats import mean_interval
 from dehla.bots.heuristic import HeuristicBot
-from dehla.bots.search import determinize
+from dehla.bots.search import SearchBot, SearchSettings, determinize
 from dehla.bots.tracking import CardTracker
 from dehla.engine.actions import CALLS, Call
 from dehla.errors import DehlaError
@@ -46,8 +52,11 @@ def caller_won(match: Match, call: Call, seeds: list[int]) -> bool:
     return match.results[0].winner == caller % 2
 
 
-def study_deal(rules: Rules, index: int, seed: int, rollouts: int) -> tuple[int, list[bool], list[int]]:
-    """One deal: the heuristic's suit, whether the caller's team wins with each suit, and each suit's rollout wins."""
+def study_deal(
+    rules: Rules, index: int, seed: int, rollouts: int, model_margins: list[float], model_samples: int
+) -> tuple[int, list[bool], list[int], list[int]]:
+    """One deal: the heuristic's suit, whether the caller's team wins with each suit, each suit's rollout wins,
+    and the suit the model's caller names at each of ``model_margins``."""
     rng = random.Random(f"{seed}:{rules.name}:{index}")
     dealer = index % rules.players
     match = Match(rules, dealer)
@@ -68,7 +77,24 @@ def study_deal(rules: Rules, index: int, seed: int, rollouts: int) -> tuple[int,
         world_seeds = [sampler.randrange(2**32) for _ in range(rules.players)]
         for suit in range(4):
             wins[suit] += caller_won(world.clone(), CALLS[suit], world_seeds)
-    return heuristic, outcomes, wins
+    model_calls = []
+    for margin in model_margins:
+        knobs = SearchSettings(sample_nodes=1, model_samples=model_samples, use_model=True, model_margin=margin)
+        named = SearchBot(seeds[caller], settings=knobs).act(observation)
+        assert isinstance(named, Call)
+        model_calls.append(int(named.suit))
+    return heuristic, outcomes, wins, model_calls
+
+
+def report_calls(label: str, calls: list[tuple[int, int, list[bool]]]) -> None:
+    """One row of the table: ``calls`` holds (heuristic's suit, suit named, whether each suit wins the real deal)."""
+    differences = [int(outcomes[call]) - int(outcomes[heuristic]) for heuristic, call, outcomes in calls]
+    changed = sum(call != heuristic for heuristic, call, _ in calls)
+    gain = mean_interval(differences)
+    interval = f"[{gain['low']:+.1%}, {gain['high']:+.1%}]"
+    better = sum(d > 0 for d in differences)
+    worse = sum(d < 0 for d in differences)
+    print(f"{label:>6} {changed:>14} {better:>7} {worse:>6} {gain['value']:>+22.1%} {interval:>17}")
 
 
 def sampled_call(heuristic: int, wins: list[int], margin: int) -> int:
@@ -86,6 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--margin", type=int, nargs="+", default=[1, 2, 3, 4],
                         help="rollout wins by which a suit must beat the heuristic's to be named (default 1 2 3 4)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    parser.add_argument("--model-margin", type=float, nargs="*", default=[],
+                        help="also score the model's caller at these margins (shares of the largest result)")
+    parser.add_argument("--model-samples", type=int, default=64,
+                        help="sampled deals the model's caller values (default 64, a move's most)")
     args = parser.parse_args(argv)
     try:
         rules = parse_rules(args.rules)
@@ -93,13 +123,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     if rules.trump != "called":
         parser.error(f"{args.rules}: its trump is {rules.trump!r}, not called; try pagat")
-    if args.deals < 1 or args.rollouts < 1 or min(args.margin) < 1:
-        parser.error("--deals, --rollouts and --margin must be at least 1")
+    if args.deals < 1 or args.rollouts < 0 or min(args.margin) < 1 or args.model_samples < 1:
+        parser.error("--deals, --margin and --model-samples must be at least 1, --rollouts at least 0")
+    if any(margin < 0 for margin in args.model_margin):
+        parser.error("--model-margin must not be negative")
     print(f"{rules.name}: {args.deals} deals, seed {args.seed}; the caller's team's hand, four heuristic players")
     studied = []
     started = time.perf_counter()
     for index in range(args.deals):
-        studied.append(study_deal(rules, index, args.seed, args.rollouts))
+        studied.append(study_deal(rules, index, args.seed, args.rollouts, args.model_margin, args.model_samples))
         if sys.stderr.isatty():
             elapsed = time.perf_counter() - started
             eta = elapsed / (index + 1) * (args.deals - index - 1)
@@ -107,23 +139,27 @@ def main(argv: list[str] | None = None) -> int:
     if sys.stderr.isatty():
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
     deals = len(studied)
-    own = sum(outcomes[heuristic] for heuristic, outcomes, _ in studied) / deals
-    others = sum(sum(outcomes) - outcomes[heuristic] for heuristic, outcomes, _ in studied) / (3 * deals)
-    ceiling = sum(max(outcomes) for _, outcomes, _ in studied) / deals
+    own = sum(outcomes[heuristic] for heuristic, outcomes, _, _ in studied) / deals
+    others = sum(sum(outcomes) - outcomes[heuristic] for heuristic, outcomes, _, _ in studied) / (3 * deals)
+    ceiling = sum(max(outcomes) for _, outcomes, _, _ in studied) / deals
     print(f"caller's team wins: heuristic's call {own:.1%}, the other suits {others:.1%}, "
           f"the best suit for each deal {ceiling:.1%} (knows the outcome)")
-    print(f"sampling caller, {args.rollouts} rollouts a suit, scored on the real deal against the heuristic's call:")
-    print(f"{'margin':>6} {'calls changed':>14} {'better':>7} {'worse':>6} {'gain per calling hand':>22}"
-          f" {'95% interval':>17}")
-    for margin in args.margin:
-        calls = [(heuristic, sampled_call(heuristic, wins, margin), outcomes) for heuristic, outcomes, wins in studied]
-        differences = [int(outcomes[call]) - int(outcomes[heuristic]) for heuristic, call, outcomes in calls]
-        changed = sum(call != heuristic for heuristic, call, _ in calls)
-        gain = mean_interval(differences)
-        interval = f"[{gain['low']:+.1%}, {gain['high']:+.1%}]"
-        better = sum(d > 0 for d in differences)
-        worse = sum(d < 0 for d in differences)
-        print(f"{margin:>6} {changed:>14} {better:>7} {worse:>6} {gain['value']:>+22.1%} {interval:>17}")
+    header = (f"{'margin':>6} {'calls changed':>14} {'better':>7} {'worse':>6} {'gain per calling hand':>22}"
+              f" {'95% interval':>17}")
+    if args.rollouts:
+        print(f"sampling caller, {args.rollouts} rollouts a suit, scored on the real deal against the heuristic's "
+              "call:")
+        print(header)
+        for margin in args.margin:
+            report_calls(str(margin), [(heuristic, sampled_call(heuristic, wins, margin), outcomes)
+                                       for heuristic, outcomes, wins, _ in studied])
+    if args.model_margin:
+        print(f"the model's caller, {args.model_samples} sampled deals, scored on the real deal against the "
+              "heuristic's call:")
+        print(header)
+        for at, margin in enumerate(args.model_margin):
+            report_calls(f"{margin:g}", [(heuristic, named[at], outcomes)
+                                         for heuristic, outcomes, _, named in studied])
     return 0
 
 

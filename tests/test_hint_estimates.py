@@ -120,3 +120,24 @@ def _two_deals_one_view(seed: int) -> tuple[Observation, Observation]:
     view, twin_view = match.observe(seat), twin.observe(seat)
     assert view == twin_view
     return view, twin_view
+
+
+def test_the_band_hukum_hide_gets_an_estimate_from_the_choosers_view_alone() -> None:
+    rng = random.Random(4)
+    match = Match.new("mendikot-band", rng)
+    deal = match.random_deal(rng)
+    match.apply(deal)
+    chooser = match.to_act
+    assert chooser is not None and match.phase is Phase.HIDE
+    unseen = [card for seat, hand in enumerate(deal.hands) if seat != chooser for card in hand]
+    rng.shuffle(unseen)
+    hands = [list(hand) if seat == chooser else [unseen.pop() for _ in hand] for seat, hand in enumerate(deal.hands)]
+    twin = Match(match.rules, match.dealer)
+    twin.apply(Deal(hands, deal.open_draw))
+    view, twin_view = match.observe(chooser), twin.observe(chooser)
+    assert view == twin_view and view.phase == "hide"
+    action = view.legal_actions[0]
+    first = estimate_action(view, action, seed=2, max_samples=4, seconds=60.0)
+    again = estimate_action(twin_view, action, seed=2, max_samples=4, seconds=60.0)
+    assert first is not None and first == again and first.samples == 4
+    assert -1.0 <= first.margin <= 1.0

@@ -188,6 +188,49 @@ def test_search_bot_values_first_trick_samples_with_the_model() -> None:
     assert without.last_estimates == 0
 
 
+@pytest.mark.parametrize("preset", ["pagat", "mendikot-band"])
+def test_a_trump_call_or_hide_is_valued_at_the_position_it_leads_to(preset: str) -> None:
+    rng = random.Random(3)
+    match = Match.new(preset, rng)
+    match.apply(match.random_deal(rng))
+    assert match.phase in (Phase.CALL, Phase.HIDE)
+    model = default_model()
+    assert model is not None
+    leaves: list[Match] = []
+    for action in match.legal_actions():
+        child = match.clone()
+        child.apply(action)
+        assert child.phase is Phase.PLAY and not child.tricks and not child.current_trick
+        leaves.append(child)
+    values = model_leaves(model)
+    expected = dict(zip(match.legal_actions(), values(leaves, 1)))
+    assert trick_values(match, 1, values) == expected
+
+
+@pytest.mark.parametrize("preset", ["pagat", "mendikot-band"])
+def test_search_bot_makes_the_trump_call_and_the_hide_with_the_model(preset: str) -> None:
+    from dehla.bots.heuristic import HeuristicBot
+    from dehla.bots.search import move_source
+
+    rng = random.Random(6)
+    match = Match.new(preset, rng)
+    match.apply(match.random_deal(rng))
+    seat = match.to_act
+    assert seat is not None
+    seen = match.observe(seat)
+    assert seen.phase in ("call", "hide")
+    bot = SearchBot(1, settings=SearchSettings(sample_nodes=20_000, model_samples=5, use_model=True))
+    assert bot.act(seen) in seen.legal_actions
+    assert (bot.last_samples, bot.last_estimates) == (0, 5)
+    assert move_source(bot, seen) == "model"
+    cautious = SearchBot(1, settings=SearchSettings(sample_nodes=20_000, model_samples=5, model_margin=10.0,
+                                                    use_model=True))
+    assert cautious.act(seen) == HeuristicBot(1).act(seen)  # no clear estimated gain: the heuristic's choice
+    without = SearchBot(1, settings=SearchSettings(sample_nodes=20_000))
+    assert without.act(seen) == HeuristicBot(1).act(seen)
+    assert move_source(without, seen) == "heuristic"
+
+
 def test_training_data_is_reproducible_and_labelled_for_the_mover() -> None:
     task = DataTask("pagat", 7, 2, 0, 9, 12, 1_000_000, 0.2)
     first = label_task(task)

@@ -14,8 +14,9 @@ samples within the budget (the first tricks), they play as the ``heuristic``
 bot does; with ``SearchSettings(use_model=True)`` they search each sample
 there only to the end of the trick in progress and value every way it can end
 with a learned estimate of the solver's answer (``dehla.solver.value``; best
-play by both teams within the trick, all endings valued in one numpy batch).
-The trump call and the band-hukum choice are always the ``heuristic`` bot's.
+play by both teams within the trick, all endings valued in one numpy batch),
+and value each trump call or band-hukum card by the estimate of the position
+it leads to; without it those choices are the ``heuristic`` bot's.
 
 ``cheat`` is for measurement only: it plays a double-dummy best action of
 the *true* position, the ceiling a sampling player can approach.  Bots only
@@ -438,9 +439,12 @@ class SearchBot:
             self.last_samples = 0
             return legal[0]
         if observation.phase != "play":
-            # The trump call and the band-hukum choice: heuristic (solving every option of a full deal costs too much).
+            # The trump call and the band-hukum choice: no exact solve of a full deal fits a move, so the model or
+            # the heuristic.
             self.last_samples = 0
-            return self.fallback.act(observation)
+            self.move_start = time.thread_time()
+            estimated = self._estimated_choice(observation)
+            return estimated if estimated is not None else self.fallback.act(observation)
         chosen = self._sampled_choice(observation)
         if chosen is None:
             chosen = self._estimated_choice(observation)
@@ -504,7 +508,8 @@ class SearchBot:
         return _best(solved, observation, lambda: self.fallback.act(observation))
 
     def _estimated_choice(self, observation: Observation) -> Action | None:
-        """Where no sample can be solved in time: search each sample to the end of the trick, value it by the model.
+        """Where no sample can be solved in time: search each sample to the end of the trick, value it by the model
+        (before the play: value the position each trump call or band-hukum card leads to).
 
         Spends what is left of the move's budget (all of it when no exact solve was
         tried); ``None`` when the rules have no model (the heuristic plays then).
@@ -556,8 +561,9 @@ def move_source(bot: SearchBot, observation: Observation) -> str:
 
     ``"forced"``: the only legal action; ``"solved"``: sampled deals solved exactly;
     ``"model"``: sampled deals valued by the learned value; ``"heuristic"``: the
-    heuristic's move, because no sampled deal could be solved in time (or it
-    was the trump call or the band-hukum choice, which are always the heuristic's).
+    heuristic's move, because no sampled deal could be solved in time and the
+    model was off or saw no clear gain (the trump call and the band-hukum
+    choice come from the model or the heuristic, never a solve).
     """
     if len(observation.legal_actions) == 1:
         return "forced"
@@ -594,8 +600,6 @@ def estimate_action(
     model = default_model()
     if model is None or not model.covers(observation.rules) or action not in observation.legal_actions:
         return None
-    if observation.phase not in ("call", "play"):
-        return None  # the band-hukum choice: a sample cannot know which card this seat would hide
     leaf_values = model_leaves(model)
     team = observation.seat % 2
     rng = random.Random(seed)

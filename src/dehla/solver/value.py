@@ -383,7 +383,8 @@ def trick_values(
 ) -> dict[Action, float]:
     """What each legal action (or each of ``actions``) is worth to ``team`` in one sampled deal: every way the
     trick in progress can end, with best play by both teams, each ending valued by ``leaf_values`` at the next
-    trick boundary (exactly where the hand ends).
+    trick boundary (exactly where the hand ends).  Before the play (the trump call, the band-hukum hide) each
+    action leads straight to the boundary before the first trick, which ``leaf_values`` values.
 
     The trick is played by the engine itself (``Match.clone``/``apply``), so no rule is written twice here.
     """
@@ -411,10 +412,15 @@ def trick_values(
     if actions is None:
         actions = match.legal_actions()
     roots: list[_Node] = []
+    before_play = match.phase is not Phase.PLAY
     for action in actions:
         child = match.clone()
         child.apply(action)
-        roots.append(expand(child))
+        if before_play:
+            leaves.append(child)
+            roots.append((0, len(leaves) - 1, []))
+        else:
+            roots.append(expand(child))
     found = leaf_values(leaves, team)
 
     def value(node: _Node) -> float:

@@ -111,7 +111,7 @@ def hint_note(bot: object, observation: Observation, action: Action) -> tuple[st
         head = f"chosen on the learned value's estimate over {bot.last_estimates} sampled deals, none solved exactly"
     elif source == "heuristic" and observation.phase != "play":
         short = "heuristic's choice"
-        head = "the heuristic's choice: the search bots leave this decision to it"
+        head = "the heuristic's choice: the search bots solve no deal before the play"
     elif source == "heuristic":
         short = "heuristic's choice, nothing solved in time"
         head = "the heuristic's choice: no sampled deal could be solved in time"
