@@ -360,11 +360,13 @@ class SearchSettings:
     slower to tune but reproducible (and where no sample can be solved, it
     searches ``model_samples`` samples with the value model).  ``table_bits``
     sizes the solver's table.  ``use_model`` lets the bot value the samples it
-    cannot solve with the learned value (``dehla.solver.value``); without it (the
-    default: on 200 ``pagat`` deals the model's first tricks did not beat the
-    heuristic's, see docs/model.md) those moves are the heuristic's; and where the model's best action beats
-    the heuristic's by less than ``model_margin`` of the rules' largest result
-    (on average over the samples), the bot keeps the heuristic's.
+    cannot solve with the learned value (``dehla.solver.value``), and make the
+    trump call and the band-hukum choice with it; without it (the default: on
+    200 ``pagat`` deals the model's first tricks have not beaten the heuristic's
+    beyond noise, see docs/model.md) those moves are the heuristic's; and where
+    the model's best action beats the heuristic's by less than ``model_margin``
+    of the rules' largest result (on average over the samples), the bot keeps
+    the heuristic's.
     """
 
     table_bits: int = 19
