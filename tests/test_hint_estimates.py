@@ -141,3 +141,17 @@ def test_the_band_hukum_hide_gets_an_estimate_from_the_choosers_view_alone() -> 
     again = estimate_action(twin_view, action, seed=2, max_samples=4, seconds=60.0)
     assert first is not None and first == again and first.samples == 4
     assert -1.0 <= first.margin <= 1.0
+
+
+def test_plain_hint_at_the_trump_call_says_it_is_the_heuristics_and_estimates_the_call() -> None:
+    rng = random.Random(8)
+    match = Match.new("pagat", rng)
+    match.apply(match.random_deal(rng))
+    seat = match.to_act
+    assert seat is not None and match.phase is Phase.CALL
+    first, second = _hint_lines(match.observe(seat))
+    assert first.startswith("  hint: the hard bot would play call ")
+    assert "the heuristic's choice: the search bots solve no deal before the play" in second
+    found = ESTIMATE.search(second)
+    assert found, second
+    assert -1.0 <= float(found.group(1)) <= 1.0 and int(found.group(2)) >= 1
