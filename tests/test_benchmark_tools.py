@@ -299,5 +299,21 @@ def test_calls_benchmark_scores_every_suit_and_the_sampling_caller(
     assert bench.sampled_call(0, [4, 5, 4, 0], 2) == 0  # one ahead is not enough
     assert bench.sampled_call(2, [5, 5, 5, 5], 1) == 2  # ties keep the heuristic's suit
     assert "not called" in _refused(bench, ["--rules", "mendikot"], monkeypatch, capsys)
-    assert "must be at least 1" in _refused(bench, ["--rollouts", "0"], monkeypatch, capsys)
+    assert "--rollouts at least 0" in _refused(bench, ["--rollouts", "-1"], monkeypatch, capsys)
+    assert "must not be negative" in _refused(bench, ["--model-margin", "-0.1"], monkeypatch, capsys)
     assert "unknown preset" in _refused(bench, ["--rules", "nope"], monkeypatch, capsys)
+
+
+def test_calls_benchmark_scores_the_models_caller_alone(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_calls")
+    argv = ["bench.py", "--deals", "2", "--rollouts", "0", "--model-margin", "0", "10", "--model-samples", "3"]
+    monkeypatch.setattr("sys.argv", argv)
+    assert bench.main() == 0
+    out = capsys.readouterr().out
+    assert "rollouts a suit" not in out and "the model's caller, 3 sampled deals" in out
+    rows = [line.split() for line in out.splitlines() if line.split() and line.split()[0] in ("0", "10")]
+    assert [row[0] for row in rows] == ["0", "10"]
+    assert all(0 <= int(row[1]) <= 2 for row in rows)
+    assert rows[1][1:4] == ["0", "0", "0"]  # a margin of ten whole results: the heuristic's call every time
