@@ -592,7 +592,8 @@ def estimate_action(
 
     Deals the unseen cards as the search bots do (``CardTracker``, ``determinize``),
     plays ``action`` in each sampled deal, searches on to the end of the trick with
-    best play by both teams and values each ending with the model.  Stops after
+    best play by both teams and values each ending with the model (a trump call or
+    a band-hukum card: the position before the first lead).  Stops after
     ``max_samples`` deals or ``seconds`` of the clock (after one deal at least).
     ``None`` when the rules have no model, the model file is missing, or no deal
     could be sampled.  Plays nothing and changes no bot.

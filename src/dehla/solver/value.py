@@ -388,7 +388,8 @@ def trick_values(
 
     The trick is played by the engine itself (``Match.clone``/``apply``), so no rule is written twice here.
     """
-    start = len(match.tricks)
+    # The boundary where the search stops: the end of the trick in progress, or, before the play, the first lead.
+    leaf_tricks = len(match.tricks) + (1 if match.phase is Phase.PLAY else 0)
     leaves: list[Match] = []
 
     def expand(node: Match) -> _Node:
@@ -397,7 +398,7 @@ def trick_values(
                 raise DehlaError("the trick search left the play")
             points = node.results[-1].points
             return float(points[team] - points[1 - team])
-        if len(node.tricks) > start and not node.current_trick:
+        if len(node.tricks) >= leaf_tricks and not node.current_trick:
             leaves.append(node)
             return (0, len(leaves) - 1, [])
         seat = node.to_act
@@ -412,15 +413,10 @@ def trick_values(
     if actions is None:
         actions = match.legal_actions()
     roots: list[_Node] = []
-    before_play = match.phase is not Phase.PLAY
     for action in actions:
         child = match.clone()
         child.apply(action)
-        if before_play:
-            leaves.append(child)
-            roots.append((0, len(leaves) - 1, []))
-        else:
-            roots.append(expand(child))
+        roots.append(expand(child))
     found = leaf_values(leaves, team)
 
     def value(node: _Node) -> float:
