@@ -77,7 +77,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _jit(function: F) -> F:
-    """``numba.njit`` with the on-disk cache, typed for mypy."""
+    """``numba.njit`` with the on-disk cache, typed for mypy, without numba's reference counting.
+
+    The search's functions allocate nothing and every array they take outlives the call, so the counts would
+    only cost time: with them, the atomic increments and decrements around each helper's call took a third of
+    the search's time (``docs/benchmarks.md``).
+    """
+    options: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}  # ``_nrt`` is not in numba's stubs
+    return cast(F, numba.njit(**options)(function))
+
+
+def _jit_allocating(function: F) -> F:
+    """``numba.njit`` with the on-disk cache and reference counting, for the few functions that make arrays."""
     return cast(F, numba.njit(cache=True, nogil=True)(function))
 
 
@@ -459,7 +470,7 @@ def _hash(work: Array, ply: int) -> int:
     return int(h)
 
 
-@_jit
+@_jit_allocating
 def new_table(bits: int) -> Array:
     """An empty transposition table with a pool of ``2**bits`` entries (and a quarter as many shapes).
 
@@ -1688,7 +1699,7 @@ def _level_of(thresholds: Array, s: int) -> int:
     return level
 
 
-@_jit
+@_jit_allocating
 def solve_position(
     X: Array,
     params: Array,
@@ -1772,7 +1783,7 @@ def _group_heads(row: Array, head: Array) -> None:
                 head[13 * suit + rank] = current
 
 
-@_jit
+@_jit_allocating
 def new_work() -> Array:
     """The search stack of one solver."""
     work = np.zeros((MAXPLY, W_SIZE), dtype=np.int64)
