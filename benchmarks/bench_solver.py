@@ -73,6 +73,7 @@ def ours(
         print(f"  ours: {times[-1] * 1000:9.1f} ms  {nodes[-1]:>11,} nodes", file=sys.stderr, flush=True)
     return {
         "deals": deals,
+        "times_ms": [seconds * 1000 for seconds in times],
         "stopped_at_node_limit": stopped,
         "median_ms": statistics.median(times) * 1000,
         "p90_ms": percentile(times, 0.9) * 1000,
@@ -102,9 +103,24 @@ def dds(deals: int, seed: int) -> dict[str, Any] | None:
         times.append(time.perf_counter() - start)
     return {
         "deals": deals,
+        "times_ms": [seconds * 1000 for seconds in times],
         "median_ms": statistics.median(times) * 1000,
         "p99_ms": percentile(times, 0.99) * 1000,
         "max_ms": max(times) * 1000,
+    }
+
+
+def median_ratio(ours: list[float], theirs: list[float], seed: int, rounds: int = 2000) -> dict[str, float]:
+    """Our median time over theirs, with a 95% bootstrap interval (each side's deals resampled on its own)."""
+    rng = random.Random(seed)
+    ratios = sorted(
+        statistics.median(rng.choices(ours, k=len(ours))) / statistics.median(rng.choices(theirs, k=len(theirs)))
+        for _ in range(rounds)
+    )
+    return {
+        "ratio": statistics.median(ours) / statistics.median(theirs),
+        "low": ratios[int(0.025 * rounds)],
+        "high": ratios[int(0.975 * rounds) - 1],
     }
 
 
@@ -148,6 +164,8 @@ def main() -> int:
     report["dds"] = None if args.no_dds else dds(args.deals, args.seed)
     report["ours"] = ours(args.deals, args.seed, args.node_limit, args.tricks_done, args.results, args.focus)
     report["load_average_after"] = os.getloadavg()
+    if report["dds"] is not None:
+        report["median_over_dds"] = median_ratio(report["ours"]["times_ms"], report["dds"]["times_ms"], args.seed)
     if args.json:
         print(json.dumps(report))
         return 0
@@ -170,6 +188,9 @@ def main() -> int:
         f"{args.node_limit:,} nodes; median {o['median_nodes']:,.0f} nodes, p90 {o['p90_nodes']:,.0f} nodes, "
         f"{o['nodes_per_second'] / 1e6:.1f} M nodes/s"
     )
+    if "median_over_dds" in report:
+        ratio = report["median_over_dds"]
+        print(f"our median over DDS's: {ratio['ratio']:.2f} [95% bootstrap {ratio['low']:.2f}, {ratio['high']:.2f}]")
     before, after = report["load_average_before"], report["load_average_after"]
     print(f"load average (1, 5, 15 min): before {before[0]:.2f} {before[1]:.2f} {before[2]:.2f}, "
           f"after {after[0]:.2f} {after[1]:.2f} {after[2]:.2f}")

@@ -268,6 +268,16 @@ def test_solver_benchmark_focus_needs_results(
     assert "the result of the heuristic's best 2 leads" in capsys.readouterr().out
 
 
+def test_solver_benchmark_ratio_to_dds_has_an_interval_around_it() -> None:
+    bench = _load("bench_solver")
+    same = bench.median_ratio([10.0, 20.0, 30.0], [10.0, 20.0, 30.0], seed=1)
+    assert same["ratio"] == 1.0 and same["low"] <= 1.0 <= same["high"]
+    faster = bench.median_ratio([5.0, 6.0, 7.0, 8.0, 9.0], [20.0, 22.0, 24.0, 26.0, 28.0], seed=1)
+    assert faster["ratio"] == 7.0 / 24.0
+    assert 5.0 / 28.0 <= faster["low"] <= faster["ratio"] <= faster["high"] <= 9.0 / 20.0
+    assert bench.median_ratio([5.0, 9.0], [20.0, 28.0], seed=3) == bench.median_ratio([5.0, 9.0], [20.0, 28.0], seed=3)
+
+
 def test_sampling_benchmark_measures_both_samplers_and_refuses_bad_counts(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
