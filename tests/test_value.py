@@ -19,6 +19,7 @@ from dehla.cli.train import (
     Dataset,
     DataTask,
     backward_label,
+    held_out,
     label_task,
     match_of,
     sorted_by_hand,
@@ -386,3 +387,27 @@ def test_a_fit_can_start_from_a_models_weights_of_the_same_shape(
     capsys.readouterr()
     assert main([*common, "--hidden", "8", "--init", str(first)]) == 1
     assert "same --hidden" in capsys.readouterr().err
+
+
+def test_a_part_of_the_data_holds_out_the_same_hands_as_the_whole() -> None:
+    # A model fitted on part of the data and then on the whole must never have trained on a hand the whole
+    # holds out, or its held-out accuracy is measured on hands it has seen.
+    count = 4000
+    whole = Dataset(
+        rows=np.zeros((count, 1), dtype=np.int64),
+        preset=np.zeros(count, dtype=np.int64),
+        hand=np.repeat(np.arange(count // 4), 4),
+        trick=np.tile(np.arange(4), count // 4),
+        margin=np.zeros(count),
+        tens=np.zeros(count),
+        seconds=np.zeros(count),
+        source=np.zeros(count, dtype=np.int8),
+        history=np.zeros((count, 1), dtype=np.int8),
+    )
+    held = held_out(whole, 0.15, 3)
+    for hand in np.unique(whole.hand):
+        assert len(set(held[whole.hand == hand].tolist())) == 1  # whole hands
+    assert 0.11 < held.mean() < 0.19
+    part = (whole.hand % 3 == 1) | (whole.hand > 700)
+    assert np.array_equal(held_out(whole.subset(part), 0.15, 3), held[part])
+    assert not np.array_equal(held_out(whole, 0.15, 4), held)  # another seed, another split
