@@ -27,6 +27,7 @@ from dehla.web.messages import TEMPLATES
 from dehla.web.session import MAX_CHAT, hash_token, illegal_reason
 from dehla.web.settings import default_bot
 from dehla.web.storage import SQLiteStorage, TableRow, open_storage
+from dehla.web.tables import TableService
 
 ME_AND_BOTS = [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
 ME_FRIEND_BOTS = [{"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
@@ -594,3 +595,36 @@ def test_a_real_server_refuses_a_socket_from_another_origin(server: LiveServer) 
             assert json.loads(await socket.recv())["type"] in ("chat_log", "state")
 
     asyncio.run(run())
+
+
+# -- shutting down ----------------------------------------------------------------------------------------------
+
+
+async def _stop_just_after_a_wake(tmp_path: Path) -> bool:
+    """Stop the server one loop step after a table's driver was woken from a timed wait."""
+    service = TableService(SQLiteStorage(tmp_path / "t.sqlite3", synchronous="OFF"), bot_delay=30, hand_pause=0,
+                           trick_pause=0, rng=random.Random(1))
+    await service.start()
+    created = await service.create_table({"rules": "pagat", "seats": ME_AND_BOTS})
+    session = created.session
+    for _ in range(2000):
+        if session.match is not None and not session.match.is_chance:
+            break
+        await asyncio.sleep(0.001)
+    assert session.match is not None and session.match.to_act != 0  # a bot to act, due in 30 s: a timed wait
+    await asyncio.sleep(0.05)
+    session.changed.set()
+    await asyncio.sleep(0)  # the wait has returned; the driver has not yet run on
+    stopping = asyncio.ensure_future(service.stop())
+    done, _ = await asyncio.wait({stopping}, timeout=5)
+    if not done:  # let the test end either way
+        assert session.driver is not None
+        session.driver.cancel()
+        await stopping
+    return bool(done)
+
+
+def test_a_table_woken_just_before_shutdown_still_stops(tmp_path: Path) -> None:
+    # Python 3.11's asyncio.wait_for returned normally when cancelled just after its event was set, so the
+    # driver went on waiting and the server's shutdown (and a TestClient's teardown) hung for good.
+    assert asyncio.run(_stop_just_after_a_wake(tmp_path))

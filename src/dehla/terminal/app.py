@@ -801,7 +801,8 @@ class TableApp(App[Outcome]):
                 await self._skip.wait()
             else:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._skip.wait(), self.pause)
+                    async with asyncio.timeout(self.pause):  # not wait_for, which can swallow a cancel (3.11)
+                        await self._skip.wait()
         finally:
             self._skip = None
             self.moment = None

@@ -86,7 +86,8 @@ class Cluster:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen(), name="cluster-listen")]
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._listening.wait(), 10)
+            async with asyncio.timeout(10):  # not wait_for, which can swallow a cancel (Python 3.11)
+                await self._listening.wait()
         await self._beat()
         self._tasks.append(loop.create_task(self._beats(), name="cluster-beat"))
 

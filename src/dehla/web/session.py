@@ -1340,8 +1340,11 @@ class TableSession:
                     await self._automatic()
                     continue
                 self.changed.clear()
+                # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancel that comes just after
+                # the event is set, and stop_driver would then wait for this loop forever.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.changed.wait(), None if due is None else due - now)
+                    async with asyncio.timeout(None if due is None else due - now):
+                        await self.changed.wait()
             except asyncio.CancelledError:
                 raise
             except LeaseLost:
