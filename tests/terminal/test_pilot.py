@@ -304,3 +304,33 @@ def test_clicks_play_cards_and_press_buttons() -> None:
             await pilot.press("ctrl+q")
 
     asyncio.run(run())
+
+
+def test_a_finished_trick_stays_on_show_for_the_pause_then_play_goes_on_by_itself() -> None:
+    app = make_table("pagat", 1, pause=1.0)
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 60
+            while not app.holding:  # the person takes their first legal action until a trick is on show
+                assert loop.time() < deadline, "no trick was shown"
+                if app.person_turn and app.view is not None:
+                    action = app.view.legal_actions[0]
+                    if isinstance(action, Call):
+                        await type_text(pilot, f"call {action.suit.letter.lower()}")
+                    elif isinstance(action, Play | Hide):
+                        await type_text(pilot, str(action.card).lower())
+                    else:
+                        await type_text(pilot, "reveal")
+                    await pilot.press("enter")
+                await pilot.pause(0.01)
+            shown = loop.time()
+            while app.holding:  # no key: the pause ends the moment
+                assert loop.time() < shown + 10, "the trick stayed on show"
+                await pilot.pause(0.01)
+            assert loop.time() - shown >= 0.5  # (seen a little after it began)
+            await settle(pilot, app)
+            await pilot.press("ctrl+q")
+
+    asyncio.run(run())
