@@ -1,26 +1,29 @@
-"""Does the trump call leave hands on the table, and would sampling find better calls?
+"""Does the trump call (or the band-hukum hide) leave hands on the table, and would sampling choose better?
 
 Where a seat names trump from its first cards (``pagat``: the caller sees five),
-every bot calls as ``heuristic`` does: the longest, strongest suit.  This
-benchmark plays each deal's hand once for every suit the caller could name,
-with the same four ``heuristic`` players (same seeds) otherwise, and reports how
-often the caller's team wins with the heuristic's call, with the other suits,
-and with the best suit for that very deal (a ceiling no real caller reaches: it
-knows the outcome).  Then it tries a sampling caller: it draws ``--rollouts``
-deals consistent with what the caller sees (``CardTracker.sample``), plays each
-out once per suit with four ``heuristic`` players, and names the suit that won
-most often, switching away from the heuristic's suit only when that suit won at
-least ``--margin`` more of the rollouts.  Its gain is scored on the real deal,
-paired with the heuristic's call, so only the deals where the two calls differ
-count.  With ``--model-margin`` it also scores the search bots' call with the
-learned value (``SearchSettings(use_model=True)``: the position each call leads
-to, valued by the model over ``--model-samples`` sampled deals, named when it
-beats the heuristic's call by that share of the rules' largest result), on the
-real deal, paired with the heuristic's call in the same way.  ``--rollouts 0``
-skips the rollout caller.  Usage::
+or hides a card of its hand as the trump to come (``mendikot-band``: the chooser
+holds thirteen), every bot chooses as ``heuristic`` does.  This benchmark plays
+each deal's hand once for every choice the seat could make (four suits, or each
+card it could hide), with the same four ``heuristic`` players (same seeds)
+otherwise, and reports how often the choosing seat's team wins with the
+heuristic's choice, with the others, and with the best one for that very deal
+(a ceiling no real player reaches: it knows the outcome).  Then it tries a
+sampling chooser: it draws ``--rollouts`` deals consistent with what the seat
+sees (``CardTracker.sample``), plays each out once per choice with four
+``heuristic`` players, and makes the choice that won most often, switching away
+from the heuristic's only when that choice won at least ``--margin`` more of the
+rollouts.  Its gain is scored on the real deal, paired with the heuristic's
+choice, so only the deals where the two differ count.  With ``--model-margin``
+it also scores the search bots' choice with the learned value
+(``SearchSettings(use_model=True)``: the position each choice leads to, valued
+by the model over ``--model-samples`` sampled deals, made when it beats the
+heuristic's by that share of the rules' largest result), on the real deal,
+paired with the heuristic's in the same way.  ``--rollouts 0`` skips the
+rollout chooser.  Usage::
 
     python benchmarks/bench_calls.py [--rules pagat] [--deals 200] [--rollouts 12] [--margin 1] [--seed 1]
                                      [--model-margin 0.1 0.2] [--model-samples 64]
+    python benchmarks/bench_calls.py --rules mendikot-band [...]    # the band-hukum hide
 """
 
 from __future__ import annotations
@@ -35,59 +38,58 @@ from dehla.arena.stats import mean_interval
 from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import SearchBot, SearchSettings, determinize
 from dehla.bots.tracking import CardTracker
-from dehla.engine.actions import CALLS, Call
+from dehla.engine.actions import Action
 from dehla.errors import DehlaError
 from dehla.play import play_hand
 from dehla.rules import Rules, parse_rules
 
 
-def caller_won(match: Match, call: Call, seeds: list[int]) -> bool:
-    """Play ``match`` (at its trump call) to the end with ``heuristic`` players after ``call``; did the caller's
-    team win the hand?"""
-    caller = match.to_act
-    assert caller is not None
+def chooser_won(match: Match, choice: Action, seeds: list[int]) -> bool:
+    """Play ``match`` (at its trump call or hide) to the end with ``heuristic`` players after ``choice``; did the
+    choosing seat's team win the hand?"""
+    chooser = match.to_act
+    assert chooser is not None
     players = [HeuristicBot(seed) for seed in seeds]
-    match.apply(call)
+    match.apply(choice)
     play_hand(match, lambda seat, seen: players[seat].act(seen))
-    return match.results[0].winner == caller % 2
+    return match.results[0].winner == chooser % 2
 
 
 def study_deal(
     rules: Rules, index: int, seed: int, rollouts: int, model_margins: list[float], model_samples: int
 ) -> tuple[int, list[bool], list[int], list[int]]:
-    """One deal: the heuristic's suit, whether the caller's team wins with each suit, each suit's rollout wins,
-    and the suit the model's caller names at each of ``model_margins``."""
+    """One deal: the heuristic's choice, whether the chooser's team wins with each choice, each choice's rollout
+    wins, and the choice the model makes at each of ``model_margins`` (choices by their index among the seat's
+    legal actions)."""
     rng = random.Random(f"{seed}:{rules.name}:{index}")
     dealer = index % rules.players
     match = Match(rules, dealer)
     match.apply(match.random_deal(rng))
     seeds = [rng.randrange(2**32) for _ in range(rules.players)]
-    caller = match.to_act
-    assert caller is not None
-    observation = match.observe(caller)
-    call = HeuristicBot(seeds[caller]).act(observation)
-    assert isinstance(call, Call)  # main() admits only presets whose hands open with a trump call
-    heuristic = int(call.suit)
-    outcomes = [caller_won(match.clone(), CALLS[suit], seeds) for suit in range(4)]
+    chooser = match.to_act
+    assert chooser is not None
+    observation = match.observe(chooser)
+    choices = list(observation.legal_actions)  # main() admits only presets whose hands open with such a choice
+    heuristic = choices.index(HeuristicBot(seeds[chooser]).act(observation))
+    outcomes = [chooser_won(match.clone(), choice, seeds) for choice in choices]
     tracker = CardTracker(observation)
     sampler = random.Random(f"rollouts:{seed}:{rules.name}:{index}")
-    wins = [0, 0, 0, 0]
+    wins = [0] * len(choices)
     for _ in range(rollouts):
         world = determinize(observation, tracker.sample(sampler))
         world_seeds = [sampler.randrange(2**32) for _ in range(rules.players)]
-        for suit in range(4):
-            wins[suit] += caller_won(world.clone(), CALLS[suit], world_seeds)
-    model_calls = []
+        for at, choice in enumerate(choices):
+            wins[at] += chooser_won(world.clone(), choice, world_seeds)
+    model_choices = []
     for margin in model_margins:
         knobs = SearchSettings(sample_nodes=1, model_samples=model_samples, use_model=True, model_margin=margin)
-        named = SearchBot(seeds[caller], settings=knobs).act(observation)
-        assert isinstance(named, Call)
-        model_calls.append(int(named.suit))
-    return heuristic, outcomes, wins, model_calls
+        model_choices.append(choices.index(SearchBot(seeds[chooser], settings=knobs).act(observation)))
+    return heuristic, outcomes, wins, model_choices
 
 
 def report_calls(label: str, calls: list[tuple[int, int, list[bool]]]) -> None:
-    """One row of the table: ``calls`` holds (heuristic's suit, suit named, whether each suit wins the real deal)."""
+    """One row of the table: ``calls`` holds (heuristic's choice, choice made, whether each choice wins the real
+    deal)."""
     differences = [int(outcomes[call]) - int(outcomes[heuristic]) for heuristic, call, outcomes in calls]
     changed = sum(call != heuristic for heuristic, call, _ in calls)
     gain = mean_interval(differences)
@@ -98,36 +100,39 @@ def report_calls(label: str, calls: list[tuple[int, int, list[bool]]]) -> None:
 
 
 def sampled_call(heuristic: int, wins: list[int], margin: int) -> int:
-    """The suit that won most rollouts, if it beat the heuristic's suit by at least ``margin``; else the
+    """The choice that won most rollouts, if it beat the heuristic's by at least ``margin``; else the
     heuristic's."""
-    best = max(range(4), key=lambda suit: (wins[suit], suit == heuristic))
+    best = max(range(len(wins)), key=lambda choice: (wins[choice], choice == heuristic))
     return best if wins[best] - wins[heuristic] >= margin else heuristic
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", default="pagat", help="a preset whose trump is called (default pagat)")
+    parser.add_argument("--rules", default="pagat",
+                        help="a preset whose trump is called or hidden by a seat (default pagat)")
     parser.add_argument("--deals", type=int, default=200, help="deals (default 200)")
-    parser.add_argument("--rollouts", type=int, default=12, help="sampled deals per call (default 12)")
+    parser.add_argument("--rollouts", type=int, default=12, help="sampled deals per choice (default 12)")
     parser.add_argument("--margin", type=int, nargs="+", default=[1, 2, 3, 4],
-                        help="rollout wins by which a suit must beat the heuristic's to be named (default 1 2 3 4)")
+                        help="rollout wins by which a choice must beat the heuristic's to be made (default 1 2 3 4)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     parser.add_argument("--model-margin", type=float, nargs="*", default=[],
-                        help="also score the model's caller at these margins (shares of the largest result)")
+                        help="also score the model's choice at these margins (shares of the largest result)")
     parser.add_argument("--model-samples", type=int, default=64,
-                        help="sampled deals the model's caller values (default 64, a move's most)")
+                        help="sampled deals the model's chooser values (default 64, a move's most)")
     args = parser.parse_args(argv)
     try:
         rules = parse_rules(args.rules)
     except DehlaError as error:
         parser.error(str(error))
-    if rules.trump != "called":
-        parser.error(f"{args.rules}: its trump is {rules.trump!r}, not called; try pagat")
+    if rules.trump not in ("called", "hidden", "hidden_auto"):
+        parser.error(f"{args.rules}: its trump is {rules.trump!r}, not called or hidden; try pagat or mendikot-band")
+    words = ("call", "caller", "suit", "calling") if rules.trump == "called" else ("hide", "hider", "card", "hiding")
+    choice, choosing, ways, doing = words
     if args.deals < 1 or args.rollouts < 0 or min(args.margin) < 1 or args.model_samples < 1:
         parser.error("--deals, --margin and --model-samples must be at least 1, --rollouts at least 0")
     if any(margin < 0 for margin in args.model_margin):
         parser.error("--model-margin must not be negative")
-    print(f"{rules.name}: {args.deals} deals, seed {args.seed}; the caller's team's hand, four heuristic players")
+    print(f"{rules.name}: {args.deals} deals, seed {args.seed}; the {choosing}'s team's hand, four heuristic players")
     studied = []
     started = time.perf_counter()
     for index in range(args.deals):
@@ -140,22 +145,23 @@ def main(argv: list[str] | None = None) -> int:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
     deals = len(studied)
     own = sum(outcomes[heuristic] for heuristic, outcomes, _, _ in studied) / deals
-    others = sum(sum(outcomes) - outcomes[heuristic] for heuristic, outcomes, _, _ in studied) / (3 * deals)
+    others = sum((sum(outcomes) - outcomes[heuristic]) / (len(outcomes) - 1)
+                 for heuristic, outcomes, _, _ in studied) / deals
     ceiling = sum(max(outcomes) for _, outcomes, _, _ in studied) / deals
-    print(f"caller's team wins: heuristic's call {own:.1%}, the other suits {others:.1%}, "
-          f"the best suit for each deal {ceiling:.1%} (knows the outcome)")
-    header = (f"{'margin':>6} {'calls changed':>14} {'better':>7} {'worse':>6} {'gain per calling hand':>22}"
-              f" {'95% interval':>17}")
+    print(f"{choosing}'s team wins: heuristic's {choice} {own:.1%}, the other {ways}s {others:.1%}, "
+          f"the best {ways} for each deal {ceiling:.1%} (knows the outcome)")
+    gain = f"gain per {doing} hand"
+    header = f"{'margin':>6} {choice + 's changed':>14} {'better':>7} {'worse':>6} {gain:>22} {'95% interval':>17}"
     if args.rollouts:
-        print(f"sampling caller, {args.rollouts} rollouts a suit, scored on the real deal against the heuristic's "
-              "call:")
+        print(f"sampling {choosing}, {args.rollouts} rollouts a {ways}, scored on the real deal against the "
+              f"heuristic's {choice}:")
         print(header)
         for margin in args.margin:
             report_calls(str(margin), [(heuristic, sampled_call(heuristic, wins, margin), outcomes)
                                        for heuristic, outcomes, wins, _ in studied])
     if args.model_margin:
-        print(f"the model's caller, {args.model_samples} sampled deals, scored on the real deal against the "
-              "heuristic's call:")
+        print(f"the model's {choosing}, {args.model_samples} sampled deals, scored on the real deal against the "
+              f"heuristic's {choice}:")
         print(header)
         for at, margin in enumerate(args.model_margin):
             report_calls(f"{margin:g}", [(heuristic, named[at], outcomes)

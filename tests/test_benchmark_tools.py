@@ -308,7 +308,7 @@ def test_calls_benchmark_scores_every_suit_and_the_sampling_caller(
     assert bench.sampled_call(0, [3, 5, 4, 0], 2) == 1  # the best suit, two rollouts ahead
     assert bench.sampled_call(0, [4, 5, 4, 0], 2) == 0  # one ahead is not enough
     assert bench.sampled_call(2, [5, 5, 5, 5], 1) == 2  # ties keep the heuristic's suit
-    assert "not called" in _refused(bench, ["--rules", "mendikot"], monkeypatch, capsys)
+    assert "not called or hidden" in _refused(bench, ["--rules", "mendikot"], monkeypatch, capsys)
     assert "--rollouts at least 0" in _refused(bench, ["--rollouts", "-1"], monkeypatch, capsys)
     assert "must not be negative" in _refused(bench, ["--model-margin", "-0.1"], monkeypatch, capsys)
     assert "unknown preset" in _refused(bench, ["--rules", "nope"], monkeypatch, capsys)
@@ -327,3 +327,21 @@ def test_calls_benchmark_scores_the_models_caller_alone(
     assert [row[0] for row in rows] == ["0", "10"]
     assert all(0 <= int(row[1]) <= 2 for row in rows)
     assert rows[1][1:4] == ["0", "0", "0"]  # a margin of ten whole results: the heuristic's call every time
+
+
+def test_calls_benchmark_scores_every_card_of_the_band_hukum_hide(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_calls")
+    rules = bench.parse_rules("mendikot-band")
+    heuristic, outcomes, wins, model = bench.study_deal(rules, 0, 1, 1, [0.0], 2)
+    assert len(outcomes) == len(wins) == 13  # the hider may hide any card of the thirteen it holds
+    assert 0 <= heuristic < 13 and 0 <= model[0] < 13 and all(0 <= won <= 1 for won in wins)
+    argv = ["bench.py", "--rules", "mendikot-band", "--deals", "2", "--rollouts", "1", "--margin", "1"]
+    monkeypatch.setattr("sys.argv", argv)
+    assert bench.main() == 0
+    out = capsys.readouterr().out
+    assert "hider's team wins: heuristic's hide" in out and "the best card for each deal" in out
+    assert "sampling hider, 1 rollouts a card" in out
+    rows = [line.split() for line in out.splitlines() if line.split() and line.split()[0] == "1"]
+    assert len(rows) == 1 and 0 <= int(rows[0][1]) <= 2
