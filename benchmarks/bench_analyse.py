@@ -5,10 +5,12 @@ and analysed as ``dehla analyse`` does (``analyse_record`` with its default
 limits).  Reports per hand the wall time, how many decisions got a full value,
 only a result, or nothing (per trick: trick 1 apart), and the median; and how many
 decisions got the learned value's estimate instead, with the time those took
-(``--no-estimates`` analyses without them).  Usage::
+(``--no-estimates`` analyses without them).  ``--hand-seconds`` is the
+analysis's time budget of a hand (trick 1 shares what is left; ``inf``: node
+limits only).  Usage::
 
     python benchmarks/bench_analyse.py [--hands 5] [--seed 1] [--rules pagat] [--nodes N] [--result-nodes N]
-        [--no-estimates]
+        [--hand-seconds S] [--no-estimates]
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dehla.bots.heuristic import HeuristicBot
 from dehla.engine.state import Match
 from dehla.record import to_record
 from dehla.solver import analysis as analysis_module
-from dehla.solver.analysis import DEFAULT_NODE_LIMIT, RESULT_NODE_LIMIT, analyse_record
+from dehla.solver.analysis import DEFAULT_NODE_LIMIT, HAND_SECONDS, RESULT_NODE_LIMIT, analyse_record
 from dehla.solver.fast import Solver
 
 
@@ -39,6 +41,13 @@ def hand_record(rules: str, seed: int) -> dict[str, object]:
     return to_record(match)
 
 
+def _counts(decisions: list) -> tuple[int, int, int]:  # type: ignore[type-arg]
+    """Decisions with their full value, with their result only, and not solved."""
+    full = sum(1 for d in decisions if d.solved and d.scope == "value")
+    result = sum(1 for d in decisions if d.solved and d.scope == "result")
+    return full, result, len(decisions) - full - result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=5)
@@ -46,6 +55,7 @@ def main() -> int:
     parser.add_argument("--rules", default="pagat")
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODE_LIMIT)
     parser.add_argument("--result-nodes", type=int, default=RESULT_NODE_LIMIT)
+    parser.add_argument("--hand-seconds", type=float, default=HAND_SECONDS)
     parser.add_argument("--no-estimates", dest="estimates", action="store_false")
     args = parser.parse_args()
     estimating = [0.0]  # seconds spent on the model's estimates
@@ -63,12 +73,18 @@ def main() -> int:
     solver = Solver()
     times = []
     estimate_times: list[float] = []
+    totals = {"value": 0, "result": 0, "none": 0}
     for number in range(args.hands):
         record = hand_record(args.rules, args.seed + number)
         start = time.perf_counter()
         estimating[0] = 0.0
         analysis = analyse_record(
-            record, solver, args.nodes, result_node_limit=args.result_nodes, estimates=args.estimates
+            record,
+            solver,
+            args.nodes,
+            result_node_limit=args.result_nodes,
+            estimates=args.estimates,
+            hand_seconds=args.hand_seconds,
         )
         times.append(time.perf_counter() - start)
         estimate_times.append(estimating[0])
@@ -77,13 +93,17 @@ def main() -> int:
         later = [decision for decision in decisions if decision.trick > 1]
 
         def tally(group: list) -> str:  # type: ignore[type-arg]
-            full = sum(1 for d in group if d.solved and d.scope == "value")
-            result = sum(1 for d in group if d.solved and d.scope == "result")
-            return f"{full} value, {result} result only, {len(group) - full - result} not solved"
+            full, result, unsolved = _counts(group)
+            return f"{full} value, {result} result only, {unsolved} not solved"
 
+        for kind, count in zip(("value", "result", "none"), _counts(first)):
+            totals[kind] += count
         estimated = sum(1 for d in decisions if d.estimate is not None)
         print(f"hand {number}: {times[-1]:.1f} s, {len(decisions)} decisions; trick 1: {tally(first)}; "
               f"from trick 2: {tally(later)}; {estimated} estimated in {estimate_times[-1]:.2f} s", flush=True)
+    over = sum(1 for seconds in times if seconds > args.hand_seconds)
+    print(f"trick 1 in all: {totals['value']} value, {totals['result']} result only, {totals['none']} not solved; "
+          f"hands over {args.hand_seconds:g} s: {over} of {len(times)}")
     print(f"median {statistics.median(times):.1f} s, max {max(times):.1f} s; estimates {sum(estimate_times):.2f} s "
           f"in all; load average after: {os.getloadavg()}")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,36 @@ def test_a_position_too_big_for_its_value_is_judged_on_the_result() -> None:
         data = decision.to_json()
         assert data["scope"] == "result" and "value" not in data and "tens_lost" not in data
         assert (data["levels_lost"] == 0) == (decision.action in decision.best)
+
+
+def test_trick_one_shares_what_is_left_of_the_hand_budget_and_later_tricks_are_always_solved() -> None:
+    """With no time left for trick 1, its decisions are not searched (forced ones still count); trick 2 on is solved."""
+    record = _hand_record("pagat", 7)
+    unlimited = analyse_record(record, Solver(table_bits=18), node_limit=300_000, hand_seconds=math.inf)
+    spent = analyse_record(record, Solver(table_bits=18), node_limit=300_000, hand_seconds=0)
+    by_index = {d.index: d for d in unlimited.hands[0].decisions}
+    first = [d for d in spent.hands[0].decisions if d.trick == 1]
+    assert first and any(by_index[d.index].solved and not d.solved for d in first)
+    for decision in first:
+        assert decision.solved == decision.forced
+        if not decision.solved:
+            assert decision.estimate is not None  # the model still answers, marked as an estimate
+    for decision in spent.hands[0].decisions:
+        if decision.trick >= 2:
+            assert decision.solved and decision.to_json() == by_index[decision.index].to_json()
+    with pytest.raises(ValueError, match="hand_seconds"):
+        analyse_record(record, hand_seconds=-1)
+
+
+def test_hand_seconds_option_is_checked_and_named_in_the_report(
+    record_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for bad in ("-1", "soon", "nan"):
+        with pytest.raises(SystemExit) as stop:  # argparse reports argument errors by exiting
+            main(["analyse", str(record_file), "--hand-seconds", bad])
+        out, err = capsys.readouterr()
+        assert stop.value.code == 2 and "--hand-seconds" in err and "Traceback" not in err
+    code, out, err = run(capsys, "analyse", str(record_file), "--nodes", "300000", "--hand-seconds", "0")
+    assert code == 0, err
+    assert "not solved (too big for the node limit or the hand's time budget)" in out
+    assert "--nodes and --hand-seconds raise them" in out

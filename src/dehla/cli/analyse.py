@@ -34,7 +34,9 @@ def add_parser(commands: Any) -> None:
             "play by both teams). Flags the plays that cost the team a ten or the hand and sums them up per seat. "
             "A position too big for its full value within the node limit is judged on the hand's result alone "
             "(from trick 2 always; at trick 1 when that fits in the limit, else it is shown as not solved, with "
-            "the learned value's estimate marked '~ estimate', never counted with the exact findings)."
+            "the learned value's estimate marked '~ estimate', never counted with the exact findings). Every "
+            "decision from trick 2 is solved whatever it takes; trick 1's decisions, searched last, share what is "
+            "left of each hand's time budget (--hand-seconds)."
         ),
     )
     parser.add_argument(
@@ -48,6 +50,14 @@ def add_parser(commands: Any) -> None:
         metavar="N",
         help="search nodes allowed per position (default 3000000, a few seconds)",
     )
+    parser.add_argument(
+        "--hand-seconds",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="time budget of a hand: trick 1's decisions share what is left after the later ones "
+        "(default 9; 'inf' for none but --nodes)",
+    )
     parser.add_argument("--all", action="store_true", help="list every decision, not only the costly ones")
     parser.add_argument(
         "--no-estimates",
@@ -59,6 +69,16 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text} must be 0 or more")
+    return value
+
+
 def _entries(name: str) -> list[RecordEntry]:
     if name == "-":
         return list(parse_records(sys.stdin.read(), "<stdin>"))
@@ -66,10 +86,11 @@ def _entries(name: str) -> list[RecordEntry]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dehla.solver.analysis import DEFAULT_NODE_LIMIT, analyse_record
+    from dehla.solver.analysis import DEFAULT_NODE_LIMIT, HAND_SECONDS, analyse_record
     from dehla.solver.fast import Solver
 
     limit = args.nodes or DEFAULT_NODE_LIMIT
+    seconds = HAND_SECONDS if args.hand_seconds is None else args.hand_seconds
     failed = False
     solver: Solver | None = None
     for entry in _entries(args.record):
@@ -82,7 +103,9 @@ def run(args: argparse.Namespace) -> int:
             solver = Solver()
         try:
             with _Progress(not args.quiet and not args.json and sys.stderr.isatty()) as progress:
-                analysis = analyse_record(entry.data, solver, limit, progress.update, estimates=args.estimates)
+                analysis = analyse_record(
+                    entry.data, solver, limit, progress.update, estimates=args.estimates, hand_seconds=seconds
+                )
         except RecordError as error:
             failed = True
             _report(args.json, f"{where}: {error}")
@@ -154,7 +177,7 @@ def _text(analysis: Any, where: str, names: list[str] | None, everything: bool) 
         if not decision.solved:
             if decision.estimate is not None:
                 return f"{head}: not solved; {_estimate_text(decision.estimate)}"
-            return f"{head}: not solved (too big for the node limit)"
+            return f"{head}: not solved (too big for the node limit or the hand's time budget)"
         if decision.scope == "result":
             best = " ".join(str(action) for action in decision.best)
             if decision.hand_lost:
@@ -185,7 +208,10 @@ def _text(analysis: Any, where: str, names: list[str] | None, everything: bool) 
         estimated = [d for d in hand.decisions if d.estimate is not None]
         if not everything and unsolved:
             shown = [d for d in hand.decisions if d.mistake or d.estimate is not None]
-            lines.append(f"  {unsolved} decision(s) not solved (too big for the node limit); use --nodes to raise it")
+            lines.append(
+                f"  {unsolved} decision(s) not solved (too big for the node limit or the hand's time budget); "
+                "--nodes and --hand-seconds raise them"
+            )
         if not any(d.mistake for d in shown):
             lines.append("  every solved decision kept the best value")
         lines.extend(describe(decision) for decision in shown)

@@ -28,10 +28,18 @@ eight players) or a missing model file simply give no estimates.
 The decisions of a hand are solved from the last to the first with one table
 kept through the hand (``Solver(keep_table=True)``): the later positions lie on
 the line played from the earlier ones, so their entries cut the earlier searches.
+
+A hand's analysis has a time budget (``hand_seconds``).  Every decision from
+trick 2 is solved whatever it takes; the decisions of trick 1, searched last,
+share what is left of the budget: each search's node limit is what the rest of
+the budget buys at the rate the solver has run during this hand.  A decision
+the budget does not reach is reported as not solved (with its estimate).
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Literal, NotRequired, TypedDict
@@ -60,12 +68,20 @@ __all__ = [
     "analyse_record",
     "DEFAULT_NODE_LIMIT",
     "RESULT_NODE_LIMIT",
+    "HAND_SECONDS",
 ]
 
 #: Search nodes allowed per position for its full value (about a second); bigger ones get their result only.
 DEFAULT_NODE_LIMIT = 3_000_000
 #: Search nodes allowed per position from trick 2 for the hand's result alone (trick 1 keeps ``node_limit``).
 RESULT_NODE_LIMIT = 60_000_000
+#: Seconds a hand's searches may take: trick 1's decisions share what is left after the later ones.  Under 10 s,
+#: because the replay, the estimates and a search's last stretch past its node limit come on top.
+HAND_SECONDS = 9.0
+#: Nodes a second assumed until the hand has run enough nodes to measure the solver's rate.
+_ASSUMED_RATE = 500_000
+#: Nodes after which a hand's own rate is trusted over the assumed one.
+_RATE_SAMPLE = 200_000
 
 
 #: How a play looks next to the model's best: its best; costs the hand; within ``ESTIMATE_CLOSE`` of the best; weaker.
@@ -344,6 +360,7 @@ def analyse_record(
     hands: Collection[int] | None = None,
     result_node_limit: int = RESULT_NODE_LIMIT,
     estimates: bool = True,
+    hand_seconds: float = HAND_SECONDS,
 ) -> RecordAnalysis:
     """Analyse every decision of a ``dehla-record/1`` record (raises ``RecordError`` for a bad record).
 
@@ -351,8 +368,12 @@ def analyse_record(
     (0-based numbers) limits the work to those hands, as the web replay does
     one hand at a time; the seat summaries then cover those hands only.
     ``estimates`` gives each decision the solver cannot answer the model's
-    estimate (where the rules have a model).
+    estimate (where the rules have a model).  ``hand_seconds`` is each hand's
+    time budget for the searches of trick 1 (``math.inf``: node limits only;
+    see the module's docstring).
     """
+    if not hand_seconds >= 0:
+        raise ValueError(f"hand_seconds must be 0 or more, not {hand_seconds!r}")
     wanted = None if hands is None else frozenset(hands)
     positions: list[tuple[int, int, Match, Action]] = []
     before: list[Match] = []
@@ -376,12 +397,13 @@ def analyse_record(
         for hand in sorted({hand for hand, _, _, _ in positions}):
             # Last decision first, one table through the hand (see the module's docstring).
             solver.clear()
+            budget = _HandBudget(solver, hand_seconds)
             order = [number for number, position in enumerate(positions) if position[0] == hand]
             for number in reversed(order):
                 if progress is not None:
                     progress(done, len(positions))
                 _, index, match, action = positions[number]
-                judged = _decide(solver, hand, index, match, action, node_limit, result_node_limit)
+                judged = _decide(solver, hand, index, match, action, node_limit, result_node_limit, budget)
                 if leaf_values is not None and not judged.solved:
                     judged.estimate = _estimate(leaf_values, match, action, judged.team)
                 decisions[number] = judged
@@ -401,21 +423,56 @@ def analyse_record(
     return RecordAnalysis(rules_json, [analysed[key] for key in sorted(analysed)], seats)
 
 
+class _HandBudget:
+    """What is left of a hand's time budget, in search nodes at the rate the solver has run in this hand."""
+
+    def __init__(self, solver: Solver, seconds: float) -> None:
+        self.solver = solver
+        self.seconds = seconds
+        self.start = time.monotonic()
+        self.start_nodes = solver.nodes
+
+    def nodes_left(self) -> float:
+        elapsed = time.monotonic() - self.start
+        left = self.seconds - elapsed
+        if left <= 0:
+            return 0.0
+        if math.isinf(left):
+            return math.inf
+        done = self.solver.nodes - self.start_nodes
+        rate = done / elapsed if done >= _RATE_SAMPLE and elapsed > 0 else _ASSUMED_RATE
+        return left * rate
+
+
 def _decide(
-    solver: Solver, hand: int, index: int, match: Match, action: Action, node_limit: int, result_node_limit: int
+    solver: Solver,
+    hand: int,
+    index: int,
+    match: Match,
+    action: Action,
+    node_limit: int,
+    result_node_limit: int,
+    budget: _HandBudget,
 ) -> Decision:
-    """One decision: its full value within ``node_limit``, else its result (``result_node_limit`` from trick 2)."""
+    """One decision: its full value within ``node_limit``, else its result (``result_node_limit`` from trick 2).
+
+    At trick 1 each search is also held to what is left of the hand's ``budget``.
+    """
     seat = match.to_act
     assert seat is not None
     trick = _trick_number(match)
     decision = Decision(hand, index, trick, seat, action, solved=False)
-    solver.node_limit = node_limit
-    solution = _solve(solver, match)
+
+    def limit(wanted: int) -> int:
+        return wanted if trick >= 2 else int(min(wanted, budget.nodes_left()))
+
+    solver.node_limit = limit(node_limit)
+    solution = _solve(solver, match) if solver.node_limit > 0 else None
     if solution is not None:
         _fill(decision, solution)
         return decision
-    solver.node_limit = result_node_limit if trick >= 2 else node_limit
-    results = _results(solver, match)
+    solver.node_limit = limit(result_node_limit if trick >= 2 else node_limit)
+    results = _results(solver, match) if solver.node_limit > 0 else None
     if results is not None:
         _fill_result(decision, results)
     elif len(match.legal_actions()) == 1:
