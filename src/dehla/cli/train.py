@@ -690,7 +690,8 @@ def add_parser(commands: Any) -> None:
         "--init",
         type=Path,
         default=None,
-        help="start the fit from this model's weights (same --hidden and encoding) instead of random ones",
+        help="start the fit from this model's weights (same --hidden) instead of random ones; a model of an "
+        "earlier encoding gets zero weights for the inputs added since",
     )
     value.add_argument("--epochs", type=positive_int, default=200, help="most passes over the data (default 200)")
     value.add_argument("--augment", type=int, default=1, help="extra copies by suit symmetry (default 1)")
@@ -754,7 +755,7 @@ def run(args: argparse.Namespace) -> int:
     if args.data_only:
         return 0
     settings = FitSettings(hidden, args.epochs, args.seed, max(0, args.augment), args.holdout)
-    init = None if args.init is None else ValueModel.load(args.init)
+    init = None if args.init is None else ValueModel.load(args.init, widen=True)
     model, report = fit(data, args.nets, settings, say, backward_to, args.workers, init)
     text = json.dumps(report, indent=1)
     print(text)

@@ -71,7 +71,7 @@ _TRUMP_METHODS = ("called", "cut", "hidden", "hidden_auto", "open_draw")
 _SCORINGS = ("pagat", "taash", "mendikot")
 _TRICKS = 13
 #: Width of an encoded position.
-FEATURES = 4 * 52 + 2 + 4 + 1 + 4 + 4 + 4 + 5 + 12 + 4 * 4 * 3
+FEATURES = 4 * 52 + 2 + 4 + 1 + 4 + 4 + 4 + 5 + 12 + 4 * 4 * 3 + 4 * 6 + 4
 
 
 def supported(rules: Rules) -> bool:
@@ -191,6 +191,33 @@ def _suit_features(planes: npt.NDArray[np.bool_]) -> Floats:
     return result
 
 
+def _ten_features(planes: npt.NDArray[np.bool_], trumps: npt.NDArray[np.bool_]) -> Floats:
+    """Per suit: whose team holds its ten, the higher cards each team holds, the seats of each team that can ruff;
+    per team: trumps above every trump of the other team, and winners from the top in all suits."""
+    n = planes.shape[0]
+    cards = planes.reshape(n, 4, 4, 13)
+    teams = np.stack([cards[:, 0] | cards[:, 2], cards[:, 1] | cards[:, 3]], axis=1)  # (n, team, suit, rank)
+    ten = teams[:, :, :, 8]  # (n, team, suit)
+    higher = teams[:, :, :, 9:].sum(axis=3) / 4.0
+    has_trump = cards[:, :, 0, :].any(axis=2) & trumps[:, None]  # (n, seat)
+    void = ~cards.any(axis=3)  # (n, seat, suit)
+    ruff = void & has_trump[:, :, None]
+    ruff[:, :, 0] = False
+    ruffers = np.stack([ruff[:, 0] | ruff[:, 2], ruff[:, 1] | ruff[:, 3]], axis=1).astype(np.float32)
+    per_suit = np.concatenate([ten, higher, ruffers], axis=1).transpose(0, 2, 1).reshape(n, 24)
+    trump_ranks = teams[:, :, 0, :]  # (n, team, rank)
+    control = np.zeros((n, 2), dtype=np.float32)
+    for side in range(2):
+        theirs = trump_ranks[:, 1 - side]
+        top_theirs = np.where(theirs.any(axis=1), 12 - np.argmax(theirs[:, ::-1], axis=1), -1)
+        above = np.arange(13)[None, :] > top_theirs[:, None]
+        control[:, side] = (trump_ranks[:, side] & above).sum(axis=1) * trumps / 13.0
+    winners = _suit_features(planes).reshape(n, 4, 3, 4)[:, :, 2, :].sum(axis=2)  # (n, seat)
+    team_winners = np.stack([winners[:, 0] + winners[:, 2], winners[:, 1] + winners[:, 3]], axis=1)
+    result: Floats = np.concatenate([per_suit, control, team_winners], axis=1).astype(np.float32)
+    return result
+
+
 def encode_raw(rows: Ints, rules: Rules) -> Floats:
     """Encode raw position rows (``RAW_FIELDS``, shape ``(N, len(RAW_FIELDS))``) of one rules value."""
     rows = np.asarray(rows, dtype=np.int64).reshape(-1, len(RAW_FIELDS))
@@ -239,8 +266,10 @@ def encode_raw(rows: Ints, rules: Rules) -> Floats:
     column += 5
     out[:, column : column + 12] = _rules_features(rules)[None, :]
     column += 12
-    out[:, column:] = _suit_features(planes)
+    out[:, column : column + 48] = _suit_features(planes)
     column += 4 * 4 * 3
+    out[:, column:] = _ten_features(planes, trump >= 0)
+    column += 4 * 6 + 4
     assert column == FEATURES
     return out
 
@@ -292,17 +321,35 @@ class ValueModel:
             np.savez_compressed(stream, **arrays)  # type: ignore[arg-type]
 
     @classmethod
-    def load(cls, source: Path | str) -> ValueModel:
+    def load(cls, source: Path | str, widen: bool = False) -> ValueModel:
+        """The model in ``source``; it must read today's encoding (``FEATURES`` inputs).
+
+        With ``widen``, a model of an earlier encoding is accepted too: inputs have
+        only ever been added at the end, so its networks get zero weights for the
+        inputs it never saw and answer as before (a start for training, ``--init``).
+        """
         try:
             with np.load(source, allow_pickle=False) as data:
                 arrays = {name: data[name] for name in data.files}
-        except (OSError, ValueError) as error:
+            meta = json.loads(bytes(arrays.pop("meta")).decode())
+        except (OSError, ValueError, KeyError) as error:
             raise DehlaError(f"cannot read the value model {source}: {error}") from None
-        meta = json.loads(bytes(arrays.pop("meta")).decode())
         layers: dict[str, list[tuple[Floats, Floats]]] = {}
         for name in sorted({key.split("/")[0] for key in arrays}):
             count = sum(1 for key in arrays if key.startswith(f"{name}/w"))
             layers[name] = [(arrays[f"{name}/w{i}"], arrays[f"{name}/b{i}"]) for i in range(count)]
+        for pairs in layers.values():
+            inputs = pairs[0][0].shape[0]
+            if inputs == FEATURES or (widen and inputs < FEATURES):
+                first, bias = pairs[0]
+                extra = np.zeros((FEATURES - inputs, first.shape[1]), dtype=first.dtype)
+                pairs[0] = (np.vstack([first, extra]), bias)
+                continue
+            raise DehlaError(
+                f"the value model {source} reads {inputs} inputs and this version encodes {FEATURES}: "
+                "retrain it (docs/model.md)"
+            )
+        meta["features"] = FEATURES
         return cls.from_arrays(layers, meta)
 
     def net_for(self, rules: Rules) -> _Net | None:
