@@ -13,7 +13,8 @@ SEED``, only the hands that training with that seed held out) and prints, per
 family and tricks played, the share whose result (who wins) the model gets right
 against the solver and the mean error of the tens, with a 95% Wilson interval.
 Positions without a solver label are left out.  ``--compare`` puts a second
-model beside the first on the same positions, with the paired difference.  ``speed`` times encoding
+model beside the first on the same positions, with the paired difference (a model of an
+earlier encoding too: see ``ValueModel.load``).  ``speed`` times encoding
 and evaluation of one position and of a batch.  ``moves`` plays hands of the
 search bot (both seats of one team) against ``heuristic`` and reports each
 kind of move's time (thread CPU and wall): p50, p95 and the largest; target
@@ -40,7 +41,8 @@ from dehla.solver.value import ValueModel, default_model, encode_raw, raw_of
 
 
 def _model(path: Path | None) -> ValueModel:
-    model = ValueModel.load(path) if path is not None else default_model()
+    # A model of an earlier encoding answers as it always did once widened (zero weights for the inputs added since).
+    model = ValueModel.load(path, widen=True) if path is not None else default_model()
     if model is None:
         raise SystemExit("no value model shipped; pass --model")
     return model

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dehla.bots.search import SearchBot, SearchSettings
+from dehla.cards import Suit, mask_of, parse_cards
 from dehla.cli.main import main
 from dehla.cli.train import (
     SOLVER,
@@ -25,6 +26,7 @@ from dehla.cli.train import (
     sorted_by_hand,
 )
 from dehla.engine.state import Match, Phase
+from dehla.errors import DehlaError
 from dehla.rules import PRESETS
 from dehla.solver import Solver
 from dehla.solver.value import (
@@ -411,3 +413,43 @@ def test_a_part_of_the_data_holds_out_the_same_hands_as_the_whole() -> None:
     part = (whole.hand % 3 == 1) | (whole.hand > 700)
     assert np.array_equal(held_out(whole.subset(part), 0.15, 3), held[part])
     assert not np.array_equal(held_out(whole, 0.15, 4), held)  # another seed, another split
+
+
+def test_the_ten_features_say_whose_team_holds_each_ten_the_cards_above_it_and_who_can_ruff() -> None:
+    """Hearts are trump (first); seat 0 moves.  Per suit: ten mine/theirs, higher cards mine/theirs, ruffers."""
+    hands = ["10S KS 3D 2C", "AS 10D 5H 4C", "QS 9D JH 10C", "2S AD KD AH"]
+    row = [0] * len(RAW_FIELDS)
+    for seat, text in enumerate(hands):
+        row[_F["hand0"] + seat] = mask_of(parse_cards(text.split()))
+    row[_F["trump"]] = int(Suit.H)
+    row[_F["chooser"]] = row[_F["next_collector"]] = -1
+    row[_F["tricks_played"]] = 9
+    features = encode_raw(np.asarray([row]), PRESETS["mendikot"])[0]
+    tail = features[FEATURES - 28 :]
+    per_suit = tail[:24].reshape(4, 6).tolist()
+    assert per_suit == [
+        [0, 0, 0.25, 0.25, 0, 0],  # hearts (trump): no ten left; JH against AH; nobody ruffs trump
+        [1, 0, 0.5, 0.25, 0, 0],  # spades: our 10S under our KS QS and their AS
+        [0, 1, 0, 0.5, 0, 0],  # diamonds: their 10D, their AD KD above it
+        [1, 0, 0, 0, 0, 1],  # clubs: our 10C, nothing above; seat 3 is void in clubs with a trump
+    ]
+    control, winners = tail[24:26].tolist(), tail[26:28].tolist()
+    assert control == pytest.approx([0, 1 / 13])  # their AH is above every trump of ours
+    assert winners == pytest.approx([1 / 13, 4 / 13])  # ours: 10C; theirs: AS, AH, AD KD
+
+
+def test_a_model_of_an_earlier_encoding_is_refused_for_play_and_widened_to_start_a_fit(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    narrow = FEATURES - 28
+    layers = [(rng.normal(size=(narrow, 8)).astype(np.float32), rng.normal(size=8).astype(np.float32)),
+              (rng.normal(size=(8, 2)).astype(np.float32), rng.normal(size=2).astype(np.float32))]  # fmt: skip
+    path = tmp_path / "old.npz"
+    ValueModel.from_arrays({"all": layers}, {"format": "dehla-value/1", "features": narrow}).save(path)
+    with pytest.raises(DehlaError, match=f"reads {narrow} inputs and this version encodes {FEATURES}"):
+        ValueModel.load(path)
+    widened = ValueModel.load(path, widen=True)
+    x = rng.random((5, FEATURES)).astype(np.float32)
+    hidden = np.maximum(x[:, :narrow] @ layers[0][0] + layers[0][1], 0)
+    expected = np.clip((hidden @ layers[1][0] + layers[1][1])[:, 0], -1, 1)
+    margin, _ = widened.predict_features(x, PRESETS["pagat"])
+    assert margin == pytest.approx(expected, abs=1e-5)  # the inputs added since have no weight yet
