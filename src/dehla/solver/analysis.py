@@ -82,6 +82,9 @@ HAND_SECONDS = 9.0
 _ASSUMED_RATE = 500_000
 #: Nodes after which a hand's own rate is trusted over the assumed one.
 _RATE_SAMPLE = 200_000
+#: The share of the hand's rate so far that trick 1's searches are counted on: their nodes run slower (bigger
+#: positions, fewer table hits), and the last search must not run far past the budget.
+_RATE_MARGIN = 0.8
 
 
 #: How a play looks next to the model's best: its best; costs the hand; within ``ESTIMATE_CLOSE`` of the best; weaker.
@@ -441,7 +444,7 @@ class _HandBudget:
             return math.inf
         done = self.solver.nodes - self.start_nodes
         rate = done / elapsed if done >= _RATE_SAMPLE and elapsed > 0 else _ASSUMED_RATE
-        return left * rate
+        return left * rate * _RATE_MARGIN
 
 
 def _decide(
