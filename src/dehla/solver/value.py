@@ -191,8 +191,8 @@ def _suit_features(planes: npt.NDArray[np.bool_]) -> Floats:
     return result
 
 
-def _ten_features(planes: npt.NDArray[np.bool_], trumps: npt.NDArray[np.bool_]) -> Floats:
-    """Per suit: whose team holds its ten, the higher cards each team holds, the seats of each team that can ruff;
+def _ten_features(planes: npt.NDArray[np.bool_], trumps: npt.NDArray[np.bool_], suit_features: Floats) -> Floats:
+    """Per suit, the mover's team first: whose team holds its ten, the higher cards each team holds, who can ruff it;
     per team: trumps above every trump of the other team, and winners from the top in all suits."""
     n = planes.shape[0]
     cards = planes.reshape(n, 4, 4, 13)
@@ -212,7 +212,7 @@ def _ten_features(planes: npt.NDArray[np.bool_], trumps: npt.NDArray[np.bool_]) 
         top_theirs = np.where(theirs.any(axis=1), 12 - np.argmax(theirs[:, ::-1], axis=1), -1)
         above = np.arange(13)[None, :] > top_theirs[:, None]
         control[:, side] = (trump_ranks[:, side] & above).sum(axis=1) * trumps / 13.0
-    winners = _suit_features(planes).reshape(n, 4, 3, 4)[:, :, 2, :].sum(axis=2)  # (n, seat)
+    winners = suit_features.reshape(n, 4, 3, 4)[:, :, 2, :].sum(axis=2)  # (n, seat): winners from the top
     team_winners = np.stack([winners[:, 0] + winners[:, 2], winners[:, 1] + winners[:, 3]], axis=1)
     result: Floats = np.concatenate([per_suit, control, team_winners], axis=1).astype(np.float32)
     return result
@@ -266,9 +266,10 @@ def encode_raw(rows: Ints, rules: Rules) -> Floats:
     column += 5
     out[:, column : column + 12] = _rules_features(rules)[None, :]
     column += 12
-    out[:, column : column + 48] = _suit_features(planes)
+    suit_features = _suit_features(planes)
+    out[:, column : column + 48] = suit_features
     column += 4 * 4 * 3
-    out[:, column:] = _ten_features(planes, trump >= 0)
+    out[:, column:] = _ten_features(planes, trump >= 0, suit_features)
     column += 4 * 6 + 4
     assert column == FEATURES
     return out
