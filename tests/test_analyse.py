@@ -145,3 +145,22 @@ def test_hand_seconds_option_is_checked_and_named_in_the_report(
     assert code == 0, err
     assert "not solved (too big for the node limit or the hand's time budget)" in out
     assert "--nodes and --hand-seconds raise them" in out
+
+
+def test_a_play_judged_on_its_result_names_the_best_plays_only_when_it_costs_the_hand() -> None:
+    """Most plays keep the result: only the played action is searched then; a costly one has every best play named."""
+    record = _hand_record("pagat", 5)
+    full = analyse_record(record, Solver(table_bits=18), node_limit=300_000, result_node_limit=20_000_000)
+    tight = analyse_record(record, Solver(table_bits=18), node_limit=2_000, result_node_limit=20_000_000)
+    by_index = {d.index: d for d in full.hands[0].decisions}
+    judged = [d for d in tight.hands[0].decisions if d.scope == "result"]
+    kept = [d for d in judged if not d.hand_lost]
+    lost = [d for d in judged if d.hand_lost]
+    assert kept and lost
+    for decision in kept:
+        assert decision.best == [decision.action]
+    for decision in lost:
+        exact = by_index[decision.index]
+        assert decision.best and decision.action not in decision.best
+        if exact.solved and exact.scope == "value":
+            assert set(exact.best) <= set(decision.best)  # the best value's plays keep the best result too

@@ -180,6 +180,8 @@ def _text(analysis: Any, where: str, names: list[str] | None, everything: bool) 
             return f"{head}: not solved (too big for the node limit or the hand's time budget)"
         if decision.scope == "result":
             best = " ".join(str(action) for action in decision.best)
+            if decision.hand_lost and not best:
+                return f"{head}: COSTS THE HAND (result solved, not the tens); the best play is beyond the node limit"
             if decision.hand_lost:
                 return f"{head}: COSTS THE HAND (result solved, not the tens); best was {best}"
             return f"{head}: keeps the hand's result (result solved, not the tens)"

@@ -10,8 +10,12 @@ solver's objective (``dehla.solver.objective``): the hand's result first, then
 tens.
 
 A position too big for a full value within the node limit is solved for the
-hand's result only (``Solver.results``, several times cheaper): the decision is
-then judged on whether it *costs the hand* (``scope`` "result"), not on tens.
+hand's result only: the decision is then judged on whether it *costs the hand*
+(``scope`` "result"), not on tens.  That asks for the position's result and the
+played action's alone (``Solver.results`` with that action), often a few nodes
+once the failed full search has filled the table, where proving what every
+other action would lose can take millions; only a play that costs the hand has
+the others searched, to name the best.
 From trick 2 on that result search has a generous limit of its own, so every
 decision there is answered; a position still too big (usually at trick 1) is
 reported as not solved rather than guessed.
@@ -243,6 +247,9 @@ class Decision:
     solved: bool
     value: Value | None = None  # after the decision played
     best_value: Value | None = None  # after the best decision
+    # The actions that keep ``best_value``; judged on the result alone (``scope`` "result"), the played action if it
+    # keeps the result (the others are not searched), else every action that keeps it (empty if that search passed
+    # its node limit).
     best: list[Action] = field(default_factory=list)
     levels_lost: int = 0
     tens_lost: int = 0
@@ -475,10 +482,9 @@ def _decide(
         _fill(decision, solution)
         return decision
     solver.node_limit = limit(result_node_limit if trick >= 2 else node_limit)
-    results = _results(solver, match) if solver.node_limit > 0 else None
-    if results is not None:
-        _fill_result(decision, results)
-    elif len(match.legal_actions()) == 1:
+    if solver.node_limit > 0 and _judge_result(solver, match, decision):
+        return decision
+    if len(match.legal_actions()) == 1:
         # A forced play keeps the value by definition, even where the position is too big to solve.
         decision.solved = True
         decision.forced = True
@@ -522,21 +528,37 @@ def _solve(solver: Solver, match: Match) -> Solution | None:
         return None
 
 
-def _results(solver: Solver, match: Match) -> Results | None:
+def _results(solver: Solver, match: Match, actions: Collection[Action] | None = None) -> Results | None:
     try:
-        return solver.results(match)
+        return solver.results(match, actions)
     except SolveLimitReached:
         return None
 
 
-def _fill_result(decision: Decision, results: Results) -> None:
+def _judge_result(solver: Solver, match: Match, decision: Decision) -> bool:
+    """Judge ``decision`` on the hand's result alone; ``False`` if the search passed its node limit.
+
+    The position's result and the played action's come first: most plays keep the
+    result, and proving what every other action would lose costs most of a full
+    search (millions of nodes where the played action's needs a few).  Only a
+    play that costs the hand has the other actions searched, to name the best.
+    """
     team = decision.team
-    best = max(results.for_team(action, team) for action in results.actions)
+    played = _results(solver, match, [decision.action])
+    if played is None:
+        return False
+    best = played.margin if team == 0 else -played.margin
     decision.solved = True
     decision.scope = "result"
-    decision.forced = len(results.actions) == 1
-    decision.best = [action for action in results.actions if results.for_team(action, team) == best]
-    decision.hand_lost = results.for_team(decision.action, team) < best
+    decision.forced = len(match.legal_actions()) == 1
+    decision.hand_lost = played.for_team(decision.action, team) < best
+    if not decision.hand_lost:
+        decision.best = [decision.action]  # the other actions are not searched: ``best`` names the played one only
+        return True
+    every = _results(solver, match)
+    if every is not None:
+        decision.best = [action for action in every.actions if every.for_team(action, team) == best]
+    return True
 
 
 def _fill(decision: Decision, solution: Solution) -> None:
