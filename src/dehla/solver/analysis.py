@@ -34,10 +34,14 @@ kept through the hand (``Solver(keep_table=True)``): the later positions lie on
 the line played from the earlier ones, so their entries cut the earlier searches.
 
 A hand's analysis has a time budget (``hand_seconds``).  Every decision from
-trick 2 is solved whatever it takes; the decisions of trick 1, searched last,
-share what is left of the budget: each search's node limit is what the rest of
-the budget buys at the rate the solver has run during this hand.  A decision
-the budget does not reach is reported as not solved (with its estimate).
+trick 2 is answered whatever it takes, at least whether it costs the hand; its
+full value (the tens too) and every search of trick 1 are held to what is left
+of the budget: each such search's node limit is what the rest of the budget
+buys at the rate the solver has run during this hand (a full value may always
+take ``_VALUE_FLOOR`` nodes, which most positions of the last tricks need at
+most).  The decisions are searched from the last, so the budget goes to the
+late tricks first, then trick 2 and on, then trick 1.  A trick-1 decision the
+budget does not reach is reported as not solved (with its estimate).
 """
 
 from __future__ import annotations
@@ -86,6 +90,8 @@ HAND_SECONDS = 9.0
 _ASSUMED_RATE = 500_000
 #: Nodes after which a hand's own rate is trusted over the assumed one.
 _RATE_SAMPLE = 200_000
+#: Nodes a full value may always take, budget or not: enough for most positions in the last tricks.
+_VALUE_FLOOR = 10_000
 #: The share of the hand's rate so far that trick 1's searches are counted on: their nodes run slower (bigger
 #: positions, fewer table hits), and the last search must not run far past the budget.
 _RATE_MARGIN = 0.8
@@ -466,22 +472,20 @@ def _decide(
 ) -> Decision:
     """One decision: its full value within ``node_limit``, else its result (``result_node_limit`` from trick 2).
 
-    At trick 1 each search is also held to what is left of the hand's ``budget``.
+    The full value, and at trick 1 the result too, are also held to what is left of the hand's ``budget``.
     """
     seat = match.to_act
     assert seat is not None
     trick = _trick_number(match)
     decision = Decision(hand, index, trick, seat, action, solved=False)
 
-    def limit(wanted: int) -> int:
-        return wanted if trick >= 2 else int(min(wanted, budget.nodes_left()))
-
-    solver.node_limit = limit(node_limit)
-    solution = _solve(solver, match) if solver.node_limit > 0 else None
+    left = budget.nodes_left()
+    solver.node_limit = int(min(node_limit, max(left, _VALUE_FLOOR)))
+    solution = _solve(solver, match)
     if solution is not None:
         _fill(decision, solution)
         return decision
-    solver.node_limit = limit(result_node_limit if trick >= 2 else node_limit)
+    solver.node_limit = result_node_limit if trick >= 2 else int(min(node_limit, budget.nodes_left()))
     if solver.node_limit > 0 and _judge_result(solver, match, decision):
         return decision
     if len(match.legal_actions()) == 1:
