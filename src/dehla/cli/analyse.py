@@ -35,8 +35,8 @@ def add_parser(commands: Any) -> None:
             "A position too big for its full value within the node limit is judged on the hand's result alone "
             "(from trick 2 always; at trick 1 when that fits in the limit, else it is shown as not solved, with "
             "the learned value's estimate marked '~ estimate', never counted with the exact findings). Every "
-            "decision from trick 2 is solved whatever it takes; trick 1's decisions, searched last, share what is "
-            "left of each hand's time budget (--hand-seconds)."
+            "decision from trick 2 is answered whatever it takes, at least whether it costs the hand; full values "
+            "(the tens) and trick 1, searched last, get what is left of each hand's time budget (--hand-seconds)."
         ),
     )
     parser.add_argument(
@@ -55,8 +55,8 @@ def add_parser(commands: Any) -> None:
         type=_seconds,
         default=None,
         metavar="S",
-        help="time budget of a hand: trick 1's decisions share what is left after the later ones "
-        "(default 9; 'inf' for none but --nodes)",
+        help="time budget of a hand for full values and trick 1; from trick 2 every decision still gets its "
+        "result (default 9; 'inf' for none but --nodes)",
     )
     parser.add_argument("--all", action="store_true", help="list every decision, not only the costly ones")
     parser.add_argument(

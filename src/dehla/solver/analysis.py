@@ -83,8 +83,8 @@ __all__ = [
 DEFAULT_NODE_LIMIT = 3_000_000
 #: Search nodes allowed per position from trick 2 for the hand's result alone (trick 1 keeps ``node_limit``).
 RESULT_NODE_LIMIT = 60_000_000
-#: Seconds a hand's searches may take: trick 1's decisions share what is left after the later ones.  Under 10 s,
-#: because the replay, the estimates and a search's last stretch past its node limit come on top.
+#: Seconds a hand's full values and trick 1 may take (see the module's docstring).  Under 10 s, because the replay,
+#: the estimates and a search's last stretch past its node limit come on top.
 HAND_SECONDS = 9.0
 #: Nodes a second assumed until the hand has run enough nodes to measure the solver's rate.
 _ASSUMED_RATE = 500_000

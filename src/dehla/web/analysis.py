@@ -8,8 +8,8 @@ the next viewer.  While a hand is being analysed, ``progress`` tells how many of
 its decisions are done (the worker reports each one through a queue).  The
 analysis is the same as ``dehla analyse``'s with this node limit and its time
 budget a hand: from trick 2 every decision is answered (at least whether it costs
-the hand), and a trick-1 decision too big for the limit or for what is left of the
-hand's budget is reported as not solved, with the learned value's
+the hand; its tens where the budget allows), and a trick-1 decision too big for the
+limit or for what is left of the hand's budget is reported as not solved, with the learned value's
 estimate beside it (``"estimate": {"exact": false, ...}``), which the page shows
 as an estimate and never counts with the exact findings.
 """
