@@ -13,7 +13,7 @@ from tests.helpers import random_hand_record
 from dehla.cli.main import main
 from dehla.record import dumps_record
 from dehla.solver import Solver
-from dehla.solver.analysis import analyse_record
+from dehla.solver.analysis import Decision, RecordAnalysis, analyse_record
 
 
 def _hand_record(preset: str, seed: int) -> dict[str, object]:
@@ -95,12 +95,17 @@ def test_bad_records_give_one_line_errors(tmp_path: Path, capsys: pytest.Capture
     assert code == 1 and "hand 0, action 3" in err and len(err.strip().splitlines()) == 1
 
 
-def test_a_position_too_big_for_its_value_is_judged_on_the_result() -> None:
-    """With a node limit too small for full values, decisions from trick 2 are still answered: the result only."""
-    record = _hand_record("pagat", 7)
+def _full_and_tight(seed: int) -> tuple[dict[int, Decision], RecordAnalysis]:
+    """A ``pagat`` hand analysed with room for full values (by decision index), and with 2,000 nodes for them."""
+    record = _hand_record("pagat", seed)
     full = analyse_record(record, Solver(table_bits=18), node_limit=300_000, result_node_limit=20_000_000)
     tight = analyse_record(record, Solver(table_bits=18), node_limit=2_000, result_node_limit=20_000_000)
-    by_index = {d.index: d for d in full.hands[0].decisions}
+    return {d.index: d for d in full.hands[0].decisions}, tight
+
+
+def test_a_position_too_big_for_its_value_is_judged_on_the_result() -> None:
+    """With a node limit too small for full values, decisions from trick 2 are still answered: the result only."""
+    by_index, tight = _full_and_tight(7)
     results = [d for d in tight.hands[0].decisions if d.scope == "result"]
     assert results  # some positions did not fit 2,000 nodes
     assert all(d.solved for d in tight.hands[0].decisions if d.trick >= 2)
@@ -151,10 +156,7 @@ def test_hand_seconds_option_is_checked_and_named_in_the_report(
 
 def test_a_play_judged_on_its_result_names_the_best_plays_only_when_it_costs_the_hand() -> None:
     """Most plays keep the result: only the played action is searched then; a costly one has every best play named."""
-    record = _hand_record("pagat", 5)
-    full = analyse_record(record, Solver(table_bits=18), node_limit=300_000, result_node_limit=20_000_000)
-    tight = analyse_record(record, Solver(table_bits=18), node_limit=2_000, result_node_limit=20_000_000)
-    by_index = {d.index: d for d in full.hands[0].decisions}
+    by_index, tight = _full_and_tight(5)
     judged = [d for d in tight.hands[0].decisions if d.scope == "result"]
     kept = [d for d in judged if not d.hand_lost]
     lost = [d for d in judged if d.hand_lost]
