@@ -92,8 +92,8 @@ _ASSUMED_RATE = 500_000
 _RATE_SAMPLE = 200_000
 #: Nodes a full value may always take, budget or not: enough for most positions in the last tricks.
 _VALUE_FLOOR = 10_000
-#: The share of the hand's rate so far that trick 1's searches are counted on: their nodes run slower (bigger
-#: positions, fewer table hits), and the last search must not run far past the budget.
+#: The share of the hand's rate so far that the budgeted searches are counted on: the earliest positions' nodes run
+#: slower (bigger positions, fewer table hits), and the last search must not run far past the budget.
 _RATE_MARGIN = 0.8
 
 
@@ -385,8 +385,8 @@ def analyse_record(
     one hand at a time; the seat summaries then cover those hands only.
     ``estimates`` gives each decision the solver cannot answer the model's
     estimate (where the rules have a model).  ``hand_seconds`` is each hand's
-    time budget for the searches of trick 1 (``math.inf``: node limits only;
-    see the module's docstring).
+    time budget for full values and for trick 1 (``math.inf``: node limits
+    only; see the module's docstring).
     """
     if not hand_seconds >= 0:
         raise ValueError(f"hand_seconds must be 0 or more, not {hand_seconds!r}")
