@@ -6,7 +6,7 @@ limits).  Reports per hand the wall time, how many decisions got a full value,
 only a result, or nothing (per trick: trick 1 apart), and the median; and how many
 decisions got the learned value's estimate instead, with the time those took
 (``--no-estimates`` analyses without them).  ``--hand-seconds`` is the
-analysis's time budget of a hand (trick 1 shares what is left; ``inf``: node
+analysis's time budget of a hand for full values and trick 1 (``inf``: node
 limits only).  Usage::
 
     python benchmarks/bench_analyse.py [--hands 5] [--seed 1] [--rules pagat] [--nodes N] [--result-nodes N]

@@ -340,16 +340,16 @@ class ValueModel:
             count = sum(1 for key in arrays if key.startswith(f"{name}/w"))
             layers[name] = [(arrays[f"{name}/w{i}"], arrays[f"{name}/b{i}"]) for i in range(count)]
         for pairs in layers.values():
-            inputs = pairs[0][0].shape[0]
-            if inputs == FEATURES or (widen and inputs < FEATURES):
-                first, bias = pairs[0]
-                extra = np.zeros((FEATURES - inputs, first.shape[1]), dtype=first.dtype)
-                pairs[0] = (np.vstack([first, extra]), bias)
+            first, bias = pairs[0]
+            inputs = first.shape[0]
+            if inputs == FEATURES:
                 continue
-            raise DehlaError(
-                f"the value model {source} reads {inputs} inputs and this version encodes {FEATURES}: "
-                "retrain it (docs/model.md)"
-            )
+            if not (widen and inputs < FEATURES):
+                raise DehlaError(
+                    f"the value model {source} reads {inputs} inputs and this version encodes {FEATURES}: "
+                    "retrain it (docs/model.md)"
+                )
+            pairs[0] = (np.vstack([first, np.zeros((FEATURES - inputs, first.shape[1]), dtype=first.dtype)]), bias)
         meta["features"] = FEATURES
         return cls.from_arrays(layers, meta)
 
