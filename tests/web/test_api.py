@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from dehla.bots import bot_names
 from dehla.engine.state import Match
-from dehla.record import replay, replay_json
+from dehla.record import replay, replay_json, to_record
 from dehla.rules import PRESETS
 from dehla.web.app import WebSettings, create_app
 from dehla.web.protocol import ProtocolError, RateLimiter, parse_message, watcher_view
@@ -153,8 +153,40 @@ def test_the_replay_offers_the_solvers_analysis_one_hand_at_a_time(tmp_path: Pat
         assert client.get(f"/api/history/{created['id']}/1/analysis/0").json() == data  # kept for the next viewer
         assert client.get(f"/api/history/{created['id']}/1/analysis/99").status_code == 404
         # no analysis running: the page's progress line reads zeros
-        assert client.get(f"/api/history/{created['id']}/1/analysis/0/progress").json() == {"done": 0, "total": 0}
+        progress = client.get(f"/api/history/{created['id']}/1/analysis/0/progress").json()
+        assert progress == {"done": 0, "total": 0, "preparing": False}
         assert client.get(f"/api/history/{created['id']}/5/analysis/0").status_code == 404
+
+
+def test_an_analysis_worker_says_it_waits_for_the_solvers_first_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a fresh install the worker waits for the kernel compiled aside: it reports ``preparing`` first (the page
+    says the solver is being prepared), then the decisions as they are solved."""
+    import queue
+
+    from dehla.solver import warm
+    from dehla.web import analysis
+
+    rng = random.Random(3)
+    match = Match.new("taash", rng)
+    while not match.is_over:
+        match.apply(match.random_deal(rng) if match.is_chance else rng.choice(match.legal_actions()))
+    asked: list[bool] = []
+
+    def warm_up(wait: bool = False) -> bool:
+        asked.append(wait)
+        return wait  # not ready until waited for, as while the compile aside runs
+
+    reports: queue.Queue[tuple[object, int, int, bool]] = queue.Queue()
+    monkeypatch.setattr(warm, "warm_up", warm_up)
+    monkeypatch.setattr(analysis, "_progress_queue", reports)
+    key = ("t", 1, 0)
+    reply = analysis._analyse_hand(to_record(match), 0, 20_000, key)
+    assert asked == [False, True]
+    first = reports.get_nowait()
+    assert first == (key, 0, 0, True)
+    later = [reports.get_nowait() for _ in range(reports.qsize())]
+    assert later and all(not preparing for *_, preparing in later)
+    assert later[-1][1] == later[-1][2] == len(reply["hand"]["decisions"])
 
 
 def _engine_hands(preset: str, seed: int) -> tuple[Match, list[dict[str, list[int]]]]:

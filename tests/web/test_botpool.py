@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import random
+import sys
+import time
 from pathlib import Path
 
+import pytest
+from starlette.testclient import TestClient
 from tests.web.helpers import LiveServer, SeatClient
 
+from dehla.cli.serve import _options, _server
 from dehla.engine.state import Match
 from dehla.rules import parse_rules
-from dehla.web.botpool import BOT_NICENESS, BotPool
+from dehla.web.app import WebSettings, create_app
+from dehla.web.botpool import BOT_NICENESS, BotPool, SolverPreparation
+from dehla.web.storage import open_storage
 
 
 def _position() -> Match:
@@ -89,3 +97,28 @@ def test_a_table_of_search_bots_plays_through_the_pool(tmp_path: Path) -> None:
             await watcher.close()
 
         asyncio.run(run())
+
+
+def test_a_server_prepares_the_solver_aside_at_startup_and_the_lobby_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``dehla serve`` compiles the kernel aside when it starts (a fresh install has no cache): ``/api/meta``
+    says ``solver_preparing`` while that process runs, and stops saying it when it ends."""
+    # a stand-in for the compile (the real one takes a minute or two): a process that lives a second
+    monkeypatch.setattr(SolverPreparation, "COMMAND", (sys.executable, "-c", "import time; time.sleep(1.0)"))
+    settings = WebSettings(bot_delay=0, prepare_solver=True)
+    with TestClient(create_app(open_storage(str(tmp_path / "prep.sqlite3")), settings)) as client:
+        assert client.get("/api/meta").json()["solver_preparing"] is True
+        deadline = time.monotonic() + 30
+        while client.get("/api/meta").json()["solver_preparing"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert client.get("/api/meta").json()["solver_preparing"] is False
+    # without the setting (the tests' servers, a library user's app) nothing is started
+    with TestClient(create_app(open_storage(str(tmp_path / "none.sqlite3")), WebSettings(bot_delay=0))) as client:
+        assert client.get("/api/meta").json()["solver_preparing"] is False
+
+
+def test_the_serve_command_prepares_the_solver(tmp_path: Path) -> None:
+    args = argparse.Namespace(db=str(tmp_path / "serve.sqlite3"), bot_delay=0.0, hand_pause=0.0, allow_origin=[],
+                              bot_workers=0, workers=1, lease_seconds=None)
+    server = _server(_options(args))
+    assert server.config.app.state.settings.prepare_solver is True

@@ -18,9 +18,13 @@ racing in the background.
 
 * ``warm_up(wait=False)``: load the kernel if its cache is ready, else start the
   background compile and return; ``wait=True`` blocks until the kernel is
-  loaded (compiling here if need be).  Safe in a thread or a worker process.
+  loaded (waiting for the compile aside, never a second compile beside it).
+  Safe in a thread or a worker process.
 * ``kernel_ready()``: True when the search may use the kernel now without
   waiting for a compile (loading it now if the cache is ready).
+* ``prepare_cache()``: make sure the cache holds the kernel without loading it
+  here; what ``python -m dehla.solver.warm --aside`` runs for ``dehla serve``,
+  whose process then says "preparing" for as long as that process lives.
 """
 
 from __future__ import annotations
@@ -33,12 +37,18 @@ import threading
 import time
 from pathlib import Path
 
-__all__ = ["kernel_ready", "warm_up", "marker_path", "compile_here"]
+__all__ = ["kernel_ready", "warm_up", "marker_path", "compile_here", "prepare_cache", "WAIT_POLL_SECONDS"]
 
 _lock = threading.Lock()
 _loaded = False
 _aside = False  # set by ``warm_up``: compile in a separate process rather than on first use
 _compiler: subprocess.Popen[bytes] | None = None
+
+#: How much ``--aside`` lowers its priority (as the web server's bot workers do).
+ASIDE_NICENESS = 10
+
+#: How often a process waiting for another one's compile looks for the marker.
+WAIT_POLL_SECONDS = 0.25
 
 
 def _stamp() -> str:
@@ -133,7 +143,7 @@ def kernel_ready() -> bool:
 
 def warm_up(wait: bool = False) -> bool:
     """Get the kernel ready for the first move: load it if the cache is ready, else start compiling it in the
-    background (``wait``: compile here and block until it is loaded).  Returns whether it is loaded now.
+    background (``wait``: block until it is loaded, waiting for the compile aside).  Returns whether it is loaded now.
 
     From then on the search bots of this process do not wait for a compile (``kernel_ready``)."""
     global _aside
@@ -141,11 +151,37 @@ def warm_up(wait: bool = False) -> bool:
     if kernel_ready():
         return True
     if wait:
-        with _lock:
-            compile_here()
+        # Wait for the compile aside (this process's, or another's that holds the lock) rather than compile a
+        # second time beside it: two compiles of the kernel at once take both cores for a minute or two.
+        while not kernel_ready():
+            time.sleep(WAIT_POLL_SECONDS)
         return True
     return False
 
 
-if __name__ == "__main__":  # the background compile
-    compile_here()
+def prepare_cache() -> None:
+    """Make sure numba's cache holds the whole kernel, without loading it for play here: nothing to do when the
+    marker is there; else compile it here, or, while another process holds the right to compile, wait until
+    that one has written the marker (taking over if its lock grows stale)."""
+    while not marker_path().exists():
+        if _claim():
+            compile_here()
+            return
+        time.sleep(WAIT_POLL_SECONDS)
+
+
+def _main(argv: list[str]) -> int:
+    if argv == ["--aside"]:
+        if hasattr(os, "nice"):
+            os.nice(ASIDE_NICENESS)  # the server's tables come first on a contested core
+        prepare_cache()
+    elif not argv:
+        compile_here()  # the compile aside that ``warm_up`` started: it holds the lock already
+    else:
+        print("usage: python -m dehla.solver.warm [--aside]", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

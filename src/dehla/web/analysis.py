@@ -11,7 +11,9 @@ budget a hand: from trick 2 every decision is answered (at least whether it cost
 the hand; its tens where the budget allows), and a trick-1 decision too big for the
 limit or for what is left of the hand's budget is reported as not solved, with the learned value's
 estimate beside it (``"estimate": {"exact": false, ...}``), which the page shows
-as an estimate and never counts with the exact findings.
+as an estimate and never counts with the exact findings.  On a fresh install the
+worker first waits for the solver's kernel to be compiled aside, and ``progress``
+says so (``preparing``) rather than showing no progress for a minute or two.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from dehla.web.botpool import follow_parent
 if TYPE_CHECKING:  # the solver is loaded in the workers only, not in the serving process
     from dehla.solver.analysis import DecisionJSON, HandAnalysisJSON, SeatSummaryJSON
 
-__all__ = ["AnalysisService", "WEB_NODE_LIMIT", "HandReply"]
+__all__ = ["AnalysisService", "AnalysisProgress", "WEB_NODE_LIMIT", "HandReply"]
 
 #: Search nodes per position for a full value (about a second at most on one core); bigger ones get the result.
 WEB_NODE_LIMIT = 1_000_000
@@ -47,6 +49,14 @@ class NoDecisions(TypedDict):
     hand: int
     decisions: list[DecisionJSON]
     start: None
+
+
+class AnalysisProgress(TypedDict):
+    """How far the analysis of one hand is: ``preparing`` while its worker waits for the solver's first compile."""
+
+    done: int
+    total: int
+    preparing: bool
 
 
 class HandReply(TypedDict):
@@ -67,13 +77,13 @@ class AnalysisService:
         self.workers = workers
         self._done: OrderedDict[Key, HandReply] = OrderedDict()
         self._running: dict[Key, asyncio.Future[HandReply]] = {}
-        self._progress: dict[Key, tuple[int, int]] = {}
+        self._progress: dict[Key, AnalysisProgress] = {}
         self._executor: ProcessPoolExecutor | None = None
         self._queue: Any = None
         self._drain: asyncio.Task[None] | None = None
 
-    def progress(self, table_id: str, match_no: int, hand: int) -> tuple[int, int] | None:
-        """``(done, total)`` decisions of a hand being analysed now, else ``None``."""
+    def progress(self, table_id: str, match_no: int, hand: int) -> AnalysisProgress | None:
+        """How far the analysis of a hand being analysed now is, else ``None``."""
         return self._progress.get((table_id, match_no, hand))
 
     async def hand(self, table_id: str, match_no: int, record: Mapping[str, object], hand: int) -> HandReply:
@@ -89,7 +99,7 @@ class AnalysisService:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[HandReply] = loop.create_future()
         self._running[key] = future
-        self._progress[key] = (0, 0)
+        self._progress[key] = {"done": 0, "total": 0, "preparing": False}
         try:
             executor = self._pool()
             self._start_drain()
@@ -130,11 +140,11 @@ class AnalysisService:
         source = self._queue
         while self._running:
             try:
-                key, done, total = await asyncio.to_thread(source.get, True, 0.2)
+                key, done, total, preparing = await asyncio.to_thread(source.get, True, 0.2)
             except queue.Empty:
                 continue
             if key in self._running:
-                self._progress[key] = (done, total)
+                self._progress[key] = {"done": done, "total": total, "preparing": preparing}
 
     def close(self) -> None:
         """Stop the workers (an analysis in progress is abandoned)."""
@@ -144,21 +154,26 @@ class AnalysisService:
 
 
 def _worker_start(progress: Any) -> None:
-    """In a worker: keep the progress queue, and load (or compile, once) the solver's kernel before the first hand."""
+    """In a worker: keep the progress queue, and load the solver's kernel (or start its compile aside) at once."""
     global _progress_queue
     _progress_queue = progress
     threading.Thread(target=follow_parent, name="follow-parent", daemon=True).start()
     from dehla.solver.warm import warm_up
 
-    warm_up(wait=True)
+    warm_up()
 
 
 def _analyse_hand(record: Mapping[str, object], hand: int, node_limit: int, key: Key) -> HandReply:
     from dehla.solver.analysis import analyse_record
+    from dehla.solver.warm import warm_up
 
-    def report(done: int, total: int) -> None:
+    def report(done: int, total: int, preparing: bool = False) -> None:
         if _progress_queue is not None:
-            _progress_queue.put((key, done, total))
+            _progress_queue.put((key, done, total, preparing))
+
+    if not warm_up():  # a fresh install: the kernel is being compiled aside; say so while waiting for it
+        report(0, 0, preparing=True)
+        warm_up(wait=True)
 
     analysis = analyse_record(record, node_limit=node_limit, hands={hand}, progress=report).to_json()
     hands = analysis["hands"]

@@ -27,7 +27,7 @@ from dehla.record import replay, replay_json
 from dehla.rules import OPTIONS, PRESETS, parse_rules
 from dehla.web import i18n, texts
 from dehla.web.analysis import WEB_NODE_LIMIT, AnalysisService
-from dehla.web.botpool import DEFAULT_BOTS_PER_WORKER, BotPool
+from dehla.web.botpool import DEFAULT_BOTS_PER_WORKER, BotPool, SolverPreparation
 from dehla.web.cluster import DEFAULT_LEASE_SECONDS
 from dehla.web.messages import TEMPLATES, WebError, register
 from dehla.web.scorekeeper import score_hands
@@ -64,15 +64,19 @@ class WebSettings:
     ``allowed_origins`` are the origins besides our own whose pages may open table sockets.
     ``bot_workers``: worker processes the search bots think in (0: threads of the server's process);
     ``lease_seconds``: with PostgreSQL, how long a silent process keeps its tables before another takes them;
-    ``node``: this process's name among those sharing the database (random if not given).
+    ``node``: this process's name among those sharing the database (random if not given);
+    ``prepare_solver``: compile the solver's kernel into its cache aside at startup (``dehla serve`` does; the
+    tests, whose process has it compiled already, do not).
     """
 
     def __init__(self, *, bot_delay: float = DEFAULT_BOT_DELAY, hand_pause: float = 20.0, rate: float = 10.0,
                  burst: float = 30.0, kick_after: int = 300, analysis_nodes: int = WEB_NODE_LIMIT,
                  trick_pause: float = DEFAULT_TRICK_PAUSE, allowed_origins: tuple[str, ...] = (),
                  bot_workers: int = 0, bots_per_worker: int = DEFAULT_BOTS_PER_WORKER,
-                 lease_seconds: float = DEFAULT_LEASE_SECONDS, node: str | None = None) -> None:
+                 lease_seconds: float = DEFAULT_LEASE_SECONDS, node: str | None = None,
+                 prepare_solver: bool = False) -> None:
         self.node = node
+        self.prepare_solver = prepare_solver
         self.bot_workers = bot_workers
         self.bots_per_worker = bots_per_worker
         self.lease_seconds = lease_seconds
@@ -114,6 +118,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
                            trick_pause=settings.trick_pause, lease_seconds=settings.lease_seconds, bot_pool=pool,
                            node=settings.node)
     analyses = AnalysisService(settings.analysis_nodes)
+    preparation = SolverPreparation()
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
@@ -134,7 +139,8 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
                 for name in bot_names(for_people=True)]
         messages = {code: i18n.translate(lang, template) for code, template in sorted(TEMPLATES.items())}
         return JSONResponse({"presets": presets, "options": list(OPTIONS), "bots": bots, "default_bot": default_bot(),
-                             "languages": i18n.languages(), "messages": messages})
+                             "languages": i18n.languages(), "messages": messages,
+                             "solver_preparing": preparation.preparing})
 
     def _language(request: Request) -> str:
         lang = str(request.path_params["lang"])
@@ -237,10 +243,15 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         return JSONResponse(result)
 
     async def analysis_progress(request: Request) -> Response:
-        """How far the solver is with a hand it is analysing now: ``{"done": n, "total": m}`` (zeros when idle)."""
+        """How far the solver is with a hand it is analysing now: ``{"done": n, "total": m, "preparing": p}`` (zeros
+        when idle; ``preparing`` while the analysis waits for the solver's first compile after an install)."""
         params = request.path_params
-        done, total = analyses.progress(params["table_id"], params["match_no"], params["hand"]) or (0, 0)
-        return JSONResponse({"done": done, "total": total})
+        progress = analyses.progress(params["table_id"], params["match_no"], params["hand"])
+        if progress is None:
+            return JSONResponse({"done": 0, "total": 0, "preparing": False})
+        # the worker says so once it waits; before it has started, the compile the server started is the answer
+        preparing = progress["preparing"] or (not progress["total"] and preparation.preparing)
+        return JSONResponse({**progress, "preparing": preparing})
 
     async def scorekeeper(request: Request) -> Response:
         try:
@@ -265,6 +276,8 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if settings.prepare_solver:
+            preparation.start()
         await service.start()
         try:
             yield
@@ -295,4 +308,5 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeadersMiddleware)])
     app.state.service = service
     app.state.settings = settings
+    app.state.preparation = preparation
     return app

@@ -17,6 +17,11 @@ The workers run at a lower scheduling priority (``BOT_NICENESS``): when cores
 are few, a table's messages take the CPU first and the bots think in what is
 left.  A search bot's budget is CPU time, so it plays the same moves, only
 later on a busy machine.
+
+``SolverPreparation`` compiles the solver's kernel into numba's cache in a
+separate process when the server starts (a fresh install has no cache), so that
+neither the first search move nor the first analysis waits for a compiler; the
+pages say so while it runs.
 """
 
 from __future__ import annotations
@@ -25,9 +30,12 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import subprocess
+import sys
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -36,7 +44,8 @@ from dehla.engine.actions import Action, parse_action
 from dehla.engine.observe import Observation
 from dehla.engine.observe_json import observation_from_json
 
-__all__ = ["BOT_NICENESS", "BotPool", "warm_up_solver", "follow_parent", "DEFAULT_BOTS_PER_WORKER"]
+__all__ = ["BOT_NICENESS", "BotPool", "SolverPreparation", "warm_up_solver", "follow_parent",
+           "DEFAULT_BOTS_PER_WORKER"]
 
 log = logging.getLogger("dehla.web")
 
@@ -62,6 +71,38 @@ def warm_up_solver() -> None:
     warm = getattr(dehla.solver, "warm_up", None)
     if callable(warm):
         warm()
+
+
+class SolverPreparation:
+    """The solver's kernel put into numba's cache by a process of its own, started with the server.
+
+    The process (``python -m dehla.solver.warm --aside``) ends at once when the
+    cache is complete, compiles it when it is not (a minute or two, at the bot
+    workers' lower priority), and waits when another process is compiling it; ``preparing`` is
+    true while it runs.  It is left to finish if the server stops first, so the
+    next start finds the cache.
+    """
+
+    COMMAND: tuple[str, ...] = (sys.executable, "-m", "dehla.solver.warm", "--aside")
+
+    def __init__(self, command: Sequence[str] | None = None) -> None:
+        self.command = tuple(command) if command is not None else self.COMMAND
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start the process (once); a failure to start only means the first search waits for the compile."""
+        if self._process is not None:
+            return
+        try:
+            self._process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL, start_new_session=True)
+        except OSError:  # pragma: no cover - no interpreter to run (a frozen build?): the kernel compiles on first use
+            log.exception("the solver's kernel could not be prepared aside")
+
+    @property
+    def preparing(self) -> bool:
+        """True while the kernel is being compiled (or waited for) aside."""
+        return self._process is not None and self._process.poll() is None
 
 
 def follow_parent() -> None:

@@ -50,6 +50,7 @@ export class LobbyPage {
       h("p", {class: "field"}, h("label", {for: "player-name"}, t("Your name")), nameInput),
       h("button", {class: "primary big", type: "button", id: "quick-play",
         onclick: () => quickGame("pagat").catch((error) => toast(errorMessage(error)))}, t("Play now against bots")),
+      app.meta.solver_preparing ? h("p", {class: "muted", id: "solver-preparing"}, t("The strong bots are getting ready: after an install the solver is compiled once, which takes a minute or two. Until then they play simpler moves.")) : null,
       glossary());
     this.root.append(h("div", {class: "lobby"}, quick, this.form(nameInput), this.tablesPanel()));
     this.refreshTables();

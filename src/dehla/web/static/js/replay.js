@@ -132,7 +132,7 @@ export class ReplayPage {
     // While the solver works, ask every second how many decisions it has done (the answer replaces the text).
     const poll = setInterval(() => {
       api(this.base + "/analysis/" + hand + "/progress").then((data) => {
-        if (this.analyses[hand] !== "loading" || !data.total) return;
+        if (this.analyses[hand] !== "loading" || !(data.total || data.preparing)) return;
         this.progress = data;
         const line = document.getElementById("analysis-progress");
         if (line) line.textContent = progressText(data);
@@ -208,6 +208,7 @@ function optionOf(rules, name, fallback) {
 }
 
 function progressText(progress) {
+  if (progress.preparing) return t("The solver is being prepared: after an install it is compiled once, which takes a minute or two. The analysis starts as soon as it is ready.");
   return t("{done} of {total} decisions solved", {done: progress.done, total: progress.total});
 }
 
