@@ -168,3 +168,27 @@ def test_a_play_judged_on_its_result_names_the_best_plays_only_when_it_costs_the
         assert decision.best and decision.action not in decision.best
         if exact.solved and exact.scope == "value":
             assert set(exact.best) <= set(decision.best)  # the best value's plays keep the best result too
+
+
+@pytest.mark.parametrize("preset", ["pagat", "taash", "mendikot", "mendikot-band"])
+def test_judging_on_the_result_from_the_next_position_agrees_with_full_values(preset: str) -> None:
+    """A play's result is read off the next decision's position, and one bound query asks whether the position
+    offered better: on hands of each family, every decision judged that way says what full values say."""
+    compared = 0
+    for seed in (1, 2, 3):
+        record = _hand_record(preset, seed)
+        # node limits that keep the test short: a decision either run leaves unanswered is not compared
+        full = analyse_record(record, Solver(table_bits=18), node_limit=300_000, result_node_limit=300_000,
+                              hand_seconds=math.inf, estimates=False)
+        tight = analyse_record(record, Solver(table_bits=18), node_limit=500, result_node_limit=300_000,
+                               hand_seconds=math.inf, estimates=False)
+        by_index = {d.index: d for d in full.hands[0].decisions}
+        for decision in tight.hands[0].decisions:
+            exact = by_index[decision.index]
+            if not decision.solved or decision.scope != "result" or not (exact.solved and exact.scope == "value"):
+                continue
+            compared += 1
+            assert decision.hand_lost == exact.hand_lost, (seed, decision.index)
+            if not decision.hand_lost:
+                assert decision.best == [decision.action]
+    assert compared >= 20

@@ -273,3 +273,21 @@ def test_keep_table_shares_entries_between_calls_and_clear_forgets_them() -> Non
     assert again.nodes * 4 < anew and again.value == fresh.solve(match).value
     kept.clear()
     assert kept.solve(match).nodes == anew
+
+
+@pytest.mark.parametrize("preset", ["pagat", "taash", "taash-b2b", "mendikot", "mendikot-band", "mendikot-6"])
+def test_improves_answers_whether_the_position_offers_a_better_result_than_a_margin(preset: str) -> None:
+    """``improves(match, team, margin)`` (one bound query) against the position's exact result, for every result
+    the rules can give and the margins between them, from each team's side."""
+    rng = random.Random(5)
+    solver = Solver(table_bits=16)
+    nets = sorted({value.net for value in objective_for(parse_rules(preset), 0).values})
+    margins = sorted({*nets, *(net + 1 for net in nets), nets[0] - 1})
+    for _ in range(6):
+        for match in natural_positions(preset, rng, (4, 2)):
+            root = solver.results(match).margin
+            for margin in margins:
+                assert solver.improves(match, 0, margin) == (root > margin)
+                assert solver.improves(match, 1, margin) == (root < margin)
+    with pytest.raises(DehlaError, match="team must be 0 or 1"):
+        solver.improves(match, 2, 0)

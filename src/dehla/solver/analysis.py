@@ -11,10 +11,13 @@ tens.
 
 A position too big for a full value within the node limit is solved for the
 hand's result only: the decision is then judged on whether it *costs the hand*
-(``scope`` "result"), not on tens.  That asks for the position's result and the
-played action's alone (``Solver.results`` with that action), often a few nodes
-once the failed full search has filled the table, where proving what every
-other action would lose can take millions; only a play that costs the hand has
+(``scope`` "result"), not on tens.  The played action's result is usually known
+already: it is the result of the next decision's position, solved before this
+one (below); one bound query (``Solver.improves``) then tells whether the
+position offers better, and none is needed when nothing is better for the team.
+Otherwise the analysis asks for the position's result and the played action's
+alone (``Solver.results`` with that action).  Proving what every other action
+would lose can take millions of nodes, so only a play that costs the hand has
 the others searched, to name the best.
 From trick 2 on that result search has a generous limit of its own, so every
 decision there is answered; a position still too big (usually at trick 1) is
@@ -415,11 +418,15 @@ def analyse_record(
             solver.clear()
             budget = _HandBudget(solver, hand_seconds)
             order = [number for number, position in enumerate(positions) if position[0] == hand]
+            later: tuple[Match, int | None] | None = None  # the next decision's position and its result, if known
             for number in reversed(order):
                 if progress is not None:
                     progress(done, len(positions))
                 _, index, match, action = positions[number]
-                judged = _decide(solver, hand, index, match, action, node_limit, result_node_limit, budget)
+                after = later[1] if later is not None and _leads_to(match, action, later[0]) else None
+                judged, margin = _decide(solver, hand, index, match, action, node_limit, result_node_limit, budget,
+                                         after)
+                later = (match, margin)
                 if leaf_values is not None and not judged.solved:
                     judged.estimate = _estimate(leaf_values, match, action, judged.team)
                 decisions[number] = judged
@@ -469,10 +476,13 @@ def _decide(
     node_limit: int,
     result_node_limit: int,
     budget: _HandBudget,
-) -> Decision:
-    """One decision: its full value within ``node_limit``, else its result (``result_node_limit`` from trick 2).
+    after: int | None = None,
+) -> tuple[Decision, int | None]:
+    """One decision: its full value within ``node_limit``, else its result (``result_node_limit`` from trick 2),
+    and the position's result (team 0's points margin) where it is known.
 
     The full value, and at trick 1 the result too, are also held to what is left of the hand's ``budget``.
+    ``after`` is the result of the position the played action leads to, when the analysis knows it already.
     """
     seat = match.to_act
     assert seat is not None
@@ -484,16 +494,26 @@ def _decide(
     solution = _solve(solver, match)
     if solution is not None:
         _fill(decision, solution)
-        return decision
+        return decision, solution.value.net
     solver.node_limit = result_node_limit if trick >= 2 else int(min(node_limit, budget.nodes_left()))
-    if solver.node_limit > 0 and _judge_result(solver, match, decision):
-        return decision
+    if solver.node_limit > 0:
+        margin = _judge_result(solver, match, decision, after)
+        if margin is not None:
+            return decision, margin
     if len(match.legal_actions()) == 1:
         # A forced play keeps the value by definition, even where the position is too big to solve.
         decision.solved = True
         decision.forced = True
         decision.best = [action]
-    return decision
+        return decision, after
+    return decision, None
+
+
+def _leads_to(match: Match, action: Action, later: Match) -> bool:
+    """Is ``later`` the position ``action`` leads to from ``match`` (no deal or other decision between)?"""
+    child = match.clone()
+    child.apply(action)
+    return child.phase is later.phase and child.hand_state() == later.hand_state()
 
 
 def _estimate(leaf_values: LeafValues, match: Match, action: Action, team: int) -> DecisionEstimate | None:
@@ -539,30 +559,58 @@ def _results(solver: Solver, match: Match, actions: Collection[Action] | None = 
         return None
 
 
-def _judge_result(solver: Solver, match: Match, decision: Decision) -> bool:
-    """Judge ``decision`` on the hand's result alone; ``False`` if the search passed its node limit.
+def _judge_result(solver: Solver, match: Match, decision: Decision, after: int | None = None) -> int | None:
+    """Judge ``decision`` on the hand's result alone and return the position's result (team 0's points margin);
+    ``None`` if the search passed its node limit.
 
-    The position's result and the played action's come first: most plays keep the
-    result, and proving what every other action would lose costs most of a full
-    search (millions of nodes where the played action's needs a few).  Only a
-    play that costs the hand has the other actions searched, to name the best.
+    The played action's result comes first (``after``, the result of the position it leads to, when the
+    analysis has it already; else searched with the position's): most plays keep the result, and proving
+    what every other action would lose costs most of a full search (millions of nodes where the played
+    action's needs a few).  Knowing ``after``, one bound query settles whether the position offered a better
+    result (none when the team wins there).  Only a play that costs the hand has the other actions
+    searched, to name the best.  A result is a win, a hand nobody wins or a loss (``_result_rank``): a
+    Taash win by 30 instead of 80 keeps the result and is a lost level, which only a full value shows.
     """
     team = decision.team
+    if after is not None:
+        mine = after if team == 0 else -after
+        # the least margin, from team 0's side, past which the team's result would be better than ``mine``'s
+        if mine > 0:
+            better = False
+        else:
+            past = 0 if mine == 0 else (-1 if team == 0 else 1)
+            try:
+                better = solver.improves(match, team, past)
+            except SolveLimitReached:
+                return None
+        if not better:
+            _judged(decision, match, lost=False)
+            return after
     played = _results(solver, match, [decision.action])
     if played is None:
-        return False
-    best = played.margin if team == 0 else -played.margin
+        return None
+    best = _margin_rank(played.margin if team == 0 else -played.margin)
+    _judged(decision, match, lost=_margin_rank(played.for_team(decision.action, team)) < best)
+    if decision.hand_lost:
+        every = _results(solver, match)
+        if every is not None:
+            decision.best = [action for action in every.actions
+                             if _margin_rank(every.for_team(action, team)) == best]
+    return played.margin
+
+
+def _margin_rank(margin: int) -> int:
+    """``_result_rank`` from a points margin on the team's side: 2 for a win, 1 for nobody's hand, 0 for a loss."""
+    return 2 if margin > 0 else 1 if margin == 0 else 0
+
+
+def _judged(decision: Decision, match: Match, lost: bool) -> None:
+    """Mark ``decision`` judged on the result; ``best`` names the played action until a search names others."""
     decision.solved = True
     decision.scope = "result"
     decision.forced = len(match.legal_actions()) == 1
-    decision.hand_lost = played.for_team(decision.action, team) < best
-    if not decision.hand_lost:
-        decision.best = [decision.action]  # the other actions are not searched: ``best`` names the played one only
-        return True
-    every = _results(solver, match)
-    if every is not None:
-        decision.best = [action for action in every.actions if every.for_team(action, team) == best]
-    return True
+    decision.hand_lost = lost
+    decision.best = [] if lost else [decision.action]  # a keeping play: the other actions are not searched
 
 
 def _fill(decision: Decision, solution: Solution) -> None:

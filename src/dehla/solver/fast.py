@@ -421,6 +421,49 @@ class Solver:
         root = max(levels.values()) if seat % 2 == 0 else min(levels.values())
         return seat, root, {action: levels[action] for action in legal}
 
+    def improves(self, match: Match, team: int, margin: int) -> bool:
+        """Can ``team`` make sure of a better result for itself than ``margin`` (team 0's points margin, as in
+        ``Results``)?  One bound query; none when no result is better for ``team``.
+
+        The question an analysis asks once it knows what the played action leads to: the action kept the
+        result unless the position offers better."""
+        _check(match)
+        self._begin_call()
+        if team not in (0, 1):
+            raise DehlaError(f"team must be 0 or 1, not {team!r}")
+        groups = _result_groups(objective_for(match.rules, match.dealer))
+        # Team 0 asks for a group above ``margin``'s; team 1 for one below, which is team 0 failing to reach
+        # the lowest group at or above ``margin``.
+        if team == 0:
+            above = [group for group, net in enumerate(groups.nets) if net > margin]
+            if not above:
+                return False
+            group = above[0]
+        else:
+            group = next((group for group, net in enumerate(groups.nets) if net >= margin), len(groups.nets))
+            if group == 0:
+                return False
+            if group == len(groups.nets):
+                return True  # every result is below ``margin``
+        return self._reaches_group(match, groups, group) == (team == 0)
+
+    def _reaches_group(self, match: Match, groups: _ResultGroups, group: int) -> bool:
+        """Does team 0 reach at least result group ``group``?"""
+        if match.phase is not Phase.PLAY:
+            seat = match.to_act
+            assert seat is not None
+            answers = []
+            for action in match.legal_actions():
+                child = match.clone()
+                child.apply(action)
+                done = _finished_level(child)
+                answers.append(groups.group_of_level[done] >= group if done is not None
+                               else self._reaches_group(child, groups, group))
+            return any(answers) if seat % 2 == 0 else all(answers)
+        position = self._encode(match)
+        self._use(position)
+        return self._query(position, int(groups.thresholds[group]))
+
     def reaches(self, match: Match, team: int, tens: int) -> bool:
         """Can ``team`` make sure of ending the hand with at least ``tens`` tens?  (One bound query.)"""
         _check(match)
