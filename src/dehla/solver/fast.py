@@ -17,7 +17,7 @@ sees the undealt cards and the hidden card, as the engine does.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -450,16 +450,13 @@ class Solver:
     def _reaches_group(self, match: Match, groups: _ResultGroups, group: int) -> bool:
         """Does team 0 reach at least result group ``group``?"""
         if match.phase is not Phase.PLAY:
-            seat = match.to_act
-            assert seat is not None
-            answers = []
-            for action in match.legal_actions():
-                child = match.clone()
-                child.apply(action)
+            def answer(child: Match) -> bool:
                 done = _finished_level(child)
-                answers.append(groups.group_of_level[done] >= group if done is not None
-                               else self._reaches_group(child, groups, group))
-            return any(answers) if seat % 2 == 0 else all(answers)
+                if done is not None:  # pragma: no cover - a call or hide never ends a hand
+                    return groups.group_of_level[done] >= group
+                return self._reaches_group(child, groups, group)
+
+            return _over_choices(match, 0, answer)
         position = self._encode(match)
         self._use(position)
         return self._query(position, int(groups.thresholds[group]))
@@ -475,18 +472,13 @@ class Solver:
         if tens == 0:
             return True
         if match.phase is not Phase.PLAY:
-            seat = match.to_act
-            assert seat is not None
-            answers = []
-            for action in match.legal_actions():
-                child = match.clone()
-                child.apply(action)
+            def answer(child: Match) -> bool:
                 done = _finished_level(child)
                 if done is not None:  # pragma: no cover - a call or hide never ends a hand
-                    answers.append(objective_for(child.rules, child.dealer).values[done].tens[team] >= tens)
-                else:
-                    answers.append(self.reaches(child, team, tens))
-            return any(answers) if seat % 2 == team else all(answers)
+                    return objective_for(child.rules, child.dealer).values[done].tens[team] >= tens
+                return self.reaches(child, team, tens)
+
+            return _over_choices(match, team, answer)
         position = self._encode(match)
         objective = position.objective
         if objective.relative:
@@ -506,6 +498,19 @@ class Solver:
             target = 1
         found = self._query(position, target)
         return found if team == 0 else not found
+
+
+def _over_choices(match: Match, team: int, answer: Callable[[Match], bool]) -> bool:
+    """A yes-or-no question at a call or a hide, from ``answer`` after each choice: ``team``, which wants a yes,
+    needs one choice that gives it; the other team gives it only if every choice does."""
+    seat = match.to_act
+    assert seat is not None
+    answers = []
+    for action in match.legal_actions():
+        child = match.clone()
+        child.apply(action)
+        answers.append(answer(child))
+    return any(answers) if seat % 2 == team else all(answers)
 
 
 def _final_table_from(ending: Array, tricks: int, top: int) -> Array:
