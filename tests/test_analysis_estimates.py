@@ -125,6 +125,8 @@ def test_json_keeps_the_estimate_in_an_object_of_its_own_marked_not_exact(pagat_
         (0.3, 0.5, 1, "weaker"),  # still a predicted win, but 0.2 lost
         (38.0, 40.0, 80, "close"),  # Taash's scale: 2 of 80 points
         (30.0, 40.0, 80, "weaker"),
+        (7.16, 8.39, 80, "close"),  # across the boundary of "too close to call" (8 of 80) by a point: not the hand
+        (-0.06, 0.11, 1, "hand"),  # across it by more than a close call
     ],
 )
 def test_the_verdict_every_front_end_shows_is_decided_once_by_the_estimate(
@@ -132,6 +134,7 @@ def test_the_verdict_every_front_end_shows_is_decided_once_by_the_estimate(
 ) -> None:
     estimate = analysis_module.DecisionEstimate(value, best_value, [], scale)
     assert estimate.verdict == verdict
+    assert estimate.hand_lost == (verdict == "hand")
     assert estimate.to_json()["verdict"] == verdict
 
 

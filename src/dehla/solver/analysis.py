@@ -207,8 +207,10 @@ class DecisionEstimate:
 
     @property
     def hand_lost(self) -> bool:
-        """Does the play look like it costs the hand: its estimated result (won, open, lost) worse than the best's?"""
-        return _estimated_rank(self.value, self.scale) < _estimated_rank(self.best_value, self.scale)
+        """Does the play look like it costs the hand: its estimated result (won, open, lost) worse than the best's,
+        by more than a close call (a margin just across a boundary, 8.4 to 7.2 of Taash's 80, is not)?"""
+        worse = _estimated_rank(self.value, self.scale) < _estimated_rank(self.best_value, self.scale)
+        return worse and self.margin_lost >= ESTIMATE_CLOSE * self.scale
 
     @property
     def verdict(self) -> EstimateVerdict:
