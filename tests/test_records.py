@@ -368,6 +368,12 @@ def test_unreadable_action_text_is_refused(text: str) -> None:
         parse_action(text)
 
 
+@pytest.mark.parametrize(("text", "example"), [("call", "call S"), ("Hide", "hide QS"), ("play", "play 10H")])
+def test_a_verb_typed_alone_is_told_what_it_lacks(text: str, example: str) -> None:
+    with pytest.raises(DehlaError, match=f"say what to {text.lower()}, such as '{example}'"):
+        parse_action(text)
+
+
 def test_action_texts_are_read_in_every_form() -> None:
     assert parse_action("10h") == parse_action("TH") == parse_action("play 10H")
     assert parse_action("call ♦") == parse_action("CALL d") == Call(2)

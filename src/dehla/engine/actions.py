@@ -180,6 +180,10 @@ HIDES: tuple[Hide, ...] = tuple(Hide(card) for card in ALL_CARDS)
 REVEAL = Reveal()
 
 
+#: What a verb typed alone is missing, as an example.
+_EXAMPLES = {"call": "call S", "hide": "hide QS", "play": "play 10H"}
+
+
 def parse_action(text: str) -> Action:
     """Read an action's text form: ``10H``, ``call D``, ``hide QS``, ``reveal``."""
     if not isinstance(text, str):
@@ -189,6 +193,9 @@ def parse_action(text: str) -> Action:
         if len(words) == 1:
             if words[0].lower() == "reveal":
                 return REVEAL
+            if words[0].lower() in ("call", "hide", "play"):
+                raise DehlaError(f"cannot read action {text!r}: say what to {words[0].lower()}, such as "
+                                 f"'{_EXAMPLES[words[0].lower()]}'")
             return PLAYS[parse_card(words[0])]
         if len(words) == 2:
             verb = words[0].lower()
