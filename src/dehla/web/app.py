@@ -308,5 +308,4 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeadersMiddleware)])
     app.state.service = service
     app.state.settings = settings
-    app.state.preparation = preparation
     return app
