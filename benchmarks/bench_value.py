@@ -2,8 +2,8 @@
 
 Three measurements::
 
-    python benchmarks/bench_value.py accuracy --data EVAL.npz [--data MORE.npz] [--model FILE] [--compare FILE]
-        [--held-out SEED]
+    python benchmarks/bench_value.py accuracy --data EVAL.npz [--data MORE.npz] [--model FILE]
+        [--compare FILE | --compare-single] [--held-out SEED]
     python benchmarks/bench_value.py speed [--model FILE]
     python benchmarks/bench_value.py moves [--hands 6] [--bot hard] [--seed 1] [--use-model]
 
@@ -14,7 +14,8 @@ family and tricks played, the share whose result (who wins) the model gets right
 against the solver and the mean error of the tens, with a 95% Wilson interval.
 Positions without a solver label are left out.  ``--compare`` puts a second
 model beside the first on the same positions, with the paired difference (a model of an
-earlier encoding too: see ``ValueModel.load``).  ``speed`` times encoding
+earlier encoding too: see ``ValueModel.load``); ``--compare-single`` puts the same model asked once
+per position beside it (``ValueModel.suit_average`` off).  ``speed`` times encoding
 and evaluation of one position and of a batch.  ``moves`` plays hands of the
 search bot (both seats of one team) against ``heuristic`` and reports each
 kind of move's time (thread CPU and wall): p50, p95 and the largest; target
@@ -36,7 +37,7 @@ from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import SearchBot, SearchSettings
 from dehla.cli.train import SOLVER, Dataset, accuracy, held_out, sorted_by_hand
 from dehla.engine.state import Match, Phase
-from dehla.rules import PRESETS
+from dehla.rules import PRESETS, Rules
 from dehla.solver.value import ValueModel, default_model, encode_raw, raw_of
 
 
@@ -71,6 +72,10 @@ def run_accuracy(args: argparse.Namespace) -> None:
         data = data.subset(held_out(data, args.holdout, args.held_out))
     data = data.subset(data.source == SOLVER)
     models = [_model(args.model)] + ([_model(args.compare)] if args.compare is not None else [])
+    if args.compare_single:
+        # the same networks asked once per position, without the average over the suit renamings
+        single = _model(args.model)
+        models.append(ValueModel(single.nets, single.meta, suit_average=False))
     tables = [accuracy(model, data) for model in models]
     if args.json:
         print(json.dumps(tables if len(tables) > 1 else tables[0], indent=1))
@@ -78,7 +83,8 @@ def run_accuracy(args: argparse.Namespace) -> None:
     rights = [_right(model, data) for model in models]
     families = np.asarray([PRESETS[name].scoring for name in _preset_names(data)])
     header = "family    tricks  positions  result accuracy [95% CI]   tens error"
-    print(header + ("   | compared model: accuracy [95% CI], tens; paired difference [95% CI]" if args.compare else ""))
+    compared = "   | compared model: accuracy [95% CI], tens; paired difference [95% CI]"
+    print(header + (compared if len(models) > 1 else ""))
     for family, rows in tables[0].items():
         for trick, row in rows.items():
             n = int(row["positions"])
@@ -138,6 +144,21 @@ def run_speed(args: argparse.Namespace) -> None:
             match.apply(rng.choice(match.legal_actions()))
     rules = PRESETS["pagat"]
     batch = np.asarray(rows[:1000], dtype=np.int64)
+    start = time.perf_counter()
+    for _ in range(20):
+        encode_raw(batch, rules)
+    encoding = (time.perf_counter() - start) / 20 / len(batch)
+    sizes = [w.shape for w in model.nets[next(iter(model.nets))].weights]
+    print(f"layers {sizes}; encoding alone {encoding * 1e6:.1f} us a position in a batch")
+    # the model as play asks it (the average over six suit renamings), then asked once per position
+    for name, asked in (("suit average", model), ("once", ValueModel(model.nets, model.meta, suit_average=False))):
+        single, batched = _timings(asked, batch, rules)
+        print(f"{name}: one position (encode + evaluate) {single * 1e6:.0f} us; "
+              f"batch of {len(batch)}: {batched * 1e6:.1f} us a position")
+
+
+def _timings(model: ValueModel, batch: np.ndarray, rules: Rules) -> tuple[float, float]:
+    """Seconds for one position alone, and a position's share of a batch."""
     one = batch[:1]
     for _ in range(20):
         model.predict_rows(one, rules)
@@ -149,15 +170,7 @@ def run_speed(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     for _ in range(20):
         model.predict_rows(batch, rules)
-    batched = (time.perf_counter() - start) / 20 / len(batch)
-    start = time.perf_counter()
-    for _ in range(20):
-        encode_raw(batch, rules)
-    encoding = (time.perf_counter() - start) / 20 / len(batch)
-    sizes = [w.shape for w in model.nets[next(iter(model.nets))].weights]
-    print(f"layers {sizes}")
-    print(f"one position (encode + evaluate): {single * 1e6:.0f} us")
-    print(f"batch of {len(batch)}: {batched * 1e6:.1f} us a position (encoding alone {encoding * 1e6:.1f} us)")
+    return single, (time.perf_counter() - start) / 20 / len(batch)
 
 
 def run_moves(args: argparse.Namespace) -> None:
@@ -209,6 +222,8 @@ def main() -> int:
     acc.add_argument("--data", type=Path, action="append", required=True)
     acc.add_argument("--model", type=Path, default=None)
     acc.add_argument("--compare", type=Path, default=None, help="a second model, measured on the same positions")
+    acc.add_argument("--compare-single", action="store_true",
+                     help="compare with the same model asked once per position (no average over suit renamings)")
     acc.add_argument("--held-out", type=int, default=None, help="only the hands training with this seed held out")
     acc.add_argument("--holdout", type=float, default=0.15, help="the share training held out (0.15)")
     acc.add_argument("--json", action="store_true")

@@ -37,6 +37,7 @@ from dehla.solver.value import (
     encode_raw,
     model_leaves,
     raw_of,
+    rename_suits,
     supported,
     trick_values,
 )
@@ -271,6 +272,36 @@ def test_renaming_side_suits_keeps_trump_and_every_seats_count() -> None:
                 suit = 0x1FFF << (13 * int(trump[i]))
                 assert int(before[i]) & suit == int(after[i]) & suit
     assert np.array_equal(data.margin, renamed.margin)
+
+
+@pytest.mark.parametrize("preset", ["pagat", "taash", "mendikot", "mendikot-band"])
+def test_the_model_answers_the_same_for_every_renaming_of_the_suits_that_keeps_trump(preset: str) -> None:
+    """The game does not tell suits apart: the suit average makes the model's answer the same for a position
+    and for any renaming of its suits that keeps trump (one network call alone is not symmetric)."""
+    model = default_model()
+    assert model is not None and model.suit_average
+    rows = []
+    for seed in range(12):
+        match = _play_to(preset, seed, 4)
+        if match is not None:
+            rows.append(raw_of(match.hand_state()))
+    raw = np.asarray(rows, dtype=np.int64)
+    rng = np.random.default_rng(1)
+    perms = np.zeros((len(raw), 4), dtype=np.int64)
+    for i, trump in enumerate(raw[:, _F["trump"]]):
+        others = [suit for suit in range(4) if suit != max(int(trump), 0)]
+        perms[i, max(int(trump), 0)] = max(int(trump), 0)
+        perms[i, others] = rng.permutation(others)
+    renamed = rename_suits(raw, perms)
+    assert not np.array_equal(renamed, raw)
+    rules = PRESETS[preset]
+    margin, tens = model.predict_rows(raw, rules)
+    margin2, tens2 = model.predict_rows(renamed, rules)
+    scale = max(1.0, float(np.abs(margin).max()))
+    assert np.allclose(margin, margin2, atol=1e-4 * scale) and np.allclose(tens, tens2, atol=1e-4)
+    single = ValueModel(model.nets, model.meta, suit_average=False)
+    one, _ = single.predict_rows(raw, rules)
+    assert not np.allclose(one, single.predict_rows(renamed, rules)[0])  # the average is what makes it symmetric
 
 
 def test_search_bot_keeps_the_heuristics_move_without_a_clear_estimated_gain() -> None:

@@ -50,6 +50,7 @@ from dehla.solver.value import (
     encode_raw,
     family_of,
     raw_of,
+    rename_suits,
     result_scale,
     team_predictions,
     trick_values,
@@ -374,16 +375,11 @@ def features_of(data: Dataset) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.
     return x, y
 
 
-def _mask_fields() -> list[int]:
-    return [RAW_FIELDS.index(name) for name in ("hand0", "hand1", "hand2", "hand3", "centre", "captured0", "captured1")]
-
-
 def permute_suits(data: Dataset, rng: np.random.Generator) -> Dataset:
     """The same positions with the suits renamed at random, trump (or the hidden trump) keeping its suit:
     the game does not tell suits apart, so their values are the solver's labels unchanged."""
-    rows = data.rows.copy()
-    trump = rows[:, RAW_FIELDS.index("trump")]
-    n = len(rows)
+    trump = data.rows[:, RAW_FIELDS.index("trump")]
+    n = len(data.rows)
     perms = np.stack([rng.permutation(4) for _ in range(n)]) if n else np.zeros((0, 4), dtype=np.int64)
     has = trump >= 0
     # Put trump back where it was: swap the trump suit with whatever the permutation sent it to.
@@ -391,12 +387,7 @@ def permute_suits(data: Dataset, rng: np.random.Generator) -> Dataset:
         t = trump[i]
         j = int(np.flatnonzero(perms[i] == t)[0])
         perms[i, j], perms[i, t] = perms[i, t], perms[i, j]
-    for field in _mask_fields():
-        masks = rows[:, field]
-        out = np.zeros(n, dtype=np.int64)
-        for suit in range(4):
-            out |= ((masks >> (13 * suit)) & 0x1FFF) << (13 * perms[:, suit])
-        rows[:, field] = out
+    rows = rename_suits(data.rows, perms)
     copy = data.take(np.arange(n))
     copy.rows = rows
     return copy

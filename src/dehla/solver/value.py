@@ -22,6 +22,7 @@ family without its own.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ __all__ = [
     "encode_raw",
     "family_of",
     "raw_of",
+    "rename_suits",
     "result_scale",
     "supported",
     "LeafValues",
@@ -66,6 +68,37 @@ RAW_FIELDS = (
     "chooser", "centre", "next_collector", "captured0", "captured1", "won0", "won1", "tricks_played",
 )  # fmt: skip
 _F = {name: index for index, name in enumerate(RAW_FIELDS)}
+#: The fields of a raw row that hold card masks (every other field is the same under a renaming of the suits).
+_MASK_FIELDS = tuple(_F[name] for name in ("hand0", "hand1", "hand2", "hand3", "centre", "captured0", "captured1"))
+
+
+def _renamings_keeping_trump() -> Ints:
+    """``[trump, k]``: the six renamings of the suits (``perm[suit]`` is the new name) that keep ``trump``'s
+    name, ``k = 0`` the identity; row 0 serves a position whose trump is not known yet as well."""
+    table = np.zeros((4, 6, 4), dtype=np.int64)
+    for trump in range(4):
+        others = [suit for suit in range(4) if suit != trump]
+        for k, order in enumerate(itertools.permutations(others)):
+            table[trump, k, trump] = trump
+            for old, new in zip(others, order):
+                table[trump, k, old] = new
+    return table
+
+
+_KEEP_TRUMP = _renamings_keeping_trump()
+
+
+def rename_suits(rows: Ints, perms: Ints) -> Ints:
+    """Raw rows with each row's suits renamed (suit ``s`` of row ``i`` becomes ``perms[i, s]``).  The game
+    does not tell suits apart, so a renaming that keeps trump's suit is the same position."""
+    rows = rows.copy()
+    for field in _MASK_FIELDS:
+        masks = rows[:, field]
+        out = np.zeros(len(rows), dtype=np.int64)
+        for suit in range(4):
+            out |= ((masks >> (13 * suit)) & 0x1FFF) << (13 * perms[:, suit])
+        rows[:, field] = out
+    return rows
 
 _TRUMP_METHODS = ("called", "cut", "hidden", "hidden_auto", "open_draw")
 _SCORINGS = ("pagat", "taash", "mendikot")
@@ -302,9 +335,12 @@ class _Net:
 class ValueModel:
     """Networks by family, loaded from an ``.npz`` file written by ``save``."""
 
-    def __init__(self, nets: dict[str, _Net], meta: dict[str, object]) -> None:
+    def __init__(self, nets: dict[str, _Net], meta: dict[str, object], suit_average: bool = True) -> None:
         self.nets = nets
         self.meta = meta
+        #: Answer for a position with the average over its six suit renamings that keep trump (``predict_rows``):
+        #: the networks are not exactly symmetric, and the average is right more often (docs/model.md).
+        self.suit_average = suit_average
 
     @classmethod
     def from_arrays(cls, layers: dict[str, list[tuple[Floats, Floats]]], meta: dict[str, object]) -> ValueModel:
@@ -372,7 +408,14 @@ class ValueModel:
         return margin, tens
 
     def predict_rows(self, rows: Ints, rules: Rules) -> tuple[Floats, Floats]:
-        return self.predict_features(encode_raw(rows, rules), rules)
+        """``(margin, tens)`` for raw rows (``raw_of``); with ``suit_average``, each the mean over the row's six
+        renamings of the suits that keep trump, in one batch."""
+        if not self.suit_average or len(rows) == 0:
+            return self.predict_features(encode_raw(rows, rules), rules)
+        trump = np.maximum(rows[:, _F["trump"]], 0)
+        renamed = np.concatenate([rename_suits(rows, _KEEP_TRUMP[trump, k]) for k in range(6)])
+        margin, tens = self.predict_features(encode_raw(renamed, rules), rules)
+        return margin.reshape(6, len(rows)).mean(axis=0), tens.reshape(6, len(rows)).mean(axis=0)
 
     def estimate(self, state: HandState) -> Estimate:
         """The model's estimate for one position between tricks, for the team of the seat to move."""
