@@ -193,9 +193,9 @@ def parse_action(text: str) -> Action:
         if len(words) == 1:
             if words[0].lower() == "reveal":
                 return REVEAL
-            if words[0].lower() in ("call", "hide", "play"):
-                raise DehlaError(f"cannot read action {text!r}: say what to {words[0].lower()}, such as "
-                                 f"'{_EXAMPLES[words[0].lower()]}'")
+            verb = words[0].lower()
+            if verb in _EXAMPLES:
+                raise DehlaError(f"cannot read action {text!r}: say what to {verb}, such as '{_EXAMPLES[verb]}'")
             return PLAYS[parse_card(words[0])]
         if len(words) == 2:
             verb = words[0].lower()

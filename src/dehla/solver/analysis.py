@@ -177,9 +177,12 @@ class RecordAnalysisJSON(TypedDict):
 
 def _result_rank(value: Value, team: int) -> int:
     """2 for a win, 1 for a hand nobody wins, 0 for a loss, from ``team``'s side."""
-    if value.winner is None:
-        return 1
-    return 2 if value.winner == team else 0
+    return _margin_rank(value.for_team(team)[0])
+
+
+def _margin_rank(margin: int) -> int:
+    """``_result_rank`` from a points margin on the team's side (a winner always scores more than the other)."""
+    return 2 if margin > 0 else 1 if margin == 0 else 0
 
 
 #: Below this share of the rules' largest result an estimated margin counts as a tie: no side looks ahead.
@@ -599,11 +602,6 @@ def _judge_result(solver: Solver, match: Match, decision: Decision, after: int |
             decision.best = [action for action in every.actions
                              if _margin_rank(every.for_team(action, team)) == best]
     return played.margin
-
-
-def _margin_rank(margin: int) -> int:
-    """``_result_rank`` from a points margin on the team's side: 2 for a win, 1 for nobody's hand, 0 for a loss."""
-    return 2 if margin > 0 else 1 if margin == 0 else 0
 
 
 def _judged(decision: Decision, match: Match, lost: bool) -> None:

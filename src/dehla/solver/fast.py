@@ -435,10 +435,9 @@ class Solver:
         # Team 0 asks for a group above ``margin``'s; team 1 for one below, which is team 0 failing to reach
         # the lowest group at or above ``margin``.
         if team == 0:
-            above = [group for group, net in enumerate(groups.nets) if net > margin]
-            if not above:
-                return False
-            group = above[0]
+            group = next((group for group, net in enumerate(groups.nets) if net > margin), len(groups.nets))
+            if group == len(groups.nets):
+                return False  # no result is above ``margin``
         else:
             group = next((group for group, net in enumerate(groups.nets) if net >= margin), len(groups.nets))
             if group == 0:
