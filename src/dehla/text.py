@@ -20,7 +20,7 @@ from dehla.engine.events import (
 )
 from dehla.rules import Rules
 
-__all__ = ["seat_label", "hand_text", "describe_event", "result_text", "score_text", "team_label"]
+__all__ = ["seat_label", "hand_text", "describe_event", "makes_trump", "result_text", "score_text", "team_label"]
 
 
 def seat_label(seat: int, names: Sequence[str] | None = None) -> str:
@@ -51,6 +51,12 @@ def hand_text(cards: Iterable[Card], symbols: bool = True) -> str:
 def trick_text(trick: Trick, names: Sequence[str] | None = None) -> str:
     plays = ", ".join(f"{card} ({seat_label(seat, names)})" for seat, card in zip(trick.seats, trick.cards))
     return f"trick {trick.number}: {plays}"
+
+
+def makes_trump(card: Card, events: Iterable[Event]) -> bool:
+    """Did playing ``card`` make trump?  Its ``TrumpSet`` line then tells the play ("cannot follow and plays ..."),
+    so a log that tells each card played leaves this one to it."""
+    return any(isinstance(event, TrumpSet) and event.card == card for event in events)
 
 
 def describe_event(event: Event, rules: Rules, names: Sequence[str] | None = None) -> str | None:

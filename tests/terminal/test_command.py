@@ -11,6 +11,7 @@ from typing import ClassVar
 import pytest
 
 from dehla import PRESETS, Match
+from dehla.bots.heuristic import HeuristicBot
 from dehla.cli import play as play_command
 from dehla.cli.main import main
 from dehla.engine.observe import Observation
@@ -66,6 +67,22 @@ def test_plain_flag_and_a_pipe_give_the_line_by_line_mode(
     assert not play_command.full_screen_possible()
     assert main(["play", "--seed", "1"]) == 0
     assert "Type 'help' for help." in capsys.readouterr().out and fake_table == []
+
+
+def test_the_plain_mode_tells_a_card_that_makes_trump_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """Taash: the first player who cannot follow makes trump with the card played, told in one line."""
+    rng = random.Random(5)
+    match = Match(PRESETS["taash"], 0)
+    bots = [HeuristicBot(seat) for seat in range(4)]
+    play_command._play(match, list(bots), rng, ["You", "Heuristic1", "Heuristic2", "Heuristic3"], 0)
+    lines = capsys.readouterr().out.splitlines()
+    cuts = [index for index, line in enumerate(lines) if "cannot follow and plays" in line]
+    assert cuts  # a whole Taash match: some hand's trump is made by a cut
+    for index in cuts:
+        card = lines[index].split("cannot follow and plays ")[1].split(":")[0]
+        assert not lines[index - 1].endswith(f"plays {card}"), lines[index - 1 : index + 1]
+    played = [line for line in lines if " plays " in line and "cannot follow" not in line]
+    assert played  # the other cards are still told one by one
 
 
 def test_a_dumb_terminal_is_not_full_screen(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,7 @@ the keys only choose among ``legal_actions``.  Each hand is played to its result
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 from pathlib import Path
 
@@ -130,6 +131,14 @@ async def play_one_hand(app: TableApp, pilot: Pilot[object], rng: random.Random)
         assert app.steps > before, app.message  # the action was taken
 
 
+def _a_card_that_makes_trump_is_logged_once(lines: list[str]) -> None:
+    """A Taash cut is told by its own line ("NAME (seat N) cannot follow and plays ...: ... are trump") alone."""
+    for before, line in itertools.pairwise(lines):
+        if "cannot follow and plays" in line:
+            name = line.split(" (seat ")[0]
+            assert not before.startswith((f"{name} plays ", "You play ")), (before, line)
+
+
 @pytest.mark.parametrize(("preset", "seat", "seed"), [("pagat", 0, 1), ("mendikot-band", 2, 1), ("taash", 1, 2)])
 def test_a_whole_hand_by_key_presses(preset: str, seat: int, seed: int) -> None:
     app = make_table(preset, seed, me=seat)
@@ -145,6 +154,7 @@ def test_a_whole_hand_by_key_presses(preset: str, seat: int, seed: int) -> None:
             assert "result:" in panel
             results = app.view.results if app.view is not None else ()
             assert len(results) == 1
+            _a_card_that_makes_trump_is_logged_once(app.log_lines)
             over = app.view is not None and app.view.match_over
             assert ("Next hand" in panel) != over
             if not over:

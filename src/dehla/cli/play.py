@@ -27,7 +27,7 @@ from dehla.protocol.messages import DEFAULT_MOVE_TIMEOUT
 from dehla.record import to_record, write_records
 from dehla.rules import PRESETS, Rules
 from dehla.terminal.words import hint_note, last_trick_text, why_not
-from dehla.text import describe_event, hand_text, score_text, seat_label
+from dehla.text import describe_event, hand_text, makes_trump, score_text, seat_label
 
 if TYPE_CHECKING:
     from dehla.terminal.game import TableGame
@@ -361,7 +361,7 @@ def _play(match: Match, players: list[Bot], rng: random.Random, names: list[str]
             observation = match.observe(seat)
             action = players[seat].act(observation) if seat == me else checked_act(players[seat], observation)
             events = match.apply(action)
-            if isinstance(action, Play):
+            if isinstance(action, Play) and not makes_trump(action.card, events):
                 print(f"  {seat_label(seat, names)} plays {action.card}")
             elif isinstance(action, Hide) and seat != me:
                 print(f"  {seat_label(seat, names)} lays a card face down as the hidden trump")

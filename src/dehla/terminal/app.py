@@ -39,7 +39,7 @@ from dehla.rules_text import explain
 from dehla.terminal.felt import Moment, draw_felt, suit_style
 from dehla.terminal.game import Step, TableGame
 from dehla.terminal.words import GLOSSARY, KEYS, card_text, hint_note, last_trick_text, trump_text, why_not
-from dehla.text import describe_event, result_text, score_text, seat_label, team_label
+from dehla.text import describe_event, makes_trump, result_text, score_text, seat_label, team_label
 
 __all__ = ["Outcome", "TableApp"]
 
@@ -744,7 +744,7 @@ class TableApp(App[Outcome]):
         """Log a step, hold the table on each finished trick and collection, open the result panel."""
         rules = self.game.rules
         names = self.names
-        if isinstance(step.action, Play) and step.seat is not None:
+        if isinstance(step.action, Play) and step.seat is not None and not makes_trump(step.action.card, step.events):
             who = "You play" if step.seat == self.game.me else f"{names[step.seat]} plays"
             self.log_lines.append(f"{who} {card_text(step.action.card, self.symbols)}")
         elif isinstance(step.action, Hide) and step.seat is not None and step.seat != self.game.me:
