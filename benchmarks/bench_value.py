@@ -230,7 +230,7 @@ def run_search(args: argparse.Namespace) -> None:
     skipped = 0
     started = time.perf_counter()
     for name, rules in PRESETS.items():
-        if not supported(rules) or rules.players != 4:
+        if not supported(rules):  # four seats: the model was trained on them
             continue
         rng = random.Random(f"{args.seed}-{name}")
         for _ in range(args.hands):
