@@ -6,7 +6,7 @@ Three measurements::
         [--compare FILE | --compare-single] [--held-out SEED]
     python benchmarks/bench_value.py speed [--model FILE]
     python benchmarks/bench_value.py moves [--hands 6] [--bot hard] [--seed 1] [--use-model]
-    python benchmarks/bench_value.py search [--hands 120] [--seed 6] [--tricks 4] [--model FILE]
+    python benchmarks/bench_value.py search [--hands 320] [--seed 6] [--tricks 4] [--model FILE]
 
 ``accuracy`` reads positions labelled by ``dehla train value --data-only`` (from
 a seed not used for training: every hand is held out; or, with ``--held-out
@@ -20,9 +20,9 @@ per position beside it (``ValueModel.suit_average`` off).  ``speed`` times encod
 and evaluation of one position and of a batch.  ``moves`` plays hands of the
 search bot (both seats of one team) against ``heuristic`` and reports each
 kind of move's time (thread CPU and wall): p50, p95 and the largest; target
-(issue 19): p95 at most 1 s on one core.  ``search`` plays fresh hands of every
-preset the model serves as ``dehla train value`` does (heuristic bots, one move
-in ten random), solves each position after ``--tricks`` tricks, and puts the
+(issue 19): p95 at most 1 s on one core.  ``search`` makes fresh data as
+``dehla train value --data-only`` does (the same hands for the same ``--seed``,
+each position's history kept), solved after ``--tricks`` tricks, and puts the
 model asked at that position beside a search of the next trick with the model at
 its leaves (``backward_label``, as the bots and the estimates search): each
 one's result accuracy and the paired difference, per family.
@@ -41,11 +41,21 @@ import numpy as np
 
 from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import SearchBot, SearchSettings
-from dehla.cli.train import SOLVER, Dataset, accuracy, backward_label, held_out, sorted_by_hand
+from dehla.cli.train import (
+    FAMILY_PRESETS,
+    SOLVER,
+    Dataset,
+    accuracy,
+    backward_label,
+    data_tasks,
+    held_out,
+    make_data,
+    match_of,
+    sorted_by_hand,
+)
 from dehla.engine.state import Match, Phase
 from dehla.rules import PRESETS, Rules
-from dehla.solver.fast import SolveLimitReached, Solver
-from dehla.solver.value import ValueModel, default_model, encode_raw, family_of, raw_of, supported
+from dehla.solver.value import ValueModel, default_model, encode_raw, raw_of
 
 
 def _model(path: Path | None) -> ValueModel:
@@ -224,57 +234,29 @@ def run_moves(args: argparse.Namespace) -> None:
 
 def run_search(args: argparse.Namespace) -> None:
     model = _model(args.model)
-    solver = Solver(table_bits=20, node_limit=args.node_limit)
-    # per position: family, tricks played, the model right, the one-trick search right
-    rows: list[tuple[str, int, bool, bool]] = []
-    skipped = 0
-    started = time.perf_counter()
-    for name, rules in PRESETS.items():
-        if not supported(rules):  # four seats: the model was trained on them
-            continue
-        rng = random.Random(f"{args.seed}-{name}")
-        for _ in range(args.hands):
-            match = Match.new(rules, rng)
-            bots = [HeuristicBot(rng.getrandbits(32)) for _ in range(rules.players)]
-            match.apply(match.random_deal(rng))
-            while match.phase in (Phase.CALL, Phase.HIDE, Phase.PLAY):
-                played = len(match.tricks)
-                if match.phase is Phase.PLAY and not match.current_trick and played in args.tricks:
-                    state = match.hand_state()
-                    assert state.to_act is not None
-                    team = state.to_act % 2
-                    try:
-                        value = solver.value(match)
-                    except SolveLimitReached:
-                        skipped += 1
-                    else:
-                        truth = np.sign(value.net if team == 0 else -value.net)
-                        alone, _ = model.predict_rows(np.asarray([raw_of(state)]), rules)
-                        searched, _ = backward_label(match, model)
-                        rows.append((family_of(rules), played, bool(np.sign(alone[0]) == truth),
-                                     bool(np.sign(searched) == truth)))
-                seat = match.to_act
-                assert seat is not None
-                if match.phase is Phase.PLAY and rng.random() < 0.1:
-                    action = rng.choice(match.legal_actions())
-                else:
-                    action = bots[seat].act(match.observe(seat))
-                match.apply(action)
-        print(f"{name}: {len(rows)} positions so far, {time.perf_counter() - started:.0f} s", flush=True)
-    print(f"{skipped} positions over the node limit left out")
+    tasks = data_tasks(
+        tuple(FAMILY_PRESETS), args.hands, args.seed, min(args.tricks), max(args.tricks), args.node_limit,
+        explore=0.1, keep_history=True,
+    )  # fmt: skip
+    data = make_data(tasks, workers=1)
+    data = data.subset((data.source == SOLVER) & np.isin(data.trick, args.tricks))
+    names = _preset_names(data)
+    alone_right = _right(model, data)
+    searched_right = np.asarray([
+        np.sign(backward_label(match_of(history, name), model)[0]) == np.sign(margin)
+        for history, name, margin in zip(data.history, names, data.margin)
+    ])  # fmt: skip
+    families = np.asarray([PRESETS[name].scoring for name in names])
     print("family    tricks  positions  model alone [95% CI]   one trick searched [95% CI]   paired difference")
-    families = sorted({row[0] for row in rows})
     for trick in args.tricks:
-        for family in [*families, "all"]:
-            chosen = [row for row in rows if row[1] == trick and family in (row[0], "all")]
-            if not chosen:
+        for family in [*sorted(set(families.tolist())), "all"]:
+            where = (data.trick == trick) & ((families == family) | (family == "all"))
+            n = int(where.sum())
+            if n == 0:
                 continue
-            alone_right = np.asarray([row[2] for row in chosen])
-            searched_right = np.asarray([row[3] for row in chosen])
-            n = len(chosen)
-            shares = [float(alone_right.mean()), float(searched_right.mean())]
+            shares = [float(alone_right[where].mean()), float(searched_right[where].mean())]
             (low1, high1), (low2, high2) = (_wilson(share, n) for share in shares)
-            mean, dlow, dhigh = _paired(alone_right, searched_right)
+            mean, dlow, dhigh = _paired(alone_right[where], searched_right[where])
             print(
                 f"{family:9} {trick:>6} {n:>10}  {shares[0]:6.1%} [{low1:.1%}, {high1:.1%}]"
                 f"   {shares[1]:6.1%} [{low2:.1%}, {high2:.1%}]   {mean:+.1%} [{dlow:+.1%}, {dhigh:+.1%}]"
@@ -302,7 +284,7 @@ def main() -> int:
     moves.add_argument("--seed", type=int, default=1)
     moves.add_argument("--use-model", action="store_true", help="search the first tricks with the value model")
     search = commands.add_parser("search")
-    search.add_argument("--hands", type=int, default=120, help="hands of each preset (120)")
+    search.add_argument("--hands", type=int, default=320, help="hands of each family, shared as training does (320)")
     search.add_argument("--seed", type=int, default=6)
     search.add_argument("--tricks", type=lambda text: [int(part) for part in text.split(",")], default=[4],
                         help="tricks played at the positions measured, comma-separated (4)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -342,6 +343,17 @@ def test_a_kept_history_rebuilds_its_position() -> None:
         assert np.all(data.history[data.source == SOLVER] == -1)
         for i in kept:
             assert raw_of(match_of(data.history[i], preset).hand_state()) == data.rows[i].tolist()
+
+
+def test_solved_positions_keep_their_history_when_asked() -> None:
+    for preset in ("pagat", "taash", "mendikot-band"):
+        task = DataTask(preset, 5, 2, 0, 9, 12, 1_000_000, 0.2)
+        asked = label_task(dataclasses.replace(task, keep_history=True))
+        plain = label_task(task)
+        assert np.array_equal(asked.rows, plain.rows) and np.array_equal(asked.margin, plain.margin)
+        assert len(asked) and np.all(asked.source == SOLVER)
+        for i in range(len(asked)):
+            assert raw_of(match_of(asked.history[i], preset).hand_state()) == asked.rows[i].tolist()
 
 
 @pytest.mark.parametrize("preset", ["pagat", "taash", "mendikot"])

@@ -154,6 +154,7 @@ class DataTask:
     node_limit: int
     explore: float
     backward_to: int | None = None  # keep positions from this many tricks on, unlabelled, for backward labels
+    keep_history: bool = False  # the solver's positions keep their history too (to rebuild them: benchmarks)
 
 
 def history_of(match: Match) -> list[int]:
@@ -236,7 +237,7 @@ def label_task(task: DataTask) -> Dataset:
                     margin = value.net if team == 0 else -value.net
                     rows.append(raw_of(state))
                     info.append((hand_id, played, margin, value.tens[team], seconds))
-                    histories.append(no_history)
+                    histories.append(history_of(match) if task.keep_history else no_history)
                     sources.append(SOLVER)
             seat = match.to_act
             assert seat is not None
@@ -270,6 +271,7 @@ def data_tasks(
     node_limit: int,
     explore: float,
     backward_to: int | None = None,
+    keep_history: bool = False,
 ) -> list[DataTask]:
     """The tasks for ``hands`` hands per family, each preset of a family with its share, seeds from ``seed``."""
     tasks: list[DataTask] = []
@@ -294,6 +296,7 @@ def data_tasks(
                         node_limit,
                         explore,
                         backward_to,
+                        keep_history,
                     )
                 )
                 first += size
