@@ -5,15 +5,22 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections.abc import Collection
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 from tests.helpers import random_hand_record
 
 from dehla.cli.main import main
+from dehla.engine.actions import Action
+from dehla.engine.state import Match
 from dehla.record import dumps_record
 from dehla.solver import Solver
+from dehla.solver import analysis as analysis_module
 from dehla.solver.analysis import Decision, RecordAnalysis, analyse_record
+from dehla.solver.fast import Results, Solution
 
 
 def _hand_record(preset: str, seed: int) -> dict[str, object]:
@@ -138,6 +145,58 @@ def test_with_no_time_left_trick_two_on_is_still_judged_and_trick_one_gets_only_
             assert decision.to_json() == exact.to_json()
     with pytest.raises(ValueError, match="hand_seconds"):
         analyse_record(record, hand_seconds=-1)
+
+
+class _CallLog(Solver):
+    """A solver that notes each search the analysis asks of it: which, at which trick, with which node limit."""
+
+    def __init__(self) -> None:
+        super().__init__(table_bits=18)
+        self.calls: list[tuple[str, int, int]] = []
+
+    def solve(self, match: Match) -> Solution:
+        self.calls.append(("value", len(match.tricks) + 1, self.node_limit))
+        return super().solve(match)
+
+    def improves(self, match: Match, team: int, margin: int) -> bool:
+        self.calls.append(("result", len(match.tricks) + 1, self.node_limit))
+        return super().improves(match, team, margin)
+
+    def results(self, match: Match, actions: Collection[Action] | None = None) -> Results:
+        self.calls.append(("result", len(match.tricks) + 1, self.node_limit))
+        return super().results(match, actions)
+
+
+def test_every_result_from_trick_two_is_searched_before_the_budget_buys_any_tens() -> None:
+    """The budget is what the hand may spend on tens and trick 1 *beyond* the answers it must give: every search
+    a decision from trick 2 needs for its result comes before any budgeted one, so those answers never wait
+    behind a long search for tens (a hand's time is then the larger of the two, not their sum)."""
+    solver = _CallLog()
+    analysis = analyse_record(_hand_record("pagat", 7), solver, node_limit=300_000, hand_seconds=math.inf,
+                              estimates=False)
+    budgeted = [number for number, (kind, trick, limit) in enumerate(solver.calls)
+                if trick == 1 or (kind == "value" and limit > 10_000)]
+    required = [number for number, (kind, trick, _) in enumerate(solver.calls) if kind == "result" and trick >= 2]
+    assert budgeted and required and max(required) < min(budgeted)
+    upgraded = [d for d in analysis.hands[0].decisions if d.trick >= 2 and d.scope == "value" and d.value is not None]
+    assert any(limit > 10_000 for kind, _, limit in solver.calls if kind == "value")  # some tens came from the budget
+    assert all(d.solved for d in analysis.hands[0].decisions if d.trick >= 2) and upgraded
+
+
+def test_the_second_pass_is_budgeted_at_its_own_node_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first pass's small positions run fast; the budget's nodes for the second pass come from the second
+    pass's own rate as soon as it has run enough to tell, so its last search does not run past the budget."""
+    clock = [0.0]
+    monkeypatch.setattr(analysis_module.time, "monotonic", lambda: clock[0])
+    solver = SimpleNamespace(nodes=0)
+    budget = analysis_module._HandBudget(cast(Solver, solver), 9.0)
+    clock[0], solver.nodes = 3.0, 6_000_000  # pass 1: 2 M nodes a second
+    assert budget.nodes_left() == pytest.approx(6.0 * 2_000_000 * 0.8)
+    budget.mark()
+    clock[0], solver.nodes = 5.0, 7_000_000  # pass 2 so far: 0.5 M nodes a second
+    assert budget.nodes_left() == pytest.approx(4.0 * 500_000 * 0.8)
+    clock[0] = 9.5
+    assert budget.nodes_left() == 0
 
 
 def test_hand_seconds_option_is_checked_and_named_in_the_report(

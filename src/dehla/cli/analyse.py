@@ -35,8 +35,9 @@ def add_parser(commands: Any) -> None:
             "A position too big for its full value within the node limit is judged on the hand's result alone "
             "(from trick 2 always; at trick 1 when that fits in the limit, else it is shown as not solved, with "
             "the learned value's estimate marked '~ estimate', never counted with the exact findings). Every "
-            "decision from trick 2 is answered whatever it takes, at least whether it costs the hand; full values "
-            "(the tens) and trick 1, searched last, get what is left of each hand's time budget (--hand-seconds)."
+            "decision from trick 2 is answered first, whatever it takes, at least whether it costs the hand; the "
+            "full values (the tens) beyond the smallest searches, then trick 1, get what is left of each hand's "
+            "time budget (--hand-seconds), counted from the hand's start."
         ),
     )
     parser.add_argument(

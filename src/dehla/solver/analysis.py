@@ -36,15 +36,19 @@ The decisions of a hand are solved from the last to the first with one table
 kept through the hand (``Solver(keep_table=True)``): the later positions lie on
 the line played from the earlier ones, so their entries cut the earlier searches.
 
-A hand's analysis has a time budget (``hand_seconds``).  Every decision from
-trick 2 is answered whatever it takes, at least whether it costs the hand; its
-full value (the tens too) and every search of trick 1 are held to what is left
-of the budget: each such search's node limit is what the rest of the budget
-buys at the rate the solver has run during this hand (a full value may always
-take ``_VALUE_FLOOR`` nodes, which most positions of the last tricks need at
-most).  The decisions are searched from the last, so the budget goes to the
-late tricks first, then trick 2 and on, then trick 1.  A trick-1 decision the
-budget does not reach is reported as not solved (with its estimate).
+A hand's analysis has a time budget (``hand_seconds``) for what it may leave
+out: the tens of decisions from trick 2, and trick 1.  It runs in two passes,
+each from the last decision to the first.  The first answers every decision
+from trick 2, whatever it takes: its full value when that takes at most
+``_VALUE_FLOOR`` nodes (most positions of the last tricks), else whether it
+costs the hand.  The second spends what is left of the budget, counted from
+the hand's start, on the full values the first pass did not reach, then on
+trick 1: each such search's node limit is what the rest of the budget buys at
+the rate the solver has run during this hand (during the second pass, once it
+has run enough to tell: its positions are bigger and slower).  So the answers the analysis
+must give never wait behind searches for tens, and a hand takes about the
+larger of the two, not their sum.  A trick-1 decision the budget does not reach
+is reported as not solved (with its estimate).
 """
 
 from __future__ import annotations
@@ -419,23 +423,51 @@ def analyse_record(
     done = 0
     try:
         for hand in sorted({hand for hand, _, _, _ in positions}):
-            # Last decision first, one table through the hand (see the module's docstring).
-            solver.clear()
-            budget = _HandBudget(solver, hand_seconds)
+            solver.clear()  # one table through the hand (see the module's docstring)
             order = [number for number, position in enumerate(positions) if position[0] == hand]
-            later: tuple[Match, int | None] | None = None  # the next decision's position and its result, if known
+            margins: dict[int, int | None] = {}  # each decision's position's result, where known
+
+            budget = _HandBudget(solver, hand_seconds)
+            # Pass 1, last decision first: every decision from trick 2 at least judged on the result.
             for number in reversed(order):
+                _, index, match, action = positions[number]
+                if _trick_number(match) < 2:
+                    continue
                 if progress is not None:
                     progress(done, len(positions))
+                after = _after(positions, margins, number)
+                value_limit = min(node_limit, _VALUE_FLOOR)
+                decisions[number], margins[number] = _decide(
+                    solver, hand, index, match, action, value_limit, result_node_limit, None, after)
+                done += 1
+            # Pass 2, last decision first, on what is left of the budget: the tens of decisions judged on the
+            # result alone, then trick 1.
+            budget.mark()
+            for number in reversed(order):
                 _, index, match, action = positions[number]
-                after = later[1] if later is not None and _leads_to(match, action, later[0]) else None
-                judged, margin = _decide(solver, hand, index, match, action, node_limit, result_node_limit, budget,
-                                         after)
-                later = (match, margin)
-                if leaf_values is not None and not judged.solved:
-                    judged.estimate = _estimate(leaf_values, match, action, judged.team)
+                judged = decisions[number]
+                if judged is not None:
+                    limit = min(node_limit, budget.nodes_left())
+                    if judged.value is None and limit > min(node_limit, _VALUE_FLOOR):  # more than pass 1 had
+                        solver.node_limit = int(limit)
+                        solution = _solve(solver, match)
+                        if solution is not None:
+                            decisions[number] = _valued(judged, solution)
+                    continue
+                if progress is not None:
+                    progress(done, len(positions))
+                value_limit = int(min(node_limit, max(budget.nodes_left(), _VALUE_FLOOR)))
+                after = _after(positions, margins, number)
+                judged, margins[number] = _decide(
+                    solver, hand, index, match, action, value_limit, node_limit, budget, after)
                 decisions[number] = judged
                 done += 1
+            for number in order:
+                judged = decisions[number]
+                assert judged is not None
+                if leaf_values is not None and not judged.solved:
+                    judged.estimate = _estimate(leaf_values, positions[number][2], positions[number][3],
+                                                judged.team)
     finally:
         solver.keep_table = keep
     if progress is not None:
@@ -452,23 +484,36 @@ def analyse_record(
 
 
 class _HandBudget:
-    """What is left of a hand's time budget, in search nodes at the rate the solver has run in this hand."""
+    """What is left of a hand's time budget, in search nodes at the rate the solver has run in this hand.
+
+    ``mark`` starts a new stretch of searches whose rate, once measured, counts instead of the hand's: the
+    bigger positions of the second pass run slower than the first pass's small ones.
+    """
 
     def __init__(self, solver: Solver, seconds: float) -> None:
         self.solver = solver
         self.seconds = seconds
         self.start = time.monotonic()
         self.start_nodes = solver.nodes
+        self.mark_time = self.start
+        self.mark_nodes = self.start_nodes
+
+    def mark(self) -> None:
+        self.mark_time = time.monotonic()
+        self.mark_nodes = self.solver.nodes
 
     def nodes_left(self) -> float:
-        elapsed = time.monotonic() - self.start
-        left = self.seconds - elapsed
+        now = time.monotonic()
+        left = self.seconds - (now - self.start)
         if left <= 0:
             return 0.0
         if math.isinf(left):
             return math.inf
-        done = self.solver.nodes - self.start_nodes
-        rate = done / elapsed if done >= _RATE_SAMPLE and elapsed > 0 else _ASSUMED_RATE
+        rate = float(_ASSUMED_RATE)
+        for since, nodes in ((self.start, self.start_nodes), (self.mark_time, self.mark_nodes)):
+            done = self.solver.nodes - nodes
+            if done >= _RATE_SAMPLE and now > since:
+                rate = done / (now - since)  # the stretch since the mark, once measured, overrides the hand's
         return left * rate * _RATE_MARGIN
 
 
@@ -478,29 +523,26 @@ def _decide(
     index: int,
     match: Match,
     action: Action,
-    node_limit: int,
-    result_node_limit: int,
-    budget: _HandBudget,
+    value_limit: int,
+    result_limit: int,
+    budget: _HandBudget | None,
     after: int | None = None,
 ) -> tuple[Decision, int | None]:
-    """One decision: its full value within ``node_limit``, else its result (``result_node_limit`` from trick 2),
-    and the position's result (team 0's points margin) where it is known.
+    """One decision: its full value within ``value_limit`` nodes, else its result within ``result_limit`` nodes
+    and, given a ``budget``, what is left of it once the value's search is over (none if nothing), and the
+    position's result (team 0's points margin) where it is known.
 
-    The full value, and at trick 1 the result too, are also held to what is left of the hand's ``budget``.
     ``after`` is the result of the position the played action leads to, when the analysis knows it already.
     """
     seat = match.to_act
     assert seat is not None
-    trick = _trick_number(match)
-    decision = Decision(hand, index, trick, seat, action, solved=False)
-
-    left = budget.nodes_left()
-    solver.node_limit = int(min(node_limit, max(left, _VALUE_FLOOR)))
+    decision = Decision(hand, index, _trick_number(match), seat, action, solved=False)
+    solver.node_limit = value_limit
     solution = _solve(solver, match)
     if solution is not None:
         _fill(decision, solution)
         return decision, solution.value.net
-    solver.node_limit = result_node_limit if trick >= 2 else int(min(node_limit, budget.nodes_left()))
+    solver.node_limit = result_limit if budget is None else int(min(result_limit, budget.nodes_left()))
     if solver.node_limit > 0:
         margin = _judge_result(solver, match, decision, after)
         if margin is not None:
@@ -512,6 +554,23 @@ def _decide(
         decision.best = [action]
         return decision, after
     return decision, None
+
+
+def _after(positions: list[tuple[int, int, Match, Action]], margins: dict[int, int | None], number: int) -> int | None:
+    """The result of the position decision ``number``'s action leads to, if that is the next decision's (same
+    hand, nothing between) and its result is known."""
+    hand, _, match, action = positions[number]
+    following = number + 1
+    if following not in margins or positions[following][0] != hand:
+        return None
+    return margins[following] if _leads_to(match, action, positions[following][2]) else None
+
+
+def _valued(judged: Decision, solution: Solution) -> Decision:
+    """``judged`` (a decision judged on its result, or not at all) with its full value from ``solution``."""
+    decision = Decision(judged.hand, judged.index, judged.trick, judged.seat, judged.action, solved=False)
+    _fill(decision, solution)
+    return decision
 
 
 def _leads_to(match: Match, action: Action, later: Match) -> bool:
