@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from typing import cast
 
 import pytest
-from tests.helpers import random_hand_record
+from tests.helpers import random_hand_record, random_record
 
 from dehla.cli.main import main
 from dehla.engine.actions import Action
@@ -197,6 +197,45 @@ def test_the_second_pass_is_budgeted_at_its_own_node_rate(monkeypatch: pytest.Mo
     assert budget.nodes_left() == pytest.approx(4.0 * 500_000 * 0.8)
     clock[0] = 9.5
     assert budget.nodes_left() == 0
+
+
+def test_hands_analysed_in_worker_processes_say_what_one_process_says() -> None:
+    """``workers=2``: each hand in a process of its own, the same answers as one process (no budget to cut them),
+    the seats' summaries over every hand, and the progress running up to the total once."""
+    record = random_record("mendikot", 4)
+    settings = {"node_limit": 20_000, "result_node_limit": 2_000_000, "hand_seconds": math.inf, "estimates": False,
+                "hands": {0, 1, 2}}
+    alone = analyse_record(record, Solver(table_bits=18), **settings)  # type: ignore[arg-type]
+    seen: list[tuple[int, int]] = []
+    shared = analyse_record(record, progress=lambda done, total: seen.append((done, total)), workers=2,
+                            **settings)  # type: ignore[arg-type]
+    assert len(shared.hands) == 3
+    assert shared.to_json() == alone.to_json()
+    total = sum(len(hand.decisions) for hand in alone.hands)
+    assert seen[-1] == (total, total) and all(a[0] <= b[0] for a, b in itertools.pairwise(seen))
+    with pytest.raises(ValueError, match="workers"):
+        analyse_record(record, workers=0)
+
+
+def test_workers_option_is_checked_and_gives_the_same_report(
+    record_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for bad in ("0", "two"):
+        with pytest.raises(SystemExit) as stop:
+            main(["analyse", str(record_file), "--workers", bad])
+        out, err = capsys.readouterr()
+        assert stop.value.code == 2 and "--workers" in err and "Traceback" not in err
+    record = random_record("mendikot", 4)
+    record["hands"] = record["hands"][:3]  # the first three hands of a match (a record may end mid-match)
+    three = tmp_path / "three.jsonl"
+    three.write_text(dumps_record(record) + "\n", encoding="utf-8")
+    reports = []
+    for workers in ("1", "2"):
+        code, out, err = run(capsys, "analyse", str(three), "--json", "--nodes", "20000", "--hand-seconds",
+                             "inf", "--no-estimates", "--workers", workers)
+        assert code == 0, err
+        reports.append(json.loads(out))
+    assert reports[0] == reports[1] and len(reports[0]["hands"]) == 3
 
 
 def test_hand_seconds_option_is_checked_and_named_in_the_report(

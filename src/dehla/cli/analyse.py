@@ -59,6 +59,14 @@ def add_parser(commands: Any) -> None:
         help="time budget of a hand for full values and trick 1; from trick 2 every decision still gets its "
         "result (default 9; 'inf' for none but --nodes)",
     )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="analyse up to N hands of a record at once, each in a process of its own with its own time budget "
+        "(default 1; the machine's cores are a sensible most)",
+    )
     parser.add_argument("--all", action="store_true", help="list every decision, not only the costly ones")
     parser.add_argument(
         "--no-estimates",
@@ -105,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             with _Progress(not args.quiet and not args.json and sys.stderr.isatty()) as progress:
                 analysis = analyse_record(
-                    entry.data, solver, limit, progress.update, estimates=args.estimates, hand_seconds=seconds
+                    entry.data, solver, limit, progress.update, estimates=args.estimates, hand_seconds=seconds,
+                    workers=args.workers,
                 )
         except RecordError as error:
             failed = True

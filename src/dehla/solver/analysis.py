@@ -54,10 +54,13 @@ is reported as not solved (with its estimate).
 from __future__ import annotations
 
 import math
+import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Literal, NotRequired, TypedDict
+from queue import Empty
+from typing import Any, Literal, NotRequired, TypedDict
 
 from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
@@ -389,6 +392,7 @@ def analyse_record(
     result_node_limit: int = RESULT_NODE_LIMIT,
     estimates: bool = True,
     hand_seconds: float = HAND_SECONDS,
+    workers: int = 1,
 ) -> RecordAnalysis:
     """Analyse every decision of a ``dehla-record/1`` record (raises ``RecordError`` for a bad record).
 
@@ -398,10 +402,14 @@ def analyse_record(
     ``estimates`` gives each decision the solver cannot answer the model's
     estimate (where the rules have a model).  ``hand_seconds`` is each hand's
     time budget for full values and for trick 1 (``math.inf``: node limits
-    only; see the module's docstring).
+    only; see the module's docstring).  ``workers`` above 1 analyses that many hands at once, each in a
+    process of its own with its own solver (``solver`` is then not used) and its own time budget; the
+    answers are the same as one process's where no budget cuts them.
     """
     if not hand_seconds >= 0:
         raise ValueError(f"hand_seconds must be 0 or more, not {hand_seconds!r}")
+    if workers < 1:
+        raise ValueError(f"workers must be 1 or more, not {workers!r}")
     wanted = None if hands is None else frozenset(hands)
     positions: list[tuple[int, int, Match, Action]] = []
     before: list[Match] = []
@@ -413,6 +421,15 @@ def analyse_record(
 
     final = replay(record, on_step)
     rules_json = final.rules.to_json()
+    numbers = sorted({hand for hand, _, _, _ in positions})
+    if workers > 1 and len(numbers) > 1:
+        settings = _Settings(node_limit, result_node_limit, estimates, hand_seconds)
+        hands_done = _in_processes(record, numbers, len(positions), settings, workers, progress)
+        seats = [SeatSummary(seat) for seat in range(final.players)]
+        for one in hands_done:
+            for judged_elsewhere in one.decisions:
+                _count(seats[judged_elsewhere.seat], judged_elsewhere)
+        return RecordAnalysis(rules_json, hands_done, seats)
     model = default_model() if estimates else None
     leaf_values = model_leaves(model) if model is not None and model.covers(final.rules) else None
     solver = solver if solver is not None else Solver()
@@ -422,7 +439,7 @@ def analyse_record(
     decisions: list[Decision | None] = [None] * len(positions)
     done = 0
     try:
-        for hand in sorted({hand for hand, _, _, _ in positions}):
+        for hand in numbers:
             solver.clear()  # one table through the hand (see the module's docstring)
             order = [number for number, position in enumerate(positions) if position[0] == hand]
             margins: dict[int, int | None] = {}  # each decision's position's result, where known
@@ -481,6 +498,67 @@ def analyse_record(
         analysis.decisions.append(decision)
         _count(seats[decision.seat], decision)
     return RecordAnalysis(rules_json, [analysed[key] for key in sorted(analysed)], seats)
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """What each hand's analysis is asked, the same in every worker process."""
+
+    node_limit: int
+    result_node_limit: int
+    estimates: bool
+    hand_seconds: float
+
+
+_worker_queue: Any = None  # in a worker process: where its progress goes (set by ``_worker_start``)
+
+
+def _worker_start(queue: Any) -> None:
+    global _worker_queue
+    _worker_queue = queue
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
+
+
+def _worker_hand(record: object, hand: int, settings: _Settings) -> HandAnalysis:
+    """One hand's analysis in a worker process, its progress reported to the parent as ``(hand, done)``."""
+
+    def report(done: int, total: int) -> None:
+        _worker_queue.put((hand, done))
+
+    analysis = analyse_record(record, None, settings.node_limit, report, {hand}, settings.result_node_limit,
+                              settings.estimates, settings.hand_seconds)
+    return analysis.hands[0]
+
+
+def _in_processes(record: object, numbers: list[int], total: int, settings: _Settings, workers: int,
+                  progress: Callable[[int, int], None] | None) -> list[HandAnalysis]:
+    """Hands ``numbers`` analysed by a pool of ``workers`` processes, in hand order; ``progress`` as one run's."""
+    # spawn, not fork: the caller may hold threads (an event loop, a progress bar) that a fork would copy mid-step
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    pool = context.Pool(min(workers, len(numbers)), _worker_start, (queue,))
+    done = dict.fromkeys(numbers, 0)
+    try:
+        running = {hand: pool.apply_async(_worker_hand, (record, hand, settings)) for hand in numbers}
+        while not all(result.ready() for result in running.values()):
+            try:
+                hand, count = queue.get(timeout=0.2)
+                done[hand] = max(done[hand], count)
+            except Empty:
+                pass
+            if progress is not None:
+                progress(sum(done.values()), total)
+        hands = [running[hand].get() for hand in numbers]  # a worker's error is raised here
+    except BaseException:
+        pool.terminate()
+        raise
+    else:
+        pool.close()
+    finally:
+        pool.join()
+    if progress is not None:
+        progress(total, total)
+    return hands
 
 
 class _HandBudget:
