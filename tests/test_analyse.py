@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import multiprocessing
 from collections.abc import Collection
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,6 +17,7 @@ from tests.helpers import random_hand_record, random_record
 from dehla.cli.main import main
 from dehla.engine.actions import Action
 from dehla.engine.state import Match
+from dehla.errors import DehlaError
 from dehla.record import dumps_record
 from dehla.solver import Solver
 from dehla.solver import analysis as analysis_module
@@ -215,6 +217,25 @@ def test_hands_analysed_in_worker_processes_say_what_one_process_says() -> None:
     assert seen[-1] == (total, total) and all(a[0] <= b[0] for a, b in itertools.pairwise(seen))
     with pytest.raises(ValueError, match="workers"):
         analyse_record(record, workers=0)
+
+
+def test_a_worker_that_dies_ends_the_analysis_with_a_clear_error_not_a_wait() -> None:
+    """A worker killed mid-hand (the out-of-memory killer, a user's ``kill``): the analysis says so at once,
+    and no worker is left running."""
+    record = random_record("mendikot", 4)
+    killed: list[int] = []
+
+    def kill_a_worker(done: int, total: int) -> None:
+        if not killed:
+            for child in multiprocessing.active_children():
+                child.kill()
+                killed.append(child.pid or 0)
+                break
+
+    with pytest.raises(DehlaError, match="worker process stopped"):
+        analyse_record(record, progress=kill_a_worker, hands={0, 1, 2}, node_limit=20_000, hand_seconds=math.inf,
+                       estimates=False, workers=2)
+    assert killed and multiprocessing.active_children() == []
 
 
 def test_workers_option_is_checked_and_gives_the_same_report(

@@ -58,6 +58,8 @@ import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Collection
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from queue import Empty
 from typing import Any, Literal, NotRequired, TypedDict
@@ -532,33 +534,53 @@ def _worker_hand(record: object, hand: int, settings: _Settings) -> HandAnalysis
 
 def _in_processes(record: object, numbers: list[int], total: int, settings: _Settings, workers: int,
                   progress: Callable[[int, int], None] | None) -> list[HandAnalysis]:
-    """Hands ``numbers`` analysed by a pool of ``workers`` processes, in hand order; ``progress`` as one run's."""
+    """Hands ``numbers`` analysed by a pool of ``workers`` processes, in hand order; ``progress`` as one run's.
+
+    A worker that dies (killed, out of memory) ends the analysis with a ``DehlaError`` rather than a wait for
+    an answer that never comes; an interrupt stops the workers at once rather than after their hands.
+    """
     # spawn, not fork: the caller may hold threads (an event loop, a progress bar) that a fork would copy mid-step
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
-    pool = context.Pool(min(workers, len(numbers)), _worker_start, (queue,))
+    others = set(multiprocessing.active_children())
+    pool = ProcessPoolExecutor(min(workers, len(numbers)), mp_context=context, initializer=_worker_start,
+                               initargs=(queue,))
     done = dict.fromkeys(numbers, 0)
     try:
-        running = {hand: pool.apply_async(_worker_hand, (record, hand, settings)) for hand in numbers}
-        while not all(result.ready() for result in running.values()):
-            try:
-                hand, count = queue.get(timeout=0.2)
+        running = {hand: pool.submit(_worker_hand, record, hand, settings) for hand in numbers}
+        pending = set(running.values())
+        while pending:
+            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for future in finished:
+                future.result()  # a worker's error, or a dead worker, is raised here, at once
+            while True:
+                try:
+                    hand, count = queue.get_nowait()
+                except Empty:
+                    break
                 done[hand] = max(done[hand], count)
-            except Empty:
-                pass
             if progress is not None:
                 progress(sum(done.values()), total)
-        hands = [running[hand].get() for hand in numbers]  # a worker's error is raised here
+        hands = [running[hand].result() for hand in numbers]
+    except BrokenProcessPool:
+        _stop(pool, others)
+        raise DehlaError("an analysis worker process stopped before its hand was done (killed, or out of "
+                         "memory?); try again, or with fewer workers") from None
     except BaseException:
-        pool.terminate()
+        _stop(pool, others)
         raise
-    else:
-        pool.close()
-    finally:
-        pool.join()
+    pool.shutdown()
     if progress is not None:
         progress(total, total)
     return hands
+
+
+def _stop(pool: ProcessPoolExecutor, others: set[multiprocessing.process.BaseProcess]) -> None:
+    """Stop ``pool``'s workers now (the caller's other child processes, ``others``, are left alone)."""
+    for child in multiprocessing.active_children():
+        if child not in others:
+            child.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 class _HandBudget:
