@@ -311,3 +311,34 @@ def test_judging_on_the_result_from_the_next_position_agrees_with_full_values(pr
             if not decision.hand_lost:
                 assert decision.best == [decision.action]
     assert compared >= 20
+
+
+def test_hand_option_analyses_only_the_hands_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--hand N`` (repeatable): only those hands, numbered as the report numbers them, each as the whole
+    record's analysis gives it; a hand the record does not hold is a one-line error, not a traceback."""
+    record = random_record("mendikot", 4)
+    record["hands"] = record["hands"][:3]
+    three = tmp_path / "three.jsonl"
+    three.write_text(dumps_record(record) + "\n", encoding="utf-8")
+    options = ("--json", "--nodes", "20000", "--hand-seconds", "inf", "--no-estimates")
+    code, out, err = run(capsys, "analyse", str(three), *options)
+    assert code == 0, err
+    whole = json.loads(out)
+    code, out, err = run(capsys, "analyse", str(three), *options, "--hand", "2", "--hand", "0")
+    assert code == 0, err
+    some = json.loads(out)
+    assert [hand["hand"] for hand in some["hands"]] == [0, 2]
+    assert some["hands"] == [whole["hands"][0], whole["hands"][2]]
+    code, out, err = run(capsys, "analyse", str(three), "--nodes", "20000", "--no-estimates", "--hand", "1")
+    assert code == 0, err
+    assert "Hand 1 (dealer" in out and "Hand 0 (dealer" not in out and "Hand 2 (dealer" not in out
+    code, out, err = run(capsys, "analyse", str(three), "--hand", "7")
+    assert code == 1 and out == ""
+    assert err.strip().endswith("the record has hands 0 to 2: no hand 7") and "Traceback" not in err
+    for bad in ("-1", "first"):
+        with pytest.raises(SystemExit) as stop:
+            main(["analyse", str(three), "--hand", bad])
+        out, err = capsys.readouterr()
+        assert stop.value.code == 2 and "--hand" in err and "Traceback" not in err
+    with pytest.raises(DehlaError, match="no hand 3, 5"):
+        analyse_record(record, hands={1, 3, 5})

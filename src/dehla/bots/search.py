@@ -64,7 +64,7 @@ __all__ = [
 #: Seconds per move: (hard, expert).
 DEFAULT_BUDGETS = (0.5, 2.0)
 #: Search nodes a second the solver manages on one core, where a bot starts before it has measured its own
-#: solver (``NodeRate``; docs/benchmarks.md measures 1.0-1.5 million on its positions on an idle machine).
+#: solver (``NodeRate``; docs/benchmarks.md measures 1.1 to 2 million on its positions on an idle machine).
 NODES_PER_SECOND = 2_000_000
 
 

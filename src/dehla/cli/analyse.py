@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from dehla.cli.common import positive_int
-from dehla.errors import RecordError
+from dehla.errors import DehlaError
 from dehla.record import RecordEntry, parse_records, read_records
 
 __all__ = ["add_parser", "run"]
@@ -67,6 +67,15 @@ def add_parser(commands: Any) -> None:
         help="analyse up to N hands of a record at once, each in a process of its own with its own time budget "
         "(default 1; the machine's cores are a sensible most)",
     )
+    parser.add_argument(
+        "--hand",
+        dest="hands",
+        type=_hand_number,
+        action="append",
+        metavar="N",
+        help="analyse hand N only (numbered from 0, as the report and the replay number them); repeat for more "
+        "hands (default: every hand)",
+    )
     parser.add_argument("--all", action="store_true", help="list every decision, not only the costly ones")
     parser.add_argument(
         "--no-estimates",
@@ -85,6 +94,16 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not value >= 0:
         raise argparse.ArgumentTypeError(f"{text} must be 0 or more")
+    return value
+
+
+def _hand_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a hand number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"hands are numbered from 0, not {value}")
     return value
 
 
@@ -113,10 +132,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             with _Progress(not args.quiet and not args.json and sys.stderr.isatty()) as progress:
                 analysis = analyse_record(
-                    entry.data, solver, limit, progress.update, estimates=args.estimates, hand_seconds=seconds,
-                    workers=args.workers,
+                    entry.data, solver, limit, progress.update, hands=args.hands, estimates=args.estimates,
+                    hand_seconds=seconds, workers=args.workers,
                 )
-        except RecordError as error:
+        except DehlaError as error:
             failed = True
             _report(args.json, f"{where}: {error}")
             continue

@@ -400,7 +400,8 @@ def analyse_record(
 
     ``progress(done, total)`` is called as decisions are analysed.  ``hands``
     (0-based numbers) limits the work to those hands, as the web replay does
-    one hand at a time; the seat summaries then cover those hands only.
+    one hand at a time; the seat summaries then cover those hands only (a number
+    the record has no hand for raises ``DehlaError``).
     ``estimates`` gives each decision the solver cannot answer the model's
     estimate (where the rules have a model).  ``hand_seconds`` is each hand's
     time budget for full values and for trick 1 (``math.inf``: node limits
@@ -415,13 +416,19 @@ def analyse_record(
     wanted = None if hands is None else frozenset(hands)
     positions: list[tuple[int, int, Match, Action]] = []
     before: list[Match] = []
+    played: set[int] = set()
 
     def on_step(match: Match, hand: int, index: int | None, action: Action | Deal, events: tuple[Event, ...]) -> None:
+        played.add(hand)
         if index is not None and not isinstance(action, Deal) and (wanted is None or hand in wanted):
             positions.append((hand, index, before[0], action))
         before[:] = [match.clone()]
 
     final = replay(record, on_step)
+    if wanted is not None and not wanted <= played:
+        missing = ", ".join(str(number) for number in sorted(wanted - played))
+        held = f"hands 0 to {max(played)}" if played else "no hands"
+        raise DehlaError(f"the record has {held}: no hand {missing}")
     rules_json = final.rules.to_json()
     numbers = sorted({hand for hand, _, _, _ in positions})
     if workers > 1 and len(numbers) > 1:

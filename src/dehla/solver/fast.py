@@ -165,7 +165,7 @@ class SolveLimitReached(DehlaError):
 class Solver:
     """A double-dummy solver with its own transposition table.
 
-    ``table_bits`` sets the table size (a pool of ``2**bits`` entries of 80 bytes, and a quarter as many
+    ``table_bits`` sets the table size (a pool of ``2**bits`` entries of 64 bytes, and a quarter as many
     shapes).  Each public call starts a new table generation (a new deal shares few positions with the
     last); ``keep_table`` keeps the entries from call to call instead, for solves of one deal's positions in
     turn (entries are exact facts about positions, so they stay true while the rules are the same).

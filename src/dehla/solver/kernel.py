@@ -147,7 +147,7 @@ NPARAMS = 20
 REVEAL_MOVE = 52
 KEYW = 5  # key words: four suit-length words (cards per holder code), the rest of the state
 PATW = 4  # pattern words: per suit the holders of the live cards from the top, count, ten position
-TW = 10  # table columns
+TW = 8  # table columns: a row is one 64-byte cache line, and a probe reads an entry's first six words
 # Table row 0: bookkeeping.
 M_ALLOC = 0  # pool rows handed out in this generation
 M_SHAPE_ID = 1  # the next shape's serial number
@@ -156,16 +156,16 @@ M_SHAPES = 3  # shape rows (a power of two)
 M_POOL = 4  # pool rows
 # A shape row: the key, then
 S_HEAD = KEYW  # the first entry of its list (-1: none)
-S_GEN = KEYW + 1
+S_STAMP = KEYW + 1  # generation << 8 | live cards
 S_ID = KEYW + 2  # serial number (an entry names its shape by row and serial number)
-S_DEPTH = KEYW + 3  # live cards
 SHAPE_WAYS = 4  # shape rows a key may sit in
 # An entry row: the pattern, then
 E_DATA = PATW  # lo (8 bits) | hi (8) | best move (8) | depth (8) | centre tens (4)
 E_NEXT = PATW + 1
 E_PREV = PATW + 2
-E_OWNER = PATW + 3
-E_OWNER_ID = PATW + 4
+E_OWNER = PATW + 3  # its shape's row | the shape's serial number << OWNER_BITS
+OWNER_BITS = 28  # enough for the row of any table (``table_bits`` at most 26)
+OWNER_ID_MASK = (1 << (63 - OWNER_BITS)) - 1  # the low bits of the serial number kept with an entry
 EVICT_WINDOW = 4
 # Tricks left between which ``_trick_caps`` answers from a team's trick count alone while tens are still open (the
 # team is then credited with every one of them): that bound is loose, so where it answers a query the solve's later
@@ -485,7 +485,7 @@ def new_table(bits: int) -> Array:
     table[0, M_POOL] = pool
     table[0, M_GEN] = -1
     for row in range(1, 1 + shapes):
-        table[row, S_GEN] = -1
+        table[row, S_STAMP] = -1 << 8
     return table
 
 
@@ -524,7 +524,7 @@ def _find_shape(table: Array, params: Array, work: Array, ply: int) -> int:
     gen = params[P_GEN]
     base = 1 + ((_hash(work, ply) & (table[0, M_SHAPES] - 1)) & ~(SHAPE_WAYS - 1))
     for shape in range(base, base + SHAPE_WAYS):
-        if table[shape, S_GEN] == gen and _key_matches(table, shape, work, ply):
+        if table[shape, S_STAMP] >> 8 == gen and _key_matches(table, shape, work, ply):
             return shape
     return -1
 
@@ -618,21 +618,19 @@ def _new_shape(table: Array, params: Array, work: Array, ply: int, depth: int) -
     victim_depth = 1 << 30
     victim_id = 1 << 62
     for shape in range(base, base + SHAPE_WAYS):
-        if table[shape, S_GEN] != gen:
+        stamp = table[shape, S_STAMP]
+        if stamp >> 8 != gen:
             victim = shape
             break
-        if table[shape, S_DEPTH] < victim_depth or (
-            table[shape, S_DEPTH] == victim_depth and table[shape, S_ID] < victim_id
-        ):
+        if stamp & 0xFF < victim_depth or (stamp & 0xFF == victim_depth and table[shape, S_ID] < victim_id):
             victim = shape
-            victim_depth = table[shape, S_DEPTH]
+            victim_depth = stamp & 0xFF
             victim_id = table[shape, S_ID]
     for index in range(KEYW):
         table[victim, index] = work[ply, W_KEY + index]
     table[victim, S_HEAD] = -1
-    table[victim, S_GEN] = gen
+    table[victim, S_STAMP] = gen << 8 | depth
     table[victim, S_ID] = table[0, M_SHAPE_ID]
-    table[victim, S_DEPTH] = depth
     table[0, M_SHAPE_ID] += 1
     return victim
 
@@ -640,8 +638,11 @@ def _new_shape(table: Array, params: Array, work: Array, ply: int, depth: int) -
 @_jit
 def _unlink(table: Array, params: Array, entry: int) -> None:
     """Take an entry out of its shape's list (nothing to do if the shape was evicted: the entry is an orphan)."""
-    owner = table[entry, E_OWNER]
-    if table[owner, S_GEN] != params[P_GEN] or table[owner, S_ID] != table[entry, E_OWNER_ID]:
+    owner = table[entry, E_OWNER] & ((1 << OWNER_BITS) - 1)
+    if (
+        table[owner, S_STAMP] >> 8 != params[P_GEN]
+        or table[owner, S_ID] & OWNER_ID_MASK != table[entry, E_OWNER] >> OWNER_BITS
+    ):
         return
     before = table[entry, E_PREV]
     after = table[entry, E_NEXT]
@@ -753,7 +754,7 @@ def _store(
                 return
             entry = table[entry, E_NEXT]
     entry = _alloc(table, params)
-    if shape < 0 or table[shape, S_GEN] != params[P_GEN]:
+    if shape < 0 or table[shape, S_STAMP] >> 8 != params[P_GEN]:
         shape = _new_shape(table, params, work, ply, depth)
     table[entry, 0] = word0
     table[entry, 1] = word1
@@ -765,8 +766,7 @@ def _store(
     head = table[shape, S_HEAD]
     table[entry, E_NEXT] = head
     table[entry, E_PREV] = -1
-    table[entry, E_OWNER] = shape
-    table[entry, E_OWNER_ID] = table[shape, S_ID]
+    table[entry, E_OWNER] = shape | ((table[shape, S_ID] & OWNER_ID_MASK) << OWNER_BITS)
     if head >= 0:
         table[head, E_PREV] = entry
     table[shape, S_HEAD] = entry
