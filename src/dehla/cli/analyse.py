@@ -16,7 +16,7 @@ import json
 import sys
 from typing import Any
 
-from dehla.cli.common import positive_int
+from dehla.cli.common import positive_int, whole_number
 from dehla.errors import DehlaError
 from dehla.record import RecordEntry, parse_records, read_records
 
@@ -98,10 +98,7 @@ def _seconds(text: str) -> float:
 
 
 def _hand_number(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a hand number") from None
+    value = whole_number(text, "a hand number")
     if value < 0:
         raise argparse.ArgumentTypeError(f"hands are numbered from 0, not {value}")
     return value

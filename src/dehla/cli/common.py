@@ -10,13 +10,18 @@ from dehla.rules import Rules, parse_rules
 
 
 def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be at least 1")
     return value
+
+
+def whole_number(text: str, what: str = "a whole number") -> int:
+    """``text`` as an int, or an argument error that says it is not ``what``."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
 
 
 def seed_value(text: str) -> int:
