@@ -54,6 +54,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+import dehla.numba_cache  # noqa: F401 - first: a writable cache directory for numba before numba is imported
+
+# isort: split
 import numba
 import numpy as np
 import numpy.typing as npt

@@ -37,6 +37,8 @@ import threading
 import time
 from pathlib import Path
 
+import dehla.numba_cache  # noqa: F401 - a writable cache directory for numba before numba is imported
+
 __all__ = ["kernel_ready", "warm_up", "marker_path", "compile_here", "prepare_cache", "WAIT_POLL_SECONDS"]
 
 _lock = threading.Lock()
