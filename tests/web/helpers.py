@@ -189,6 +189,10 @@ class SeatClient:
             await asyncio.wait_for(asyncio.shield(self._reader), timeout)
 
     async def send(self, message: object) -> None:
+        """Send a message; an ``act`` without a ``version`` gets the version of the newest state, as the page's does
+        (send it as text to leave it out)."""
+        if isinstance(message, dict) and message.get("type") == "act" and "version" not in message:
+            message = {**message, "version": self.state["version"] if self.state else 0}
         await self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
 
     async def close(self) -> None:

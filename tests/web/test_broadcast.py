@@ -24,6 +24,7 @@ class Recorder:
 
     def __init__(self, session: TableSession | None = None) -> None:
         self.seat: int | None = None
+        self.player: str | None = None
         self.hands_sent: tuple[int, int] = (-1, -1)
         self.session = session
         self.got: list[tuple[dict[str, Any], dict[str, Any] | None]] = []

@@ -83,13 +83,20 @@ def test_invited_seat_cannot_be_taken_by_a_stranger(client: TestClient) -> None:
 
 
 def test_private_table_not_listed(client: TestClient) -> None:
+    client.get("/")  # the browser's first visit gives it its player identity
     private = client.post("/api/tables", json={"rules": "pagat", "seats": ME_FRIEND_BOTS}).json()
+    quick = client.post("/api/tables", json={"rules": "pagat", "seats": ME_AND_BOTS, "listed": False}).json()
     public = client.post("/api/tables", json={"rules": "pagat", "seats": ME_AND_BOTS}).json()
     opened = client.post("/api/tables", json={"rules": "pagat", "seats": ME_FRIEND_BOTS, "listed": True}).json()
     listed = {table["id"] for table in client.get("/api/tables").json()["tables"]}
     assert private["id"] not in listed and {public["id"], opened["id"]} <= listed
+    assert quick["id"] not in listed
     assert "watch_token" in private and "watch_token" not in public
+    # its host sees it; a stranger (no cookie) does not
+    assert client.get(f"/api/tables/{private['id']}").status_code == 200
+    client.cookies.clear()
     assert client.get(f"/api/tables/{private['id']}").status_code == 404
+    client.cookies.clear()
     assert client.get(f"/api/tables/{private['id']}?watch=wrong").status_code == 404
     info = client.get(f"/api/tables/{private['id']}?watch={private['watch_token']}").json()
     assert info["private"] and not info["listed"] and info["host"] == 0 and info["watchers_allowed"]
@@ -374,12 +381,13 @@ def test_must_follow_refusal_over_the_socket(client: TestClient) -> None:
             held = [card for card in observation["hand"] if card[-1] == led]
             other = [card for card in observation["hand"] if card[-1] != led]
             if led and held and other:
-                socket.send_json({"type": "act", "action": other[0]})
+                socket.send_json({"type": "act", "action": other[0], "version": state["version"]})
                 error = _until(socket, lambda m: m["type"] == "error")
                 assert error["code"] == "must_follow"
                 assert error["params"]["suit"] == led and sorted(error["params"]["cards"]) == sorted(held)
                 return
-            socket.send_json({"type": "act", "action": rng.choice(observation["legal_actions"])})
+            socket.send_json({"type": "act", "action": rng.choice(observation["legal_actions"]),
+                              "version": state["version"]})
     pytest.skip("no position to refuse in this deal")  # pragma: no cover - seed 2 gives one
 
 
@@ -528,14 +536,16 @@ def test_old_log_format_still_loads(tmp_path: Path) -> None:
         with client.websocket_connect("/ws/oldtable") as socket:
             socket.send_json({"type": "hello", "token": tokens[1]})
             state = _until(socket, lambda m: m["type"] == "state")
-            assert state["seat"] == 1 and state["version"] == len(entries)
+            # the old log, and the seat now belongs to this browser's player (one seat entry)
+            assert state["seat"] == 1 and state["version"] == len(entries) + 1
             assert state["observation"] == match.observe(1).to_json()
             to_act = match.to_act
             assert to_act is not None
             socket.send_json({"type": "hello", "token": tokens[to_act]})
+            taken = _until(socket, lambda m: m["type"] == "state" and m["seat"] == to_act)
             action = str(match.legal_actions()[0])
-            socket.send_json({"type": "act", "action": action})
-            played = _until(socket, lambda m: m["type"] == "state" and m["version"] == len(entries) + 1)
+            socket.send_json({"type": "act", "action": action, "version": taken["version"]})
+            played = _until(socket, lambda m: m["type"] == "state" and m["version"] == taken["version"] + 1)
             assert played["last"] == {"seat": to_act, "action": action, "by": "person"}
 
 
@@ -568,8 +578,11 @@ def test_the_log_is_record_actions_plus_seat_events(tmp_path: Path) -> None:
 
     entries = asyncio.run(read())
     assert {entry["type"] for entry in entries} == {"seat", "match", "deal", "action"}
+    # the seat belongs to the player whose browser took it (the client's cookie)
     assert entries[0] == {"type": "seat", "seat": 1, "kind": "person", "bot": entries[0]["bot"], "name": "Bela",
-                          "token_hash": hash_token(created["invites"][1]["token"]), "claimed": True}
+                          "token_hash": hash_token(created["invites"][1]["token"]), "claimed": True,
+                          "player": entries[0]["player"]}
+    assert isinstance(entries[0]["player"], str) and len(entries[0]["player"]) >= 16
     # each entry reads back as it was written, its keys in the same order
     assert all(json.dumps(upgrade_entry(entry)) == json.dumps(entry) for entry in entries)
     # the actions of the log are the record's actions, hand by hand

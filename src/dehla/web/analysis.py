@@ -19,24 +19,35 @@ says so (``preparing``) rather than showing no progress for a minute or two.
 from __future__ import annotations
 
 import asyncio
+import math
 import multiprocessing
 import queue
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from dehla.web.botpool import follow_parent
+from dehla.web.messages import WebError, register
 
 if TYPE_CHECKING:  # the solver is loaded in the workers only, not in the serving process
     from dehla.solver.analysis import DecisionJSON, HandAnalysisJSON, SeatSummaryJSON
 
-__all__ = ["AnalysisService", "AnalysisProgress", "WEB_NODE_LIMIT", "HandReply"]
+__all__ = ["AnalysisService", "AnalysisProgress", "WEB_NODE_LIMIT", "HandReply", "PER_ASKER", "MAX_WAITING",
+           "SECONDS_A_HAND"]
 
 #: Search nodes per position for a full value (about a second at most on one core); bigger ones get the result.
 WEB_NODE_LIMIT = 1_000_000
+#: Analyses one player (or one address, without a player) may have waiting or running at once; hands waiting or
+#: running in all; the time a hand takes, about (the analysis's budget, docs/solver.md), to say when to come back.
+PER_ASKER = 2
+MAX_WAITING = 8
+SECONDS_A_HAND = 10.0
+
+register({"analysis_busy": "The server is busy analysing other hands; try again in {n} seconds."})
 
 Key = tuple[str, int, int]
 
@@ -68,58 +79,127 @@ class HandReply(TypedDict):
     node_limit: int
 
 
-class AnalysisService:
-    """Analyses of finished hands, keyed by (table, match, hand), the most recent ``keep`` kept in memory."""
+@dataclass
+class _Job:
+    """A hand to analyse, the requests waiting for it and who asked first."""
 
-    def __init__(self, node_limit: int = WEB_NODE_LIMIT, keep: int = 64, workers: int = 1) -> None:
+    key: Key
+    record: Mapping[str, object]
+    asker: str
+    future: asyncio.Future[HandReply]
+    waiting: int = 0
+    started: bool = False
+    askers: set[str] = field(default_factory=set)
+
+
+class AnalysisService:
+    """Analyses of finished hands, keyed by (table, match, hand), the most recent ``keep`` kept in memory.
+
+    Hands are analysed one after another in a worker process (``workers`` at a time), in the order asked.  Nobody
+    can fill the queue: an asker (a player, or an address) may have ``per_asker`` hands waiting or running, and at
+    most ``max_waiting`` hands wait or run in all; past either, a request is refused at once (``analysis_busy``,
+    HTTP 429 with the seconds to wait).  A hand nobody waits for any more (every page that asked has gone) is
+    dropped before it starts.
+    """
+
+    def __init__(self, node_limit: int = WEB_NODE_LIMIT, keep: int = 64, workers: int = 1,
+                 per_asker: int = PER_ASKER, max_waiting: int = MAX_WAITING) -> None:
         self.node_limit = node_limit
         self.keep = keep
         self.workers = workers
+        self.per_asker = per_asker
+        self.max_waiting = max_waiting
         self._done: OrderedDict[Key, HandReply] = OrderedDict()
-        self._running: dict[Key, asyncio.Future[HandReply]] = {}
+        self._jobs: dict[Key, _Job] = {}
+        self._waiting: deque[_Job] = deque()
+        self._running = 0
         self._progress: dict[Key, AnalysisProgress] = {}
         self._executor: ProcessPoolExecutor | None = None
         self._queue: Any = None
         self._drain: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def progress(self, table_id: str, match_no: int, hand: int) -> AnalysisProgress | None:
         """How far the analysis of a hand being analysed now is, else ``None``."""
         return self._progress.get((table_id, match_no, hand))
 
-    async def hand(self, table_id: str, match_no: int, record: Mapping[str, object], hand: int) -> HandReply:
-        """The analysis of hand ``hand`` (0-based) of a finished match's record, as JSON."""
+    def busy_seconds(self) -> int:
+        """About how long until the queue has room again, in whole seconds."""
+        ahead = len(self._waiting) + self._running
+        return max(1, math.ceil(ahead * SECONDS_A_HAND / max(1, self.workers)))
+
+    async def hand(self, table_id: str, match_no: int, record: Mapping[str, object], hand: int,
+                   asker: str = "") -> HandReply:
+        """The analysis of hand ``hand`` (0-based) of a finished match's record, as JSON.
+
+        Refused with ``WebError("analysis_busy")`` when ``asker`` already waits for ``per_asker`` hands or the
+        queue is full; cancelling the call (the page went away) drops the hand if nobody else waits for it.
+        """
         key = (table_id, match_no, hand)
         done = self._done.get(key)
         if done is not None:
             self._done.move_to_end(key)
             return done
-        running = self._running.get(key)
-        if running is not None:  # someone asked first: share the answer
-            return await asyncio.shield(running)
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[HandReply] = loop.create_future()
-        self._running[key] = future
+        job = self._jobs.get(key)
+        if job is None:
+            mine = sum(1 for item in self._jobs.values() if asker in item.askers)
+            if mine >= self.per_asker or len(self._jobs) >= self.max_waiting:
+                raise WebError("analysis_busy", "busy", n=self.busy_seconds())
+            job = self._jobs[key] = _Job(key, record, asker, asyncio.get_running_loop().create_future())
+            self._waiting.append(job)
+            self._start_next()
+        job.askers.add(asker)
+        job.waiting += 1
+        try:
+            return await asyncio.shield(job.future)
+        finally:
+            job.waiting -= 1
+            if not job.waiting and not job.started and not job.future.done():
+                # every page that asked for it has gone: it never starts
+                self._waiting.remove(job)
+                del self._jobs[key]
+                job.future.cancel()
+
+    def _start_next(self) -> None:
+        while self._running < self.workers and self._waiting:
+            job = self._waiting.popleft()
+            job.started = True
+            self._running += 1
+            task = asyncio.get_running_loop().create_task(self._run(job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, job: _Job) -> None:
+        key = job.key
         self._progress[key] = {"done": 0, "total": 0, "preparing": False}
         try:
-            executor = self._pool()
-            self._start_drain()
-            try:
-                result = await loop.run_in_executor(executor, _analyse_hand, record, hand, self.node_limit, key)
-            except BrokenProcessPool:
-                self._executor = None  # a worker died (killed, out of memory): the next request starts a fresh pool
-                raise
+            result = await self._compute(key, job.record)
         except BaseException as error:
-            future.set_exception(error)
-            future.exception()  # marks it retrieved: the waiters (if any) get it, nobody is warned
-            raise
+            job.future.set_exception(error)
+            job.future.exception()  # marks it retrieved: the waiters (if any) get it, nobody is warned
+            if isinstance(error, asyncio.CancelledError):
+                raise
+        else:
+            job.future.set_result(result)
+            self._done[key] = result
+            while len(self._done) > self.keep:
+                self._done.popitem(last=False)
         finally:
-            del self._running[key]
+            del self._jobs[key]
             self._progress.pop(key, None)
-        future.set_result(result)
-        self._done[key] = result
-        while len(self._done) > self.keep:
-            self._done.popitem(last=False)
-        return result
+            self._running -= 1
+            self._start_next()
+
+    async def _compute(self, key: Key, record: Mapping[str, object]) -> HandReply:
+        """Analyse one hand in a worker process."""
+        executor = self._pool()
+        self._start_drain()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                executor, _analyse_hand, record, key[2], self.node_limit, key)
+        except BrokenProcessPool:
+            self._executor = None  # a worker died (killed, out of memory): the next request starts a fresh pool
+            raise
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -143,7 +223,7 @@ class AnalysisService:
                 key, done, total, preparing = await asyncio.to_thread(source.get, True, 0.2)
             except queue.Empty:
                 continue
-            if key in self._running:
+            if key in self._progress:
                 self._progress[key] = {"done": done, "total": total, "preparing": preparing}
 
     def close(self) -> None:

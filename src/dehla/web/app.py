@@ -7,11 +7,13 @@ disk (no build step); the browser reads the same Babel catalogs as JSON.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
+from typing import TypeVar
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -30,14 +32,20 @@ from dehla.web.analysis import WEB_NODE_LIMIT, AnalysisService
 from dehla.web.botpool import DEFAULT_BOTS_PER_WORKER, BotPool, SolverPreparation
 from dehla.web.cluster import DEFAULT_LEASE_SECONDS
 from dehla.web.messages import TEMPLATES, WebError, register
+from dehla.web.players import Identities, PlayerMiddleware, Viewer, player_of
 from dehla.web.scorekeeper import score_hands
 from dehla.web.security import SecurityHeadersMiddleware
 from dehla.web.settings import DEFAULT_BOT_DELAY, DEFAULT_TRICK_PAUSE, default_bot
-from dehla.web.storage import Storage
+from dehla.web.storage import FinishedMatch, Storage
 from dehla.web.tables import TableService
 from dehla.web.transport import serve_socket
+from dehla.web.visibility import Audience
 
 __all__ = ["create_app", "STATIC_DIR"]
+
+T = TypeVar("T")
+#: How often a waiting request checks that its client is still there, in seconds.
+DISCONNECT_POLL = 0.5
 
 STATIC_DIR = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 16_384
@@ -91,8 +99,42 @@ class WebSettings:
 
 
 def _error(error: WebError) -> JSONResponse:
-    """A refusal: its HTTP status comes from its kind, its body is code, params and the English text."""
-    return JSONResponse(error.to_json(), status_code=error.status)
+    """A refusal: its HTTP status comes from its kind, its body is code, params and the English text; a busy server
+    says when to come back (``Retry-After``, the ``n`` seconds of its params)."""
+    headers = {"Retry-After": str(error.params["n"])} if error.kind == "busy" and "n" in error.params else None
+    return JSONResponse(error.to_json(), status_code=error.status, headers=headers)
+
+
+def _viewer(request: Request) -> Viewer:
+    """Who asks: their player (cookie) and the seat or watch link tokens the request carries."""
+    tokens = tuple(value for name in ("watch", "token") if (value := request.query_params.get(name)))
+    return Viewer(player_of(request.scope), tokens)
+
+
+def _asker(request: Request) -> str:
+    """Whom a limit counts: the player, or the address of a client without one."""
+    player = player_of(request.scope)
+    if player is not None:
+        return "player:" + player
+    return "address:" + (request.client.host if request.client else "")
+
+
+async def _unless_gone(request: Request, work: Awaitable[T]) -> T | None:
+    """``work``'s answer, or ``None`` (and ``work`` cancelled) if the client goes away first."""
+    task = asyncio.ensure_future(work)
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=DISCONNECT_POLL)
+            if done:
+                return task.result()
+            if await request.is_disconnected():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+                return None
+    except BaseException:
+        task.cancel()
+        raise
 
 
 async def _body(request: Request) -> object:
@@ -110,6 +152,10 @@ async def _body(request: Request) -> object:
         raise WebError("bad_json") from None
 
 
+def audience_of(finished: FinishedMatch) -> Audience:
+    return Audience(finished.listed, frozenset(finished.players), frozenset(finished.hashes))
+
+
 def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlette:
     """The web app over ``storage``; tables are resumed from it at startup."""
     settings = settings or WebSettings()
@@ -119,6 +165,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
                            node=settings.node)
     analyses = AnalysisService(settings.analysis_nodes)
     preparation = SolverPreparation()
+    identities = Identities()
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
@@ -179,7 +226,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         if request.method == "GET":
             return JSONResponse({"tables": await service.list_tables()})
         try:
-            created = await service.create_table(await _body(request))
+            created = await service.create_table(await _body(request), player_of(request.scope))
         except WebError as error:
             return _error(error)
         return JSONResponse(created.to_json(), status_code=201)
@@ -187,7 +234,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
     async def table_info(request: Request) -> Response:
         try:
             session = await service.visible(request.path_params["table_id"], request.query_params.get("watch"),
-                                      request.query_params.get("token"))
+                                            request.query_params.get("token"), player_of(request.scope))
         except WebError as error:
             return _error(error)
         return JSONResponse(session.public_info(time.monotonic()))
@@ -197,25 +244,29 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
             body = await _body(request)
             if not isinstance(body, dict):
                 raise WebError("join_body")
-            seat, token = await service.join(request.path_params["table_id"], body.get("seat"), body.get("name"))
+            seat, token = await service.join(request.path_params["table_id"], body.get("seat"), body.get("name"),
+                                             player_of(request.scope))
         except WebError as error:
             return _error(error)
         return JSONResponse({"token": token, "seat": seat})
 
     async def history(request: Request) -> Response:
-        finished = await storage.list_finished()
+        """The finished matches this viewer may see: those of listed tables and their own."""
+        finished = await storage.list_finished(player_of(request.scope))
         return JSONResponse({"matches": [{"table": item.table_id, "match_no": item.match_no,
-                                          "finished": item.finished, **item.summary} for item in finished]})
+                                          "finished": item.finished, "listed": item.listed, **item.summary}
+                                         for item in finished]})
 
-    async def _finished_record(request: Request) -> Mapping[str, object]:
+    async def _finished_record(request: Request) -> FinishedMatch:
+        """A finished match this viewer may see (``visibility``); one they may not is as missing as no match."""
         found = await storage.get_finished(request.path_params["table_id"], request.path_params["match_no"])
-        if found is None:
+        if found is None or not audience_of(found).admits(_viewer(request)):
             raise WebError("no_finished_match", "not_found")
-        return found.record
+        return found
 
     async def record(request: Request) -> Response:
         try:
-            data = await _finished_record(request)
+            data = (await _finished_record(request)).record
         except WebError as error:
             return _error(error)
         name = f"dehla-{request.path_params['table_id']}-{request.path_params['match_no']}.json"
@@ -224,22 +275,25 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
 
     async def replay_view(request: Request) -> Response:
         try:
-            data = await _finished_record(request)
+            data = (await _finished_record(request)).record
         except WebError as error:
             return _error(error)
         return JSONResponse({"record": data, "replay": replay_json(replay(data))})
 
     async def analysis_view(request: Request) -> Response:
         try:
-            data = await _finished_record(request)
+            data = (await _finished_record(request)).record
             hand = request.path_params["hand"]
             hands = data.get("hands", [])
             count = len(hands) if isinstance(hands, list) else 0
             if not 0 <= hand < count:
                 raise WebError("no_hand", "not_found", max=count - 1)
+            result = await _unless_gone(request, analyses.hand(
+                request.path_params["table_id"], request.path_params["match_no"], data, hand, _asker(request)))
         except WebError as error:
             return _error(error)
-        result = await analyses.hand(request.path_params["table_id"], request.path_params["match_no"], data, hand)
+        if result is None:  # the page went away: nobody reads the answer
+            return Response(status_code=499)
         return JSONResponse(result)
 
     async def analysis_progress(request: Request) -> Response:
@@ -279,6 +333,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         if settings.prepare_solver:
             preparation.start()
         await service.start()
+        identities.start(await storage.secret("player-cookies"))
         try:
             yield
         finally:
@@ -305,7 +360,8 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         WebSocketRoute("/ws/{table_id}", socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeadersMiddleware)])
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeadersMiddleware),
+                                                                  Middleware(PlayerMiddleware, identities=identities)])
     app.state.service = service
     app.state.settings = settings
     return app

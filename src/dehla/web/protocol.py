@@ -39,7 +39,7 @@ MESSAGE_FIELDS: dict[str, dict[str, tuple[type, int | None]]] = {
     "settings": {"listed": (bool, None), "watchers_allowed": (bool, None), "trick_pause": (float, None)},
 }
 #: Fields a message of a type must have.
-REQUIRED: dict[str, tuple[str, ...]] = {"act": ("action",), "chat": ("text",), "react": ("reaction",),
+REQUIRED: dict[str, tuple[str, ...]] = {"act": ("action", "version"), "chat": ("text",), "react": ("reaction",),
                                         "seat": ("seat", "kind")}
 
 
@@ -56,11 +56,12 @@ class HelloRequest(TypedDict):
 
 
 class ActRequest(TypedDict):
-    """An action's text, and the table's version it was chosen at (refused as stale if the table moved on)."""
+    """An action's text, and the table's version it was chosen at (refused as stale if the game moved on): an action
+    names the position it was meant for, so two windows of one seat can never play a card into the next trick."""
 
     type: Literal["act"]
     action: str
-    version: NotRequired[int]
+    version: int
 
 
 class BareRequest(TypedDict):
@@ -104,6 +105,7 @@ register({
     "bad_message": "That message was not understood.",
     "too_big": "That message is too long (at most {max} bytes).",
     "rate": "Too many messages; slow down.",
+    "no_version": "An action must say the version of the table it was chosen at.",
 })
 
 
@@ -151,7 +153,10 @@ def parse_message(text: object) -> ClientMessage:
             raise ProtocolError("bad_message")
         _check(key, value, *allowed[key])
         message[key] = value
-    if any(key not in message for key in REQUIRED.get(kind, ())):
+    missing = [key for key in REQUIRED.get(kind, ()) if key not in message]
+    if missing == ["version"]:
+        raise ProtocolError("no_version")
+    if missing:
         raise ProtocolError("bad_message")
     # every field was checked against MESSAGE_FIELDS and REQUIRED, which say what the types above say
     return cast(ClientMessage, message)

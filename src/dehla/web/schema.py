@@ -124,17 +124,23 @@ class SeatState(TypedDict):
     name: str
     token_hash: str | None
     claimed: bool
+    #: The player identity the seat belongs to once a player with one took it (``dehla.web.players``).
+    player: NotRequired[str | None]
 
 
 def read_seat_state(fields: Fields) -> SeatState:
     """A seat's state in a stored row or a ``seat`` entry; an empty ``bot`` means the default bot."""
-    return {
+    state: SeatState = {
         "kind": fields.text("kind"),
         "bot": fields.optional_text("bot") or "",
         "name": fields.text("name"),
         "token_hash": fields.optional_text("token_hash"),
         "claimed": bool(fields.data.get("claimed")),
     }
+    player = fields.optional_text("player")
+    if player is not None:
+        state["player"] = player
+    return state
 
 
 class TableMeta(TypedDict, total=False):
@@ -155,6 +161,8 @@ class TableMeta(TypedDict, total=False):
     trick_pause: float
     host: int | None
     watch_hash: str | None
+    #: Whether the table was listed when it was made (a match's visibility is worked out from it and the log).
+    first_listed: bool
 
 
 def read_meta(raw: object, table_id: str) -> TableMeta:
@@ -189,6 +197,8 @@ def read_meta(raw: object, table_id: str) -> TableMeta:
         meta["host"] = fields.optional_integer("host")
     if "watch_hash" in data:
         meta["watch_hash"] = fields.optional_text("watch_hash")
+    if "first_listed" in data:
+        meta["first_listed"] = fields.flag("first_listed")
     return meta
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import random
@@ -44,7 +43,7 @@ from dehla.engine.events import CentreCollected, Event, HandEnded, Trick
 from dehla.engine.observe import Observation, ObservationJSON, action_text_for
 from dehla.engine.state import Match, draw_first_dealer
 from dehla.errors import DehlaError
-from dehla.record import to_record
+from dehla.record import replay, to_record
 from dehla.rules import Rules, parse_rules
 from dehla.web.botpool import BotPool
 from dehla.web.log import (
@@ -99,6 +98,7 @@ from dehla.web.settings import (
     default_bot,
 )
 from dehla.web.storage import FinishedMatch, LeaseLost, StaleLog, Storage, TableRow
+from dehla.web.visibility import hash_token, match_audience, new_token, token_matches
 
 T = TypeVar("T")
 
@@ -114,6 +114,8 @@ CHAT_RATE = 1.0
 CHAT_BURST = 5.0
 #: How long a window's "took" may take to come back from the channel before it is treated as lost, in seconds.
 TOOK_PATIENCE = 5.0
+#: How long the runner of a table gives the process that wrote a match's last action to keep it, in seconds.
+KEEP_FINISHED_AFTER = 3.0
 #: The quick reactions a seated person may send.
 REACTIONS = ("👍", "👏", "😮", "😂", "🙏", "🔥")
 
@@ -161,26 +163,20 @@ register({
     "chat_rate": "You are chatting too fast; wait a moment.",
     "bad_reaction": "That reaction is not offered.",
     "moved_elsewhere": "This seat is now open in another window.",
+    "seat_owned": "Seat {seat} belongs to the person who opened this invite link first. Ask the host for a link "
+                  "of your own.",
+    "invite_reused": "Someone else opened the invite link of seat {seat}; they were not seated.",
 })
 
-
-def hash_token(token: str) -> str:
-    """Seat and watch tokens are stored only as hashes: a database leak gives no seat."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def _token_matches(stored: str | None, token: str) -> bool:
-    return stored is not None and secrets.compare_digest(stored, hash_token(token))
+_token_matches = token_matches
 
 
 class Listener(Protocol):
     """A connection as the session sees it (the transport's ``Client``): its seat and an outbox."""
 
     seat: int | None
+    #: The player identity of the connection (``dehla.web.players``), ``None`` for a program without a cookie.
+    player: str | None
     #: How many scored hands this listener has been sent; later states carry only the new ones.
     hands_sent: tuple[int, int]
 
@@ -224,10 +220,15 @@ class SeatInfo:
     name: str
     token_hash: str | None = None
     claimed: bool = False
+    #: The player the seat belongs to: the first player with an identity who took it (its link seats nobody else).
+    player: str | None = None
 
     def to_meta(self) -> SeatState:
-        return {"kind": self.kind, "bot": self.bot, "name": self.name, "token_hash": self.token_hash,
-                "claimed": self.claimed}
+        state: SeatState = {"kind": self.kind, "bot": self.bot, "name": self.name, "token_hash": self.token_hash,
+                            "claimed": self.claimed}
+        if self.player is not None:
+            state["player"] = self.player
+        return state
 
     @classmethod
     def from_meta(cls, data: SeatState) -> SeatInfo:
@@ -235,7 +236,11 @@ class SeatInfo:
         bot = data["bot"] or default_bot()
         if bot not in BOTS or BOTS[bot].measurement_only:
             bot = default_bot()
-        return cls(data["kind"], bot, data["name"], data["token_hash"], data["claimed"])
+        return cls(data["kind"], bot, data["name"], data["token_hash"], data["claimed"], data.get("player"))
+
+    def admits(self, player: str | None) -> bool:
+        """Whether ``player`` may take this seat with its link: a seat nobody with an identity took yet, or theirs."""
+        return self.player is None or self.player == player
 
     @property
     def invited(self) -> bool:
@@ -413,10 +418,15 @@ class TableSession:
     trick_pause: float = DEFAULT_TRICK_PAUSE
     host: int | None = None
     watch_hash: str | None = None
+    #: Whether the table was listed when it was made (``visibility.match_audience`` starts from it).
+    first_listed: bool = True
     status: str = "waiting"  # waiting | playing | over
     match_no: int = 0
     match: Match | None = None
     seq: int = 0
+    #: The log's length after its last match, deal or action: an action chosen at a version from here to ``seq``
+    #: was chosen at the position the game is in now (seat and settings entries do not move the game).
+    game_seq: int = 0
     last: LastAction | None = None
     #: The trick just finished (``finished_trick_of``), shown until the next step; when it finished.
     finished_trick: FinishedTrick | None = None
@@ -452,12 +462,16 @@ class TableSession:
     published: tuple[frozenset[int], int] | None = None
     #: Seats a window here took whose "took" message has not come back from the channel yet (when it was sent).
     took_pending: dict[int, tuple[int, float]] = field(default_factory=dict)
+    #: Tasks of the session's own (kept until done: the loop holds tasks only weakly).
+    background: set[asyncio.Future[None]] = field(default_factory=set)
 
     # -- making and restoring ------------------------------------------------------------------
 
     @classmethod
-    def new(cls, context: SessionContext, settings: TableSettings) -> tuple[TableSession, dict[int, str], str]:
-        """A new table from validated settings; returns it, every person seat's token and the watch token."""
+    def new(cls, context: SessionContext, settings: TableSettings,
+            player: str | None = None) -> tuple[TableSession, dict[int, str], str]:
+        """A new table from validated settings, made by ``player``; returns it, every person seat's token and the
+        watch token.  The creator's seat belongs to the creator from the start."""
         seats: list[SeatInfo] = []
         tokens: dict[int, str] = {}
         for number, spec in enumerate(settings.seats):
@@ -466,7 +480,9 @@ class TableSession:
                 continue
             token = new_token()
             tokens[number] = token
-            seats.append(SeatInfo("person", spec.bot, spec.name, hash_token(token), claimed=spec.kind == "me"))
+            mine = spec.kind == "me"
+            seats.append(SeatInfo("person", spec.bot, spec.name, hash_token(token), claimed=mine,
+                                  player=player if mine else None))
         watch = new_token()
         session = cls(
             context=context,
@@ -478,6 +494,7 @@ class TableSession:
             timer=settings.timer,
             created=time.time(),
             listed=settings.listed,
+            first_listed=settings.listed,
             watchers_allowed=settings.watchers_allowed,
             trick_pause=settings.trick_pause,
             host=settings.me,
@@ -515,6 +532,9 @@ class TableSession:
         )
         entries = await context.storage.load_log(row.table_id)
         replayed = replay_log(rules, entries)
+        # a table made before the first setting was kept: as listed as now, unless the host ever changed it
+        session.first_listed = meta.get("first_listed", session.listed if replayed.settings is None else False)
+        session.game_seq = replayed.game_seq
         for event in replayed.seat_events:
             session.seats[event["seat"]] = SeatInfo.from_meta(event)
         if replayed.settings is not None:
@@ -560,6 +580,7 @@ class TableSession:
             "trick_pause": self.trick_pause,
             "host": self.host,
             "watch_hash": self.watch_hash,
+            "first_listed": self.first_listed,
         }
 
     async def save_meta(self) -> None:
@@ -592,6 +613,10 @@ class TableSession:
     def seat_for_token(self, token: str) -> int | None:
         return next((number for number, info in enumerate(self.seats) if _token_matches(info.token_hash, token)),
                     None)
+
+    def seated_player(self, player: str | None) -> bool:
+        """``player`` holds one of the table's seats."""
+        return player is not None and any(info.player == player for info in self.seats)
 
     def may_watch(self, watch: str | None) -> bool:
         """Watchers need the table to allow them and, for a table not in the lobby, its watch link."""
@@ -814,6 +839,17 @@ class TableSession:
             if client not in self.clients:
                 raise WebError("watchers_not_allowed", "forbidden")
             return
+        info = self.seats[seat]
+        if not info.admits(client.player):
+            # Someone else holds the link: they are not seated (and watch only if they may), and the host is told.
+            self._tell_host("invite_reused", seat)
+            if self.may_watch(fields.get("watch")):
+                client.seat = None
+                self.clients.add(client)
+                self._send_chat_log(client)
+                self.broadcast()
+                self._publish_presence()
+            raise WebError("seat_owned", "forbidden", seat=seat)
         self._move_windows_off(seat, client)
         if self.context.bus is not None:
             count, _ = self.took_pending.get(seat, (0, 0.0))
@@ -822,10 +858,11 @@ class TableSession:
         client.seat = seat
         self.clients.add(client)
         self.moved.discard(client)
-        info = self.seats[seat]
         name = clean_name(fields["name"], info.name) if "name" in fields else info.name
-        if not info.claimed or name != info.name:
-            await self._seat_event(seat, SeatInfo(info.kind, info.bot, name, info.token_hash, claimed=True))
+        player = info.player or client.player
+        if not info.claimed or name != info.name or player != info.player:
+            await self._seat_event(seat, SeatInfo(info.kind, info.bot, name, info.token_hash, claimed=True,
+                                                  player=player))
         self.disconnected_at.pop(seat, None)
         self._send_chat_log(client)
         self._publish_presence()
@@ -842,6 +879,14 @@ class TableSession:
                 other.push(_dumps({"type": "notice", "code": "moved_elsewhere", "params": {},
                                    "message": english("moved_elsewhere", {})}))
 
+    def _tell_host(self, code: str, seat: int) -> None:
+        """A notice for the host's windows (here; another process's windows hear nothing of it)."""
+        text = _dumps({"type": "notice", "code": code, "params": {"seat": seat},
+                       "message": english(code, {"seat": seat})})
+        for other in list(self.clients):
+            if other.seat is not None and other.seat == self.host:
+                other.push(text)
+
     def _send_chat_log(self, client: Listener) -> None:
         client.push(_dumps({"type": "chat_log", "messages": list(self.chat)}))
 
@@ -850,7 +895,7 @@ class TableSession:
         match = self.match
         if match is None or self.status != "playing":
             raise WebError("match_not_started" if self.status == "waiting" else "match_over", "conflict")
-        if "version" in fields and fields["version"] != self.seq:
+        if not self.game_seq <= fields["version"] <= self.seq:
             raise WebError("stale", "conflict")
         if match.to_act != seat:
             if match.to_act is None:
@@ -929,11 +974,11 @@ class TableSession:
             raise WebError("bad_seat", max=len(self.seats) - 1)
         return seat
 
-    async def join(self, seat_value: object, name: object) -> tuple[int, str]:
+    async def join(self, seat_value: object, name: object, player: str | None = None) -> tuple[int, str]:
         """A stranger takes a bot seat of a listed table between hands (the lobby's "Replace the bot")."""
-        return await self._decide(lambda: self._join(seat_value, name))
+        return await self._decide(lambda: self._join(seat_value, name, player))
 
-    async def _join(self, seat_value: object, name: object) -> tuple[int, str]:
+    async def _join(self, seat_value: object, name: object, player: str | None) -> tuple[int, str]:
         seat = self._check_seat(seat_value)
         info = self.seats[seat]
         if info.kind == "person" and info.claimed:
@@ -946,7 +991,7 @@ class TableSession:
             raise WebError("seat_bot_until_hand_end", "conflict", seat=seat)
         token = new_token()
         await self._seat_event(seat, SeatInfo("person", info.bot, clean_name(name, f"Player {seat}"),
-                                              hash_token(token), claimed=True))
+                                              hash_token(token), claimed=True, player=player))
         if self.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.seats):
             await self.start_match()
         self.broadcast()
@@ -1045,6 +1090,8 @@ class TableSession:
 
     def _apply(self, entry: LogEntry) -> tuple[Event, ...]:
         """Change this copy by one committed log entry, written here or read back from the log (``upgrade_entry``)."""
+        if entry["type"] in ("match", "deal", "action"):
+            self.game_seq = self.seq
         if entry["type"] == "match":
             self.match = Match(self.rules, entry["first_dealer"])
             self.match_no = entry["match_no"]
@@ -1109,19 +1156,61 @@ class TableSession:
         assert match is not None and match.is_over
         self.status = "over"
         await self.save_meta()
-        record = to_record(match, [info.name for info in self.seats])
+        await self._save_finished(self.match_no, match, await self._log_entries())
+        self.broadcast()
+
+    async def _log_entries(self) -> list[LogEntry]:
+        return [upgrade_entry(raw) for raw in await self.context.storage.load_log(self.table_id)]
+
+    async def _save_finished(self, match_no: int, match: Match, entries: list[LogEntry]) -> None:
+        """Keep a finished match with its summary, its record and who may see it (``visibility``)."""
+        names = [info.name for info in self.seats]
         summary: MatchSummary = {
             "title": self.title,
             "preset": self.rules.preset,
             "rules": self.rules.to_json(),
-            "players": [info.name for info in self.seats],
+            "players": names,
             "score": list(match.score),
             "winner": match.winner,
             "hands": len(match.results),
         }
-        await self.context.storage.save_finished(FinishedMatch(self.table_id, self.match_no, time.time(), summary,
-                                                               record))
-        self.broadcast()
+        audience = match_audience(entries, match_no, self.first_listed, [info.to_meta() for info in self.seats],
+                                  self.watch_hash)
+        await self.context.storage.save_finished(FinishedMatch(
+            self.table_id, match_no, time.time(), summary, to_record(match, names), audience.listed,
+            tuple(sorted(audience.players)), tuple(sorted(audience.hashes))))
+
+    async def keep_finished(self) -> int:
+        """Save every finished match of the log that storage lacks (its process died between the last action and
+        the save); returns how many.  Any process may do it: the same log gives the same record."""
+        kept = await self.context.storage.finished_numbers(self.table_id)
+        if set(range(1, self.match_no + (1 if self.status == "over" else 0))) <= kept:
+            return 0
+        replayed = replay_log(self.rules, await self.context.storage.load_log(self.table_id))
+        saved = 0
+        for match_no, record in replayed.records.items():
+            if match_no in kept:
+                continue
+            match = replay(record)
+            if match.is_over:
+                await self._save_finished(match_no, match, replayed.entries)
+                log.warning("table %s: match %d was finished but not kept; kept it from the log",
+                            self.table_id, match_no)
+                saved += 1
+        return saved
+
+    async def _keep_finished_soon(self) -> None:
+        """The runner's check that another process's last action was followed by its finished match."""
+        await asyncio.sleep(KEEP_FINISHED_AFTER)
+        try:
+            await self.keep_finished()
+        except Exception:
+            log.exception("table %s: cannot keep its finished match from the log", self.table_id)
+
+    def _later(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     # -- other processes serving this table ------------------------------------------------------
 
@@ -1204,11 +1293,15 @@ class TableSession:
             del self.heard[seq]
 
     def _apply_committed(self, raw: object) -> None:
-        self._apply(upgrade_entry(raw))
+        entry = upgrade_entry(raw)
         self.seq += 1
+        self._apply(entry)
         match = self.match
         if match is not None and match.is_over and self.status == "playing":
-            self.status = "over"  # the process that wrote the last action keeps the finished record
+            # the process that wrote the last action keeps the finished record; if it dies first, the runner does
+            self.status = "over"
+            if self.driving:
+                self._later(self._keep_finished_soon())
         self.broadcast()
 
     def hear(self, heard: Heard) -> None:

@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -38,6 +39,7 @@ from typing import Any, Protocol, TypedDict
 from urllib.parse import parse_qs
 
 from dehla.errors import DehlaError
+from dehla.web.migrations import migrate
 
 log = logging.getLogger("dehla.web")
 
@@ -86,6 +88,11 @@ class FinishedMatch:
     finished: float
     summary: Mapping[str, object]
     record: Mapping[str, object]
+    #: Who may see it (``dehla.web.visibility``): everyone if its table was listed throughout the match, else the
+    #: table's players and the holders of one of its links (the links' token hashes).
+    listed: bool = False
+    players: tuple[str, ...] = ()
+    hashes: tuple[str, ...] = ()
 
 
 class Storage(Protocol):
@@ -117,11 +124,24 @@ class Storage(Protocol):
         """The entries from position ``since`` on, as stored (``log.upgrade_entry`` checks each)."""
         ...
 
-    async def save_finished(self, finished: FinishedMatch) -> None: ...
+    async def save_finished(self, finished: FinishedMatch) -> None:
+        """Keep a finished match (again: the same match saved twice is kept once, as last saved)."""
+        ...
 
-    async def list_finished(self, limit: int = 100) -> list[FinishedMatch]: ...
+    async def list_finished(self, player: str | None = None, limit: int = 100) -> list[FinishedMatch]:
+        """The newest finished matches ``player`` may see: those of listed tables and those ``player`` played
+        (without their records)."""
+        ...
 
     async def get_finished(self, table_id: str, match_no: int) -> FinishedMatch | None: ...
+
+    async def finished_numbers(self, table_id: str) -> set[int]:
+        """The numbers of a table's matches kept as finished."""
+        ...
+
+    async def secret(self, name: str) -> str:
+        """A random secret of this database, made on first use and the same for every process (cookie signing)."""
+        ...
 
 
 def _dumps(value: object) -> str:
@@ -136,14 +156,17 @@ def _object(text: str, what: str) -> dict[str, object]:
     return value
 
 
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL, meta TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS log (table_id TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL, "
-    "PRIMARY KEY (table_id, seq))",
-    "CREATE TABLE IF NOT EXISTS finished (table_id TEXT NOT NULL, match_no INTEGER NOT NULL, "
-    "finished DOUBLE PRECISION NOT NULL, summary TEXT NOT NULL, record TEXT NOT NULL, "
-    "PRIMARY KEY (table_id, match_no))",
-)
+def _access(finished: FinishedMatch) -> str:
+    return _dumps({"players": list(finished.players), "hashes": list(finished.hashes)})
+
+
+#: The columns of ``finished`` a ``FinishedMatch`` is read from (``_finished``); ``_LISTING`` leaves out the record.
+_FINISHED_COLUMNS = "table_id, match_no, finished, summary, record, listed, access"
+_LISTING_COLUMNS = "table_id, match_no, finished, summary, '{}', listed, access"
+#: The finished matches a player may see in the history: listed ones and their own (``?``: player, player, limit).
+_VISIBLE = ("SELECT " + _LISTING_COLUMNS + " FROM finished WHERE listed OR EXISTS (SELECT 1 FROM finished_players p "
+            "WHERE p.table_id = finished.table_id AND p.match_no = finished.match_no AND p.player = ?) "
+            "ORDER BY finished DESC LIMIT ?")
 
 
 class SQLiteStorage:
@@ -186,11 +209,27 @@ class SQLiteStorage:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={self.synchronous}")
-            for statement in _SCHEMA:
-                self._db.execute(statement)
+            await self._migrate(self._db)
             self._reader = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as error:
             raise DehlaError(f"cannot open the SQLite database {self.path!r}: {error}") from None
+
+    async def _migrate(self, db: sqlite3.Connection) -> None:
+        """Bring the file's schema to this release's (``migrations``), in one transaction."""
+        had_tables = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tables'").fetchone()
+
+        async def run(sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+            return db.execute(sql, tuple(params)).fetchall()
+
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            before, after = await migrate(run, had_tables is not None)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        if before and before != after:
+            log.info("database %s upgraded from schema version %d to %d", self.path, before, after)
 
     async def close(self) -> None:
         if self._flushing is not None:
@@ -209,6 +248,21 @@ class SQLiteStorage:
         if self._flushing is None:
             self._flushing = asyncio.get_running_loop().create_task(self._flush())
         await done
+
+    async def _write_all(self, statements: list[tuple[str, tuple[SQLParam, ...]]]) -> None:
+        """Queue several statements together (so one transaction commits them all) and wait for them."""
+        if self._db is None:
+            raise DehlaError("the storage is not open")
+        loop = asyncio.get_running_loop()
+        waits: list[asyncio.Future[None]] = []
+        for sql, params in statements:
+            done: asyncio.Future[None] = loop.create_future()
+            self._queue.append((sql, params, done))
+            waits.append(done)
+        if self._flushing is None:
+            self._flushing = loop.create_task(self._flush())
+        for done in waits:
+            await done
 
     async def _flush(self) -> None:
         """Commit what is queued, batch after batch, until the queue is empty."""
@@ -277,32 +331,49 @@ class SQLiteStorage:
         return [json.loads(entry) for (entry,) in rows]
 
     async def save_finished(self, finished: FinishedMatch) -> None:
-        await self._write(
-            "INSERT OR REPLACE INTO finished (table_id, match_no, finished, summary, record) VALUES (?, ?, ?, ?, ?)",
-            (finished.table_id, finished.match_no, finished.finished, _dumps(finished.summary),
-             _dumps(finished.record)),
-        )
+        key = (finished.table_id, finished.match_no)
+        statements: list[tuple[str, tuple[SQLParam, ...]]] = [
+            ("INSERT OR REPLACE INTO finished (table_id, match_no, finished, summary, record, listed, access) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?)",
+             (*key, finished.finished, _dumps(finished.summary), _dumps(finished.record), finished.listed,
+              _access(finished))),
+            ("DELETE FROM finished_players WHERE table_id = ? AND match_no = ?", key),
+        ]
+        statements += [("INSERT INTO finished_players (table_id, match_no, player) VALUES (?, ?, ?)", (*key, player))
+                       for player in sorted(set(finished.players))]
+        await self._write_all(statements)
 
-    async def list_finished(self, limit: int = 100) -> list[FinishedMatch]:
-        rows = self.reader.execute(
-            "SELECT table_id, match_no, finished, summary, '{}' FROM finished ORDER BY finished DESC LIMIT ?", (limit,)
-        ).fetchall()
+    async def list_finished(self, player: str | None = None, limit: int = 100) -> list[FinishedMatch]:
+        rows = self.reader.execute(_VISIBLE, (player, limit)).fetchall()
         return [_finished(row) for row in rows]
 
     async def get_finished(self, table_id: str, match_no: int) -> FinishedMatch | None:
         row = self.reader.execute(
-            "SELECT table_id, match_no, finished, summary, record FROM finished WHERE table_id = ? AND match_no = ?",
-            (table_id, match_no),
+            f"SELECT {_FINISHED_COLUMNS} FROM finished WHERE table_id = ? AND match_no = ?", (table_id, match_no),
         ).fetchone()
         return None if row is None else _finished(row)
 
+    async def finished_numbers(self, table_id: str) -> set[int]:
+        rows = self.reader.execute("SELECT match_no FROM finished WHERE table_id = ?", (table_id,)).fetchall()
+        return {int(row[0]) for row in rows}
+
+    async def secret(self, name: str) -> str:
+        await self._write("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
+                          (name, secrets.token_urlsafe(32)))
+        row = self.reader.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
+        return str(row[0])
+
 
 def _finished(row: Sequence[object]) -> FinishedMatch:
-    table_id, match_no, finished, summary, record = row
+    table_id, match_no, finished, summary, record, listed, access = row
     if not (isinstance(table_id, str) and isinstance(match_no, int) and isinstance(finished, int | float)
-            and isinstance(summary, str) and isinstance(record, str)):
+            and isinstance(summary, str) and isinstance(record, str) and isinstance(access, str)):
         raise DehlaError(f"a row of finished matches is not what the server writes: {str(row)[:80]}")
-    return FinishedMatch(table_id, match_no, float(finished), _object(summary, "summary"), _object(record, "record"))
+    who = _object(access, "access")
+    players, hashes = who.get("players", []), who.get("hashes", [])
+    return FinishedMatch(table_id, match_no, float(finished), _object(summary, "summary"), _object(record, "record"),
+                         bool(listed), tuple(str(item) for item in players) if isinstance(players, list) else (),
+                         tuple(str(item) for item in hashes) if isinstance(hashes, list) else ())
 
 
 _PG_SCHEMA = (
@@ -389,8 +460,16 @@ class PostgresStorage:
             # many processes may start at once: one of them creates the schema while the others wait
             async with first.transaction():
                 await first.execute("SELECT pg_advisory_xact_lock(727274)")
-                for statement in (*_SCHEMA, *_PG_SCHEMA):
-                    await first.execute(statement)
+                cursor = await first.execute("SELECT to_regclass('tables') IS NOT NULL")
+                found = await cursor.fetchone()
+
+                async def run(sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+                    cursor = await first.execute(sql.replace("?", "%s"), tuple(params))
+                    return [] if cursor.description is None else list(await cursor.fetchall())
+
+                before, after = await migrate(run, bool(found and found[0]), _PG_SCHEMA)
+            if before and before != after:
+                log.info("database upgraded from schema version %d to %d", before, after)
             cursor = await first.execute("SELECT current_schema()")
             row = await cursor.fetchone()
             schema = str(row[0]) if row else "public"
@@ -606,27 +685,39 @@ class PostgresStorage:
         await self._execute("DELETE FROM nodes WHERE seen < now() - interval '1 day'")
 
     async def save_finished(self, finished: FinishedMatch) -> None:
-        await self._execute(
-            "INSERT INTO finished (table_id, match_no, finished, summary, record) VALUES (%s, %s, %s, %s, %s) "
-            "ON CONFLICT (table_id, match_no) DO UPDATE SET finished = EXCLUDED.finished, "
-            "summary = EXCLUDED.summary, record = EXCLUDED.record",
-            (finished.table_id, finished.match_no, finished.finished, _dumps(finished.summary),
-             _dumps(finished.record)),
-        )
+        key = (finished.table_id, finished.match_no)
+        async with self._connection() as connection, connection.transaction():
+            await connection.execute(
+                "INSERT INTO finished (table_id, match_no, finished, summary, record, listed, access) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, match_no) DO UPDATE SET "
+                "finished = EXCLUDED.finished, summary = EXCLUDED.summary, record = EXCLUDED.record, "
+                "listed = EXCLUDED.listed, access = EXCLUDED.access",
+                (*key, finished.finished, _dumps(finished.summary), _dumps(finished.record), finished.listed,
+                 _access(finished)),
+            )
+            await connection.execute("DELETE FROM finished_players WHERE table_id = %s AND match_no = %s", key)
+            for player in sorted(set(finished.players)):
+                await connection.execute(
+                    "INSERT INTO finished_players (table_id, match_no, player) VALUES (%s, %s, %s)", (*key, player))
 
-    async def list_finished(self, limit: int = 100) -> list[FinishedMatch]:
-        rows = await self._execute(
-            "SELECT table_id, match_no, finished, summary, '{}' FROM finished ORDER BY finished DESC LIMIT %s",
-            (limit,),
-        )
+    async def list_finished(self, player: str | None = None, limit: int = 100) -> list[FinishedMatch]:
+        rows = await self._execute(_VISIBLE.replace("?", "%s"), (player, limit))
         return [_finished(row) for row in rows]
 
     async def get_finished(self, table_id: str, match_no: int) -> FinishedMatch | None:
         rows = await self._execute(
-            "SELECT table_id, match_no, finished, summary, record FROM finished WHERE table_id = %s AND match_no = %s",
-            (table_id, match_no),
-        )
+            f"SELECT {_FINISHED_COLUMNS} FROM finished WHERE table_id = %s AND match_no = %s", (table_id, match_no))
         return _finished(rows[0]) if rows else None
+
+    async def finished_numbers(self, table_id: str) -> set[int]:
+        rows = await self._execute("SELECT match_no FROM finished WHERE table_id = %s", (table_id,))
+        return {int(row[0]) for row in rows}
+
+    async def secret(self, name: str) -> str:
+        await self._execute("INSERT INTO secrets (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
+                            (name, secrets.token_urlsafe(32)))
+        rows = await self._execute("SELECT value FROM secrets WHERE name = %s", (name,))
+        return str(rows[0][0])
 
 
 def is_shared(storage: object) -> bool:

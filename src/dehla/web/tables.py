@@ -105,6 +105,8 @@ class TableService:
         await self.storage.open()
         for row in await self.storage.load_tables():
             session = await self._restore(row)
+            if session is not None:
+                await self._keep_finished(session)
             if session is not None and self.cluster is None:
                 session.start_driver()
         if self.cluster is not None:
@@ -119,6 +121,12 @@ class TableService:
             return None
         return self.tables.setdefault(session.table_id, session)
 
+    async def _keep_finished(self, session: TableSession) -> None:
+        try:
+            await session.keep_finished()
+        except Exception:
+            log.exception("table %s: cannot keep its finished matches from the log", session.table_id)
+
     async def stop(self) -> None:
         for session in self.tables.values():
             await session.stop_driver()
@@ -129,10 +137,10 @@ class TableService:
         await self.storage.close()
         self.started = False
 
-    async def create_table(self, spec: object) -> Created:
-        """Create a table from the lobby's request (refused with a ``WebError`` naming the field)."""
+    async def create_table(self, spec: object, player: str | None = None) -> Created:
+        """Create a table from the lobby's request by ``player`` (refused with a ``WebError`` naming the field)."""
         settings = parse_table_request(spec, self.trick_pause)
-        session, tokens, watch = TableSession.new(self.context, settings)
+        session, tokens, watch = TableSession.new(self.context, settings, player)
         lease = None if self.cluster is None else self.cluster.node
         await self.storage.create_table(TableRow(session.table_id, session.meta(), session.created), lease=lease)
         self.tables[session.table_id] = session
@@ -175,18 +183,21 @@ class TableService:
             loading = self._loading[table_id] = asyncio.get_running_loop().create_task(load())
         return await asyncio.shield(loading)
 
-    async def visible(self, table_id: object, watch: str | None, token: str | None) -> TableSession:
-        """A table's public info is for everyone if it is listed, else only with its watch link or a seat link."""
+    async def visible(self, table_id: object, watch: str | None, token: str | None,
+                      player: str | None = None) -> TableSession:
+        """A table's public info is for everyone if it is listed, else only for its players and with its watch link
+        or a seat link."""
         session = await self.find(table_id)
         if session.behind:
             await session.catch_up()
-        if session.private and not (session.may_watch(watch) or (token and session.seat_for_token(token) is not None)):
+        if session.private and not (session.may_watch(watch) or (token and session.seat_for_token(token) is not None)
+                                    or session.seated_player(player)):
             raise WebError("no_table", "not_found")
         return session
 
-    async def join(self, table_id: object, seat: object, name: object) -> tuple[int, str]:
+    async def join(self, table_id: object, seat: object, name: object, player: str | None = None) -> tuple[int, str]:
         """Take a bot seat of a listed table between hands; returns the seat and its new token."""
-        return await (await self.find(table_id)).join(seat, name)
+        return await (await self.find(table_id)).join(seat, name, player)
 
     async def list_tables(self) -> list[TableInfo]:
         """Listed tables still open or in play, newest first (no cards, no tokens)."""
@@ -241,6 +252,7 @@ class TableService:
             if session is None or session.driving:
                 continue
             await session.catch_up()  # the last owner may have written more than we heard
+            await self._keep_finished(session)  # ... or died before keeping a finished match
             session.start_driver()
             if self.cluster is not None:
                 # who is connected where: every node with windows on the table answers

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dehla.web.messages import WebError
+from dehla.web.players import player_of
 from dehla.web.protocol import ProtocolError, RateLimiter, parse_message
 from dehla.web.security import origin_allowed
 from dehla.web.session import error_message
@@ -49,6 +50,8 @@ class Client:
         #: Set when the table no longer admits this client: the writer closes the socket after the queue.
         self.closing = False
         self.seat: int | None = None
+        #: The player identity of the connection, from its cookie (``dehla.web.players``).
+        self.player: str | None = None
         self.outbox: deque[tuple[str, str]] = deque()
         self.wake = asyncio.Event()
         self.closed = False
@@ -110,6 +113,7 @@ async def serve_socket(websocket: WebSocket, service: TableService, allowed_orig
         await websocket.close(code=code)
 
     client = Client(websocket.send_text, close)
+    client.player = player_of(websocket.scope)
     writer = asyncio.create_task(_write(client))
     limiter = RateLimiter(rate, burst)
     try:

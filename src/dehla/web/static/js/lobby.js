@@ -9,11 +9,12 @@ import {botLabel, personName, preset, presetSummary, presetTitle} from "./names.
 import {playerName, saveInvites, savedSeat, saveSeat, saveWatch, setPlayerName} from "./storage.js";
 import {navigate} from "./router.js";
 
-export async function quickGame(presetName) {
+/** A table with bots in every other seat: only its player sees it unless `open` lists it in the lobby. */
+export async function quickGame(presetName, open = false) {
   const players = preset(presetName).players;
   const seats = [{kind: "me"}];
   for (let seat = 1; seat < players; seat++) seats.push({kind: "bot", bot: app.meta.default_bot});
-  const created = await api("/api/tables", {rules: presetName, seats, name: playerName()});
+  const created = await api("/api/tables", {rules: presetName, seats, name: playerName(), listed: open});
   saveSeat(created.id, created.seat, created.token);
   navigate("/t/" + created.id);
 }
@@ -44,12 +45,16 @@ export class LobbyPage {
       value: playerName(), placeholder: t("Your name")});
     nameInput.addEventListener("change", () => setPlayerName(nameInput.value.trim()));
     nameInput.addEventListener("input", () => setPlayerName(nameInput.value.trim()));
+    const quickOpen = h("input", {type: "checkbox", id: "quick-open"});
     const quick = h("section", {class: "panel hero"},
       h("h1", {}, t("Play Dehla Pakad")),
       h("p", {}, t("Capture the tens. Two teams, partners sit opposite. Start a game with three bots in one click, or set up a table for friends.")),
       h("p", {class: "field"}, h("label", {for: "player-name"}, t("Your name")), nameInput),
       h("button", {class: "primary big", type: "button", id: "quick-play",
-        onclick: () => quickGame("pagat").catch((error) => toast(errorMessage(error)))}, t("Play now against bots")),
+        onclick: () => quickGame("pagat", quickOpen.checked).catch((error) => toast(errorMessage(error)))},
+        t("Play now against bots")),
+      h("p", {class: "check"}, h("label", {class: "check"}, quickOpen, " " + t("Let others watch and take a bot's seat"))),
+      h("p", {class: "muted", id: "quick-private"}, t("Only you see this game unless you open it: it is not in the lobby or the public history.")),
       app.meta.solver_preparing ? h("p", {class: "muted", id: "solver-preparing"}, t("The strong bots are getting ready: after an install the solver is compiled once, which takes a minute or two. Until then they play simpler moves.")) : null,
       glossary());
     this.root.append(h("div", {class: "lobby"}, quick, this.form(nameInput), this.tablesPanel()));

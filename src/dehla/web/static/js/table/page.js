@@ -136,7 +136,8 @@ export class TablePage {
     switch (message.type) {
       case "error": {
         const text = errorText(message.code, message.params, message.message, this.seatNamer());
-        if (message.code === "no_table" || message.code === "watchers_not_allowed") { this.stop(text); return; }
+        if (message.code === "no_table" || message.code === "watchers_not_allowed"
+            || (message.code === "seat_owned" && !this.state)) { this.stop(text); return; }
         toast(text);
         return;
       }

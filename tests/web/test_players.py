@@ -1,0 +1,261 @@
+"""Players, not links: the defects of issue 35, each as a test named after what a player meets.
+
+A browser gets a player identity (a signed cookie) on its first visit; a seat belongs to the first player who
+opens its link; a finished match is visible to whoever could see its table while it was played; analysis requests
+are bounded; an action names the position it was chosen at; a finished match lost by a crash is kept from the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from tests.web.test_tables import _until
+
+from dehla.web import analysis as analysis_module
+from dehla.web.analysis import AnalysisService, HandReply
+from dehla.web.app import WebSettings, create_app
+from dehla.web.messages import WebError
+from dehla.web.players import COOKIE, Identities
+from dehla.web.storage import open_storage
+
+RANDOM_BOTS = [{"kind": "bot", "bot": "random"}] * 3
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(open_storage(str(tmp_path / "players.sqlite3")),
+                     WebSettings(bot_delay=0, hand_pause=0, trick_pause=0))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def new_player(client: TestClient) -> str:
+    """A browser's first visit: the cookie it is given (its player identity)."""
+    client.cookies.clear()
+    answer = client.get("/")
+    assert "httponly" in answer.headers["set-cookie"].lower() and "samesite=lax" in answer.headers["set-cookie"].lower()
+    return str(client.cookies[COOKIE])
+
+
+def be(client: TestClient, cookie: str | None) -> None:
+    """Make the client's next requests those of the player with this cookie (``None``: a stranger without one)."""
+    client.cookies.clear()
+    if cookie is not None:
+        client.cookies.set(COOKIE, cookie)
+
+
+def _finished(client: TestClient, table: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(item["table"] == table for item in client.get("/api/history").json()["matches"]):
+            return
+        time.sleep(0.05)
+    raise AssertionError("the match did not finish")
+
+
+def test_a_cookie_not_signed_by_the_server_is_no_identity() -> None:
+    identities = Identities()
+    identities.start("secret one")
+    signed = identities.sign("player-1")
+    assert identities.read(signed) == "player-1"
+    other = Identities()
+    other.start("secret two")
+    assert other.read(signed) is None
+    assert identities.read("player-1") is None and identities.read("") is None and identities.read(None) is None
+
+
+def test_a_private_tables_finished_match_is_seen_only_by_its_players_and_link_holders(client: TestClient) -> None:
+    host = new_player(client)
+    created = client.post("/api/tables", json={"rules": "taash", "listed": False, "grace": 0,
+                                               "seats": [{"kind": "me"}, *RANDOM_BOTS]}).json()
+    table = created["id"]
+    _finished(client, table)  # the host sees it in the history
+    urls = [f"/api/history/{table}/1/replay", f"/api/history/{table}/1/record", f"/api/history/{table}/1/analysis/0"]
+    be(client, None)  # a stranger, no cookie, no token
+    assert table not in {item["table"] for item in client.get("/api/history").json()["matches"]}
+    for url in urls:
+        answer = client.get(url)
+        assert answer.status_code == 404 and answer.json()["code"] == "no_finished_match", url
+    be(client, new_player(client))  # another player, with an identity of their own
+    assert table not in {item["table"] for item in client.get("/api/history").json()["matches"]}
+    assert client.get(urls[1]).status_code == 404
+    be(client, None)  # the holder of the watch link
+    assert client.get(f"{urls[1]}?watch={created['watch_token']}").json()["format"] == "dehla-record/1"
+    assert client.get(f"{urls[1]}?watch=not-the-link").status_code == 404
+    be(client, host)
+    line = next(item for item in client.get("/api/history").json()["matches"] if item["table"] == table)
+    assert line["listed"] is False
+    assert client.get(urls[0]).json()["record"]["format"] == "dehla-record/1"
+
+
+def test_a_listed_tables_finished_match_is_public(client: TestClient) -> None:
+    new_player(client)
+    created = client.post("/api/tables", json={"rules": "taash", "listed": True, "grace": 0,
+                                               "seats": [{"kind": "me"}, *RANDOM_BOTS]}).json()
+    _finished(client, created["id"])
+    be(client, None)
+    assert created["id"] in {item["table"] for item in client.get("/api/history").json()["matches"]}
+    assert client.get(f"/api/history/{created['id']}/1/record").status_code == 200
+
+
+def test_an_invite_link_seats_only_the_first_player_who_opens_it(client: TestClient) -> None:
+    host, friend, stranger = new_player(client), new_player(client), new_player(client)
+    be(client, host)
+    created = client.post("/api/tables", json={"rules": "pagat", "seats": [
+        {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+    table, link = created["id"], created["invites"][0]["token"]
+    with client.websocket_connect(f"/ws/{table}") as host_socket:
+        host_socket.send_json({"type": "hello", "token": created["token"]})
+        _until(host_socket, lambda m: m["type"] == "state" and m["seat"] == 0)
+        be(client, friend)
+        with client.websocket_connect(f"/ws/{table}") as friend_socket:
+            friend_socket.send_json({"type": "hello", "token": link, "name": "Bela"})
+            _until(friend_socket, lambda m: m["type"] == "state" and m["seat"] == 1)
+            be(client, stranger)
+            with client.websocket_connect(f"/ws/{table}") as stranger_socket:
+                stranger_socket.send_json({"type": "hello", "token": link})
+                refusal = _until(stranger_socket, lambda m: m["type"] in ("error", "state"))
+                assert refusal["type"] == "error" and refusal["code"] == "seat_owned" and refusal["params"] == {
+                    "seat": 1}
+            notice = _until(host_socket, lambda m: m["type"] == "notice")
+            assert notice["code"] == "invite_reused" and notice["params"] == {"seat": 1}
+            # the friend kept the seat: the next state they get is still seat 1's, with their cards
+            friend_socket.send_json({"type": "ping"})
+            seen: list[dict[str, Any]] = []
+            _until(friend_socket, lambda m: seen.append(m) is None and m["type"] == "pong")
+            assert not [m for m in seen if m["type"] == "notice"]
+            assert all(m["seat"] == 1 for m in seen if m["type"] == "state")
+            # the friend on a second device (same player) moves the seat there
+            be(client, friend)
+            with client.websocket_connect(f"/ws/{table}") as second:
+                second.send_json({"type": "hello", "token": link})
+                _until(second, lambda m: m["type"] == "state" and m["seat"] == 1)
+                moved = _until(friend_socket, lambda m: m["type"] == "notice")
+                assert moved["code"] == "moved_elsewhere"
+    # a stranger cannot take the seat through the lobby either
+    be(client, stranger)
+    assert client.post(f"/api/tables/{table}/join", json={"seat": 1}).status_code in (403, 409)
+
+
+def test_play_now_makes_a_table_only_its_player_sees(client: TestClient) -> None:
+    """The lobby's "Play now against bots" asks for an unlisted table (static/js/lobby.js) and says so."""
+    script = (Path(analysis_module.__file__).parent / "static" / "js" / "lobby.js").read_text()
+    quick = script[script.index("export async function quickGame"):script.index("\n}\n", script.index("quickGame"))]
+    assert "listed: open" in quick and "quickGame(\"pagat\", quickOpen.checked)" in script
+    new_player(client)
+    created = client.post("/api/tables", json={"rules": "pagat", "listed": False,
+                                               "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"},
+                                                         {"kind": "bot"}]}).json()
+    assert created["id"] not in {table["id"] for table in client.get("/api/tables").json()["tables"]}
+    assert client.get(f"/api/tables/{created['id']}").status_code == 200  # its player sees it
+    be(client, None)
+    assert client.get(f"/api/tables/{created['id']}").status_code == 404
+    assert client.post(f"/api/tables/{created['id']}/join", json={"seat": 1}).status_code == 403
+
+
+def test_an_action_names_the_position_it_was_chosen_at(client: TestClient) -> None:
+    new_player(client)
+    created = client.post("/api/tables", json={"rules": "mendikot", "seats": [
+        {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}], "listed": True}).json()
+    table = created["id"]
+    with client.websocket_connect(f"/ws/{table}") as socket:
+        socket.send_json({"type": "hello", "token": created["token"]})
+        socket.send_json({"type": "start"})
+        state = _until(socket, lambda m: m["type"] == "state" and m["observation"] is not None
+                       and m["observation"]["to_act"] == 0 and bool(m["observation"]["legal_actions"]))
+        legal = state["observation"]["legal_actions"]
+        socket.send_json({"type": "act", "action": legal[0]})
+        assert _until(socket, lambda m: m["type"] == "error")["code"] == "no_version"
+        # the host's seat command writes a seat entry: the version moves on, the game does not
+        socket.send_json({"type": "settings", "trick_pause": 0.5})
+        moved = _until(socket, lambda m: m["type"] == "state" and m["version"] > state["version"])
+        assert moved["observation"]["to_act"] == 0
+        # two windows of the seat send different cards chosen at the same version: one is played, the other is
+        # refused as stale and never lands in the next trick
+        socket.send_json({"type": "act", "action": legal[0], "version": state["version"]})
+        socket.send_json({"type": "act", "action": legal[-1], "version": state["version"]})
+        played = _until(socket, lambda m: m["type"] == "state" and m["last"] is not None and m["last"]["seat"] == 0)
+        assert played["last"]["action"] == legal[0]
+        refusal = _until(socket, lambda m: m["type"] == "error")
+        assert refusal["code"] in ("stale", "not_your_turn")
+
+
+class _GatedAnalyses(AnalysisService):
+    """The analysis service with its worker replaced by a gate the test opens (no solver, no process)."""
+
+    def __init__(self, **limits: int) -> None:
+        super().__init__(**limits)
+        self.gate = asyncio.Event()
+        self.computed: list[tuple[str, int, int]] = []
+
+    async def _compute(self, key: tuple[str, int, int], record: Any) -> HandReply:
+        await self.gate.wait()
+        self.computed.append(key)
+        return {"format": "test", "hand": {"hand": key[2], "decisions": [], "start": None}, "seats": [],
+                "node_limit": 0}
+
+
+def test_analysis_requests_are_bounded_per_player_and_in_all() -> None:
+    async def run() -> None:
+        service = _GatedAnalyses(per_asker=2, max_waiting=5)
+        asks = [asyncio.ensure_future(service.hand("t", 1, {}, hand, "player:a")) for hand in range(30)]
+        await asyncio.sleep(0.05)
+        refused = [ask for ask in asks if ask.done()]
+        assert len(refused) == 28
+        for ask in refused:
+            error = ask.exception()
+            assert isinstance(error, WebError) and error.code == "analysis_busy" and error.status == 429
+            assert isinstance(error.params["n"], int) and error.params["n"] >= 1
+        others = [asyncio.ensure_future(service.hand("t", 2, {}, hand, f"player:{hand}")) for hand in range(5)]
+        await asyncio.sleep(0.05)
+        # five waiting or running in all: three more fit, the last two are refused
+        assert [ask.done() for ask in others] == [False, False, False, True, True]
+        # a page that goes away drops its hand before it starts
+        others[2].cancel()
+        await asyncio.sleep(0.01)
+        service.gate.set()
+        answers = await asyncio.gather(*(ask for ask in asks if not ask.done()))
+        assert [answer["hand"]["hand"] for answer in answers] == [0, 1]
+        await asyncio.gather(*others[:2])
+        assert ("t", 2, 2) not in service.computed and len(service.computed) == 4
+
+    asyncio.run(run())
+
+
+def test_a_busy_analysis_is_refused_with_a_time_to_come_back(monkeypatch: pytest.MonkeyPatch,
+                                                               client: TestClient) -> None:
+    created = client.post("/api/tables", json={"rules": "taash", "seats": [{"kind": "bot", "bot": "random"}] * 4})
+    _finished(client, created.json()["id"])
+    busy = WebError("analysis_busy", "busy", n=30)
+
+    async def refuse(*args: object, **kwargs: object) -> HandReply:
+        raise busy
+
+    monkeypatch.setattr(AnalysisService, "hand", refuse)
+    answer = client.get(f"/api/history/{created.json()['id']}/1/analysis/0")
+    assert answer.status_code == 429 and answer.headers["retry-after"] == "30"
+    assert answer.json()["code"] == "analysis_busy" and answer.json()["params"] == {"n": 30}
+
+
+def test_a_finished_match_lost_by_a_crash_is_kept_from_the_log(tmp_path: Path) -> None:
+    """The process that commits a match's last action dies before it keeps the finished match: the log has every
+    action, so the next process to load the table keeps it (here: the row deleted, as if never written)."""
+    db = tmp_path / "crash.sqlite3"
+    settings = WebSettings(bot_delay=0, hand_pause=0, trick_pause=0)
+    with TestClient(create_app(open_storage(str(db)), settings)) as client:
+        created = client.post("/api/tables", json={"rules": "taash", "seats": [{"kind": "bot", "bot": "random"}] * 4})
+        table = created.json()["id"]
+        _finished(client, table)
+        record = client.get(f"/api/history/{table}/1/record").json()
+    with sqlite3.connect(db) as connection:
+        connection.execute("DELETE FROM finished")
+    with TestClient(create_app(open_storage(str(db)), settings)) as client:
+        assert client.get(f"/api/history/{table}/1/record").json() == record
+        assert client.get("/api/history").json()["matches"][0]["table"] == table
