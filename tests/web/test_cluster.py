@@ -153,9 +153,10 @@ def test_people_on_two_processes_and_a_watcher_on_a_third_play_a_match(cluster_d
         assert tricks and set(tricks) <= _tricks_seen(watcher), "the watcher on the third process saw every trick"
         _check_versions(entries, [*people, watcher])
         assert _check(preset, table, cluster_db, people, watcher) > 50  # the leak test, across processes
-        # every process lists the finished match
+        # every process keeps the finished match, private as its table: a link shows it, the public history does not
         for server in servers:
-            assert server.get("/api/history")["matches"][0]["table"] == table
+            assert table not in {item["table"] for item in server.get("/api/history")["matches"]}
+            assert server.get(f"/api/history/{table}/1/record?watch={created['watch_token']}")["hands"]
     finally:
         _stop(servers)
 
@@ -199,9 +200,35 @@ def test_lease_holder_killed_mid_hand_another_process_takes_over(cluster_db: str
         assert replayed.match is not None and replayed.match.is_over
         assert entries[version]["type"] == "action" and entries[version]["by"] == "bot"
         _check_versions(entries, [*people, watcher])
-        record = servers[1].get(f"/api/history/{table}/1/record")
+        record = servers[1].get(f"/api/history/{table}/1/record?token={tokens[0]}")
         logged = [entry["action"] for entry in entries if entry["type"] == "action"]
         assert logged == [action for hand in record["hands"] for action in hand["actions"]]
+    finally:
+        _stop(servers)
+
+
+def test_a_match_whose_finisher_died_before_keeping_it_is_kept_by_the_next_runner(cluster_db: str) -> None:
+    """The process that wrote a match's last action dies before it keeps the finished match (here: the kept row is
+    deleted, then that process is killed): the process that takes the table over keeps it from the log."""
+    import psycopg
+
+    servers = _servers(cluster_db, 2, bot_delay=0)
+    try:
+        created = servers[0].post("/api/tables", {"rules": {"preset": "mendikot", "target": 1},
+                                                  "seats": [{"kind": "bot", "bot": "random"}] * 4})
+        table = created["id"]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not servers[0].get("/api/history")["matches"]:
+            time.sleep(0.1)
+        record = servers[1].get(f"/api/history/{table}/1/record")
+        with psycopg.connect(cluster_db, autocommit=True) as connection:
+            connection.execute("DELETE FROM finished WHERE table_id = %s", (table,))
+        assert not servers[1].get("/api/history")["matches"]
+        servers[0].kill()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not servers[1].get("/api/history")["matches"]:
+            time.sleep(0.2)
+        assert servers[1].get(f"/api/history/{table}/1/record") == record
     finally:
         _stop(servers)
 

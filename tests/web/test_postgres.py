@@ -34,7 +34,7 @@ def clean_database() -> Iterator[str]:
     import psycopg
 
     with psycopg.connect(URL, autocommit=True) as connection:
-        for name in ("log", "finished", "tables"):
+        for name in ("log", "finished", "finished_players", "secrets", "schema_version", "tables"):
             connection.execute(f"DROP TABLE IF EXISTS {name}")
     yield URL
 
@@ -52,8 +52,10 @@ def test_postgres_storage_round_trip(clean_database: str) -> None:
         await storage.update_table("t1", {"title": "y", "seats": []})
         assert [row.meta["title"] for row in await storage.load_tables()] == ["y"]
         assert [entry.get("a") for entry in await storage.load_log("t1")] == [None, "10H"]
-        await storage.save_finished(FinishedMatch("t1", 1, 5.0, {"score": [1, 0]}, {"format": "dehla-record/1"}))
-        await storage.save_finished(FinishedMatch("t1", 1, 6.0, {"score": [1, 0]}, {"format": "dehla-record/1"}))
+        await storage.save_finished(FinishedMatch("t1", 1, 5.0, {"score": [1, 0]}, {"format": "dehla-record/1"},
+                                                    listed=True))
+        await storage.save_finished(FinishedMatch("t1", 1, 6.0, {"score": [1, 0]}, {"format": "dehla-record/1"},
+                                                    listed=True))
         assert [item.finished for item in await storage.list_finished()] == [6.0]
         found = await storage.get_finished("t1", 1)
         assert found is not None and found.record["format"] == "dehla-record/1"
@@ -96,6 +98,7 @@ def test_a_table_on_postgres_survives_kill_9_and_finishes(clean_database: str) -
         server = LiveServer(clean_database, port=server.port, hand_pause=0).start()
         assert asyncio.run(play(reached)) >= reached
         asyncio.run(play(None))
-        assert server.get("/api/history")["matches"][0]["table"] == created["id"]
+        # a private table (invites): its players' links show the finished match
+        assert server.get(f"/api/history/{created['id']}/1/record?token={tokens[0]}")["format"] == "dehla-record/1"
     finally:
         server.stop()
