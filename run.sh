@@ -12,7 +12,7 @@ if [ ! -x .venv/bin/dehla ] || [ ! -f "$stamp" ] \
   python3 -m venv .venv
   .venv/bin/pip install --quiet --upgrade pip
   .venv/bin/pip uninstall --quiet --yes dehla >/dev/null 2>&1 || true  # so that the sources are built again
-  .venv/bin/pip install --quiet .
+  .venv/bin/pip install --quiet ".[postgres]"  # the PostgreSQL driver too, so that --db postgresql:// just works
   touch "$stamp"
 fi
 if [ "$#" -eq 0 ]; then

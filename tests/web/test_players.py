@@ -259,3 +259,46 @@ def test_a_finished_match_lost_by_a_crash_is_kept_from_the_log(tmp_path: Path) -
     with TestClient(create_app(open_storage(str(db)), settings)) as client:
         assert client.get(f"/api/history/{table}/1/record").json() == record
         assert client.get("/api/history").json()["matches"][0]["table"] == table
+
+
+#: A database written by the release before player identities (tests/web/fixtures, made with that release's
+#: code): a private table's finished match, a listed one's, and a private table still waiting for its invitee.
+OLD_RELEASE = Path(__file__).parent / "fixtures" / "release-2026-12-04.sqlite3"
+OLD_PRIVATE, OLD_PRIVATE_WATCH, OLD_PUBLIC, OLD_WAITING = ("T6cVxMnWhz0", "iIVcaY8v3ku2FsY4jYH2ABcl86l50Iq7",
+                                                           "pE5tYLhNyoc", "lGvwUHibwAI")
+OLD_WAITING_TOKEN = "ERPp-8jQkUQTMMCqexvzs0nxe5EQDKLC"
+
+
+def test_a_database_of_the_release_before_opens_with_everything_kept_and_private_matches_private(
+        tmp_path: Path) -> None:
+    db = tmp_path / "upgraded.sqlite3"
+    db.write_bytes(OLD_RELEASE.read_bytes())
+    with sqlite3.connect(db) as connection:
+        logs_before = connection.execute("SELECT table_id, seq, entry FROM log ORDER BY table_id, seq").fetchall()
+        records_before = dict(((table, match_no), record) for table, match_no, record in connection.execute(
+            "SELECT table_id, match_no, record FROM finished"))
+    settings = WebSettings(bot_delay=0, hand_pause=0, trick_pause=0)
+    with TestClient(create_app(open_storage(str(db)), settings)) as client:
+        public = {item["table"] for item in client.get("/api/history").json()["matches"]}
+        assert public == {OLD_PUBLIC}  # the private table's match is no longer shown to everyone
+        assert client.get(f"/api/history/{OLD_PRIVATE}/1/record").status_code == 404
+        kept = client.get(f"/api/history/{OLD_PRIVATE}/1/record?watch={OLD_PRIVATE_WATCH}")
+        assert kept.status_code == 200 and kept.text.strip().startswith("{")
+        assert client.get(f"/api/history/{OLD_PUBLIC}/1/replay").status_code == 200
+        # the table still waiting for its invitee is there, private, and its host's link still seats them
+        assert client.get(f"/api/tables/{OLD_WAITING}").status_code == 404
+        with client.websocket_connect(f"/ws/{OLD_WAITING}") as socket:
+            socket.send_json({"type": "hello", "token": OLD_WAITING_TOKEN})
+            assert _until(socket, lambda m: m["type"] == "state")["seat"] == 0
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        logs_after = connection.execute("SELECT table_id, seq, entry FROM log ORDER BY table_id, seq").fetchall()
+        assert set(logs_before) <= set(logs_after)  # every entry kept (a seat taken above adds one)
+        for key, record in records_before.items():
+            assert connection.execute("SELECT record FROM finished WHERE table_id = ? AND match_no = ?",
+                                      key).fetchone() == (record,)
+        assert {row[0] for row in connection.execute("SELECT id FROM tables")} == {OLD_PRIVATE, OLD_PUBLIC,
+                                                                                   OLD_WAITING}
+    # opened again: already at this version, nothing changes
+    with TestClient(create_app(open_storage(str(db)), settings)) as client:
+        assert {item["table"] for item in client.get("/api/history").json()["matches"]} == {OLD_PUBLIC}
