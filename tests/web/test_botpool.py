@@ -122,3 +122,14 @@ def test_the_serve_command_prepares_the_solver(tmp_path: Path) -> None:
                               bot_workers=0, workers=1, lease_seconds=None)
     server = _server(_options(args))
     assert server.config.app.state.settings.prepare_solver is True
+
+
+def test_the_solvers_preparation_leaves_no_zombie_when_nobody_asks() -> None:
+    """The process that prepares the kernel is reaped when it ends, before anyone asks whether it still runs."""
+    preparation = SolverPreparation((sys.executable, "-c", "pass"))
+    preparation.start()
+    stat = Path(f"/proc/{preparation.pid}/stat")
+    deadline = time.monotonic() + 20
+    while stat.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)  # a zombie's entry stays until it is reaped; nobody here asks ``preparing``
+    assert not stat.exists()

@@ -98,6 +98,14 @@ class SolverPreparation:
                                              stderr=subprocess.DEVNULL, start_new_session=True)
         except OSError:  # pragma: no cover - no interpreter to run (a frozen build?): the kernel compiles on first use
             log.exception("the solver's kernel could not be prepared aside")
+            return
+        # reaped as soon as it ends (else it stays a zombie until someone asks whether it is preparing)
+        threading.Thread(target=self._process.wait, name="solver-preparation", daemon=True).start()
+
+    @property
+    def pid(self) -> int | None:
+        """The preparing process's id, once started."""
+        return None if self._process is None else self._process.pid
 
     @property
     def preparing(self) -> bool:
