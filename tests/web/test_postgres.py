@@ -102,3 +102,27 @@ def test_a_table_on_postgres_survives_kill_9_and_finishes(clean_database: str) -
         assert server.get(f"/api/history/{created['id']}/1/record?token={tokens[0]}")["format"] == "dehla-record/1"
     finally:
         server.stop()
+
+
+def test_nodes_say_where_they_serve_and_silent_ones_are_forgotten(clean_database: str) -> None:
+    import psycopg
+
+    from dehla.web.storage import FORGET_AFTER
+
+    with psycopg.connect(clean_database, autocommit=True) as connection:
+        connection.execute("DROP TABLE IF EXISTS nodes")
+
+    async def run() -> None:
+        storage = open_storage(clean_database)
+        assert isinstance(storage, PostgresStorage)
+        await storage.open()
+        try:
+            ttl = 0.05
+            assert await storage.heartbeat("gone", ttl, "host-a:8000 pid 1") == {"gone"}
+            await asyncio.sleep(ttl * FORGET_AFTER + 0.3)
+            assert await storage.heartbeat("here", ttl, "host-b:8001 pid 2") == {"here"}
+            assert await storage.nodes() == [("here", "host-b:8001 pid 2", False)]
+        finally:
+            await storage.close()
+
+    asyncio.run(run())

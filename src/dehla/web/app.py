@@ -72,7 +72,8 @@ class WebSettings:
     ``allowed_origins`` are the origins besides our own whose pages may open table sockets.
     ``bot_workers``: worker processes the search bots think in (0: threads of the server's process);
     ``lease_seconds``: with PostgreSQL, how long a silent process keeps its tables before another takes them;
-    ``node``: this process's name among those sharing the database (random if not given);
+    ``node``: this process's name among those sharing the database (random if not given); ``address``: where it
+    serves (``host:port pid N``, kept beside its heartbeat for operators);
     ``prepare_solver``: compile the solver's kernel into its cache aside at startup (``dehla serve`` does; the
     tests, whose process has it compiled already, do not).
     """
@@ -82,8 +83,9 @@ class WebSettings:
                  trick_pause: float = DEFAULT_TRICK_PAUSE, allowed_origins: tuple[str, ...] = (),
                  bot_workers: int = 0, bots_per_worker: int = DEFAULT_BOTS_PER_WORKER,
                  lease_seconds: float = DEFAULT_LEASE_SECONDS, node: str | None = None,
-                 prepare_solver: bool = False) -> None:
+                 prepare_solver: bool = False, address: str | None = None) -> None:
         self.node = node
+        self.address = address
         self.prepare_solver = prepare_solver
         self.bot_workers = bot_workers
         self.bots_per_worker = bots_per_worker
@@ -162,7 +164,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
     pool = BotPool(settings.bot_workers, settings.bots_per_worker) if settings.bot_workers > 0 else None
     service = TableService(storage, bot_delay=settings.bot_delay, hand_pause=settings.hand_pause,
                            trick_pause=settings.trick_pause, lease_seconds=settings.lease_seconds, bot_pool=pool,
-                           node=settings.node)
+                           node=settings.node, address=settings.address)
     analyses = AnalysisService(settings.analysis_nodes)
     preparation = SolverPreparation()
     identities = Identities()

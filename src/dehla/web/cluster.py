@@ -67,8 +67,10 @@ class Cluster:
     """This process as a node of the cluster: its id, its heartbeat and leases, and the channel."""
 
     def __init__(self, storage: PostgresStorage, lease_seconds: float = DEFAULT_LEASE_SECONDS,
-                 node: str | None = None) -> None:
+                 node: str | None = None, address: str | None = None) -> None:
         self.storage = storage
+        #: Where this process serves (``host:port pid N``), written beside its heartbeat.
+        self.address = address
         self.lease_seconds = lease_seconds
         self.node = node or secrets.token_hex(6)
         self.live: set[str] = set()
@@ -105,7 +107,7 @@ class Cluster:
     async def _beat(self) -> None:
         host = self._host
         assert host is not None
-        self.live = await self.storage.heartbeat(self.node, self.lease_seconds)
+        self.live = await self.storage.heartbeat(self.node, self.lease_seconds, self.address)
         host.forget_nodes(self.live)
         await self.storage.take_leases(self.node, self.lease_seconds)
         await host.run_leases(await self.storage.leases_of(self.node))

@@ -384,6 +384,8 @@ _PG_SCHEMA = (
     # every serving process, with its last heartbeat (the database's clock, so the processes' clocks never matter)
     "CREATE TABLE IF NOT EXISTS nodes (id TEXT PRIMARY KEY, started TIMESTAMPTZ NOT NULL DEFAULT now(), "
     "seen TIMESTAMPTZ NOT NULL DEFAULT now())",
+    # where each process serves (host:port and pid), so that whoever holds a lease can be found
+    "ALTER TABLE nodes ADD COLUMN IF NOT EXISTS address TEXT",
     # tables written before the version column: their version is their log's length
     "UPDATE tables SET seq = counted.n FROM (SELECT table_id, max(seq) + 1 AS n FROM log GROUP BY table_id) AS counted "
     "WHERE tables.id = counted.table_id AND tables.seq < counted.n",
@@ -405,6 +407,9 @@ SELECT 1 FROM up
 #: Many messages in one statement: the appends of a batch, with its commit; the other messages (presence, chat)
 #: from a connection of their own with ``synchronous_commit`` off (a message needs no disk).
 _NOTIFY = "SELECT pg_notify(%s, message) FROM unnest(%s::text[]) AS message"
+
+#: How many leases' time a silent process stays in ``nodes`` (to be found by an operator) before it is forgotten.
+FORGET_AFTER = 12
 
 #: The tables nobody live runs (their lease holder stopped sending heartbeats, or never had one), taken in a batch.
 _TAKE = """
@@ -663,11 +668,21 @@ class PostgresStorage:
 
     # -- processes and leases (dehla.web.cluster) ----------------------------------------------
 
-    async def heartbeat(self, node: str, ttl: float) -> set[str]:
-        """Say this process is alive; returns every live process's id (this one included)."""
-        await self._execute("INSERT INTO nodes (id) VALUES (%s) ON CONFLICT (id) DO UPDATE SET seen = now()", (node,))
+    async def heartbeat(self, node: str, ttl: float, address: str | None = None) -> set[str]:
+        """Say this process is alive (and where it serves, for whoever must find it); returns every live process's
+        id (this one included).  Processes silent for ``FORGET_AFTER`` leases are forgotten (their tables were taken
+        long before)."""
+        await self._execute("INSERT INTO nodes (id, address) VALUES (%s, %s) "
+                            "ON CONFLICT (id) DO UPDATE SET seen = now(), address = EXCLUDED.address", (node, address))
+        await self._execute("DELETE FROM nodes WHERE seen < now() - make_interval(secs => %s)", (ttl * FORGET_AFTER,))
         rows = await self._execute("SELECT id FROM nodes WHERE seen > now() - make_interval(secs => %s)", (ttl,))
         return {str(row[0]) for row in rows}
+
+    async def nodes(self) -> list[tuple[str, str | None, bool]]:
+        """The processes the database knows: id, address, and whether it holds any table's lease."""
+        rows = await self._execute("SELECT n.id, n.address, EXISTS (SELECT 1 FROM tables t WHERE t.lease_owner = n.id) "
+                                   "FROM nodes n ORDER BY n.started")
+        return [(str(row[0]), None if row[1] is None else str(row[1]), bool(row[2])) for row in rows]
 
     async def take_leases(self, node: str, ttl: float, limit: int = 1000) -> list[str]:
         """Take the lease of tables whose runner is gone (or never was); returns their ids."""

@@ -87,10 +87,12 @@ class TableService:
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
         bot_pool: BotPool | None = None,
         node: str | None = None,
+        address: str | None = None,
     ) -> None:
         self.storage = storage
         #: With storage other processes share, this process is a node of a cluster.
-        self.cluster = Cluster(storage, lease_seconds, node) if isinstance(storage, PostgresStorage) else None
+        self.cluster = (Cluster(storage, lease_seconds, node, address) if isinstance(storage, PostgresStorage)
+                        else None)
         self.bot_pool = bot_pool
         self.context = SessionContext(storage, bot_delay, hand_pause, rng or random.SystemRandom(), self.cluster,
                                       bot_pool)
