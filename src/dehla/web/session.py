@@ -163,9 +163,9 @@ register({
     "chat_rate": "You are chatting too fast; wait a moment.",
     "bad_reaction": "That reaction is not offered.",
     "moved_elsewhere": "This seat is now open in another window.",
-    "seat_owned": "Seat {seat} belongs to the person who opened this invite link first. Ask the host for a link "
-                  "of your own.",
-    "invite_reused": "Someone else opened the invite link of seat {seat}; they were not seated.",
+    "seat_owned": "This seat ({seat}) belongs to the person who opened its invite link first. Ask the host for a "
+                  "link of your own.",
+    "invite_reused": "Someone else opened the invite link of {seat}; they were not seated.",
 })
 
 _token_matches = token_matches

@@ -1,0 +1,80 @@
+"""Browser tests for players, not links (issue 35), in headless Debian chromium: each browser context is a player.
+
+"Play now" makes a table only its player sees; an invite link seats only the first player who opens it, a
+stranger with the same link is told so and the host hears of it.  Screenshots go to tests/web/screenshots/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from tests.web.helpers import LiveServer  # noqa: E402
+from tests.web.page_walk import CHROMIUM  # noqa: E402
+
+SHOTS = Path(__file__).parent / "screenshots"
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(str(tmp_path_factory.mktemp("players") / "players.sqlite3"), bot_delay=0.05,
+                    hand_pause=0.5) as live:
+        yield live
+
+
+def _page(browser: Any) -> Any:
+    page = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en").new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    return page
+
+
+def test_play_now_makes_a_table_only_its_player_sees(browser: Any, server: LiveServer) -> None:
+    player = _page(browser)
+    player.goto(server.url + "/")
+    assert "Only you see this game" in player.inner_text("#quick-private")
+    player.click("#quick-play")
+    player.wait_for_selector(".felt")
+    table = player.url.rsplit("/t/", 1)[1].split("#")[0]
+    assert table not in {item["id"] for item in server.get("/api/tables")["tables"]}  # not in the lobby
+    stranger = _page(browser)
+    stranger.goto(f"{server.url}/t/{table}")
+    stranger.wait_for_selector("text=Watching this table needs a watch link from its host", timeout=10_000)
+    assert not stranger.query_selector(".hand button")
+    assert not player.errors and not stranger.errors
+
+
+def test_an_invite_link_seats_only_the_first_player_and_the_host_hears_of_a_second(browser: Any,
+                                                                                  server: LiveServer) -> None:
+    host = _page(browser)
+    host.goto(server.url + "/")  # the host's browser has its identity before it makes the table
+    created = host.evaluate("""async () => {
+      const answer = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({rules: "pagat", name: "Asha", trick_pause: 0,
+          seats: [{kind: "me"}, {kind: "person"}, {kind: "bot", bot: "random"}, {kind: "bot", bot: "random"}]})});
+      return answer.json();
+    }""")
+    link = f"{server.url}/t/{created['id']}#seat=1&token={created['invites'][0]['token']}"
+    host.goto(f"{server.url}/t/{created['id']}#seat=0&token={created['token']}")
+    host.wait_for_selector(".felt, #start-now")
+    friend = _page(browser)
+    friend.goto(link)
+    friend.wait_for_selector(".hand button", timeout=15_000)
+    stranger = _page(browser)
+    stranger.goto(link)
+    stranger.wait_for_selector("text=belongs to the person who opened its invite link first", timeout=10_000)
+    assert not stranger.query_selector(".hand button")
+    host.wait_for_selector("#toast:not([hidden])", timeout=10_000)
+    assert "Someone else opened the invite link" in host.inner_text("#toast")
+    stranger.screenshot(path=str(SHOTS / "seat-owned-stranger.png"))
+    # the friend still holds the seat, with cards, and was never told it moved
+    assert friend.query_selector(".hand button") is not None
+    assert friend.is_hidden("#moved-banner")
+    assert not host.errors and not friend.errors and not stranger.errors
