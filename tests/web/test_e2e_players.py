@@ -14,8 +14,8 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from tests.web.helpers import LiveServer  # noqa: E402
-from tests.web.page_walk import CHROMIUM  # noqa: E402
+from tests.web.helpers import LiveServer
+from tests.web.page_walk import CHROMIUM
 
 SHOTS = Path(__file__).parent / "screenshots"
 
