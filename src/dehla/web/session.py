@@ -26,26 +26,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import secrets
 import time
-from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Protocol, TypeVar, cast
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 from dehla.bots import BOTS, Bot, make_bot
-from dehla.cards import TENS_MASK, cards_of
-from dehla.engine.actions import Action, Call, Hide, Play, Reveal, parse_action
-from dehla.engine.events import CentreCollected, Event, HandEnded, Trick
+from dehla.engine.actions import Action, parse_action
+from dehla.engine.events import Event
 from dehla.engine.observe import Observation, ObservationJSON, action_text_for
 from dehla.engine.state import Match, draw_first_dealer
 from dehla.errors import DehlaError
 from dehla.record import replay, to_record
 from dehla.rules import Rules, parse_rules
 from dehla.web.botpool import BotPool
+from dehla.web.chat import CHAT_KEPT, MAX_CHAT, REACTIONS, TableChat
 from dehla.web.log import (
     LogEntry,
     SeatEntry,
@@ -65,21 +63,15 @@ from dehla.web.protocol import (
     ActRequest,
     ClientMessage,
     HelloRequest,
-    RateLimiter,
     SeatRequest,
     SettingsRequest,
-    watcher_view,
 )
 from dehla.web.schema import (
-    ChatMessage,
-    ErrorMessage,
     FinishedTrick,
     FinishedTrickView,
     Heard,
     LastAction,
     MatchSummary,
-    ReactionMessage,
-    SeatState,
     SeatView,
     ServerMessage,
     SessionNote,
@@ -88,6 +80,7 @@ from dehla.web.schema import (
     TableMeta,
     read_meta,
 )
+from dehla.web.seats import SeatInfo
 from dehla.web.settings import (
     DEFAULT_BOT_DELAY,
     DEFAULT_TRICK_PAUSE,
@@ -95,9 +88,18 @@ from dehla.web.settings import (
     check_bot,
     check_trick_pause,
     clean_name,
-    default_bot,
 )
 from dehla.web.storage import FinishedMatch, LeaseLost, StaleLog, Storage, TableRow
+from dehla.web.views import (
+    Listener,
+    Views,
+    dumps,
+    dumps_state,
+    encode,
+    error_message,
+    finished_trick_of,
+    illegal_reason,
+)
 from dehla.web.visibility import hash_token, match_audience, new_token, token_matches
 
 T = TypeVar("T")
@@ -107,36 +109,14 @@ __all__ = ["TableSession", "SessionContext", "SeatInfo", "Listener", "Bus", "has
 
 log = logging.getLogger("dehla.web")
 
-#: Longest chat message, in characters; how many are kept per table; the chat rate (per second) and burst.
-MAX_CHAT = 200
-CHAT_KEPT = 50
-CHAT_RATE = 1.0
-CHAT_BURST = 5.0
 #: How long a window's "took" may take to come back from the channel before it is treated as lost, in seconds.
 TOOK_PATIENCE = 5.0
 #: How long the runner of a table gives the process that wrote a match's last action to keep it, in seconds.
 KEEP_FINISHED_AFTER = 3.0
-#: The quick reactions a seated person may send.
-REACTIONS = ("👍", "👏", "😮", "😂", "🙏", "🔥")
 
 register({
     "not_your_turn": "It is not your turn (waiting for {seat}).",
     "waiting_for_deal": "It is not your turn: the next hand is about to be dealt.",
-    "must_follow": "You must follow {suit}: play one of {cards}.",
-    "must_trump": "You asked for the trump, so you must play a trump ({suit}): one of {cards}.",
-    "not_held": "You do not hold {card}.",
-    "hidden_card": "{card} is the hidden trump card, still face down.",
-    "illegal": "{card} cannot be played now.",
-    "illegal_action": "{text} is not allowed now.",
-    "must_call": "Trump must be called first.",
-    "must_hide": "A card must be hidden for trump first.",
-    "no_call_now": "Trump is not called now.",
-    "no_hide_now": "No card is hidden now.",
-    "no_hidden_trump": "There is no hidden trump in this game.",
-    "reveal_automatic": "The hidden trump is turned up by itself in this game.",
-    "trump_revealed": "The trump has already been revealed.",
-    "reveal_leader": "The leader of a trick cannot ask for the trump.",
-    "reveal_can_follow": "You can follow {suit}, so you cannot ask for the trump.",
     "bad_action": "{text} is not an action (a card such as 10H, call S, hide 10H or reveal).",
     "stale": "The table has moved on since you chose; look again.",
     "not_now": "That cannot be done now.",
@@ -158,10 +138,6 @@ register({
     "not_between_hands": "Seats can be changed only before the match or between hands.",
     "own_seat": "You cannot replace your own seat.",
     "watchers_not_allowed": "Watching this table needs a watch link from its host.",
-    "chat_too_long": "A chat message can be at most {max} characters.",
-    "chat_empty": "A chat message needs some text.",
-    "chat_rate": "You are chatting too fast; wait a moment.",
-    "bad_reaction": "That reaction is not offered.",
     "moved_elsewhere": "This seat is now open in another window.",
     "seat_owned": "This seat ({seat}) belongs to the person who opened its invite link first. Ask the host for a "
                   "link of your own.",
@@ -169,83 +145,6 @@ register({
 })
 
 _token_matches = token_matches
-
-
-class Listener(Protocol):
-    """A connection as the session sees it (the transport's ``Client``): its seat and an outbox."""
-
-    seat: int | None
-    #: The player identity of the connection (``dehla.web.players``), ``None`` for a program without a cookie.
-    player: str | None
-    #: How many scored hands this listener has been sent; later states carry only the new ones.
-    hands_sent: tuple[int, int]
-
-    def push(self, text: str, kind: str = "other") -> None: ...
-
-    def close_after_sending(self) -> None:
-        """Close the connection once what is queued has been sent (a watcher the table no longer admits)."""
-        ...
-
-
-def _dumps(message: ServerMessage) -> str:
-    return _encode(message)
-
-
-def _encode(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _dumps_state(message: StateMessage, table_text: str) -> str:
-    """``_dumps(message)`` with its ``table`` already encoded (the same for every listener of a broadcast)."""
-    rest = {key: value for key, value in message.items() if key not in _STATE_HEAD}
-    return (f'{{"type":"state","version":{message["version"]},"seat":{_encode(message["seat"])},'
-            f'"table":{table_text},{_encode(rest)[1:]}')
-
-
-#: The keys a state message starts with, in order (``_dumps_state`` writes them itself).
-_STATE_HEAD = ("type", "version", "seat", "table")
-
-
-def error_message(error: WebError) -> ErrorMessage:
-    """The wire form of a refusal: the browser words it from ``code`` and ``params``."""
-    return {"type": "error", "code": error.code, "params": error.params, "message": str(error)}
-
-
-@dataclass
-class SeatInfo:
-    """One seat: a person's seat (with a secret token once issued) or a bot's; ``bot`` stands in for a person."""
-
-    kind: str
-    bot: str
-    name: str
-    token_hash: str | None = None
-    claimed: bool = False
-    #: The player the seat belongs to: the first player with an identity who took it (its link seats nobody else).
-    player: str | None = None
-
-    def to_meta(self) -> SeatState:
-        state: SeatState = {"kind": self.kind, "bot": self.bot, "name": self.name, "token_hash": self.token_hash,
-                            "claimed": self.claimed}
-        if self.player is not None:
-            state["player"] = self.player
-        return state
-
-    @classmethod
-    def from_meta(cls, data: SeatState) -> SeatInfo:
-        """A seat as stored (read by ``schema.read_seat_state``); a bot not offered any more becomes the default."""
-        bot = data["bot"] or default_bot()
-        if bot not in BOTS or BOTS[bot].measurement_only:
-            bot = default_bot()
-        return cls(data["kind"], bot, data["name"], data["token_hash"], data["claimed"], data.get("player"))
-
-    def admits(self, player: str | None) -> bool:
-        """Whether ``player`` may take this seat with its link: a seat nobody with an identity took yet, or theirs."""
-        return self.player is None or self.player == player
-
-    @property
-    def invited(self) -> bool:
-        """An invite seat nobody has opened yet: it is kept for the person with the link."""
-        return self.kind == "person" and not self.claimed
 
 
 class Bus(Protocol):
@@ -269,136 +168,6 @@ class SessionContext:
     bus: Bus | None = None
     bot_pool: BotPool | None = None
 
-
-def illegal_reason(observation: Observation, action: Action) -> WebError:
-    """Why ``action`` is not legal for the seat that observes: a code with params for the browser.
-
-    Worked out from the observation's hand and legal actions (the engine's
-    rules), never by re-deciding a trick here.
-    """
-    phase = observation.phase
-    legal = observation.legal_actions
-    if isinstance(action, Play | Reveal) and phase in ("call", "hide"):
-        return WebError("must_call" if phase == "call" else "must_hide")
-    if isinstance(action, Play):
-        card = action.card
-        if card not in observation.hand:
-            if observation.hidden_card == card:
-                return WebError("hidden_card", card=str(card))
-            return WebError("not_held", card=str(card))
-        plays = [item.card for item in legal if isinstance(item, Play)]
-        led = observation.led
-        if led is not None and plays and all(item.suit == led for item in plays):
-            return WebError("must_follow", suit=led.name, cards=[str(item) for item in plays])
-        trump = observation.trump
-        if trump is not None and plays and all(item.suit == trump for item in plays):
-            return WebError("must_trump", suit=trump.name, cards=[str(item) for item in plays])
-        return WebError("illegal", card=str(card))
-    if isinstance(action, Call):
-        return WebError("no_call_now")
-    if isinstance(action, Hide):
-        if phase != "hide":
-            return WebError("no_hide_now")
-        return WebError("not_held", card=str(action.card))
-    if isinstance(action, Reveal):
-        trump_rule = observation.rules.trump
-        if trump_rule not in ("hidden", "hidden_auto"):
-            return WebError("no_hidden_trump")
-        if trump_rule == "hidden_auto":
-            return WebError("reveal_automatic")
-        if not observation.trump_hidden:
-            return WebError("trump_revealed")
-        if not observation.trick or observation.led is None:
-            return WebError("reveal_leader")
-        return WebError("reveal_can_follow", suit=observation.led.name)
-    return WebError("illegal_action", text=str(action))  # pragma: no cover - every action kind is above
-
-
-def finished_trick_of(events: Iterable[Event], hand: int) -> FinishedTrick | None:
-    """The finished trick in the events of one step, in the state's ``finished_trick`` form (without ``pause``)."""
-    trick: Trick | None = None
-    collected: CentreCollected | None = None
-    last = False
-    for event in events:
-        if isinstance(event, Trick):
-            trick = event
-        elif isinstance(event, CentreCollected):
-            collected = event
-        elif isinstance(event, HandEnded):
-            last = True
-    if trick is None:
-        return None
-    seats = trick.seats
-    return {
-        "number": trick.number,
-        "hand": hand,
-        "leader": trick.leader,
-        "cards": [{"seat": seat, "card": str(card)} for seat, card in zip(seats, trick.cards)],
-        "winner": trick.winner,
-        "winning_card": str(trick.cards[seats.index(trick.winner)]),
-        "collected": None if collected is None else {
-            "seat": collected.seat,
-            "team": collected.team,
-            "cards": collected.mask.bit_count(),
-            "tens": [str(card) for card in cards_of(collected.mask & TENS_MASK)],
-        },
-        "last_of_hand": last,
-    }
-
-
-class _Views:
-    """The observations of one version of a match, each seat's built from that seat's ``Observation`` only.
-
-    A seat's scored hands (the longest part of a state) are turned into JSON only for a listener
-    that has not been sent them yet.
-    """
-
-    def __init__(self, match: Match | None) -> None:
-        self.match = match
-        self._observations: dict[int, Observation] = {}
-        self._watcher: ObservationJSON | None = None
-        self._json: dict[tuple[int | None, bool], ObservationJSON] = {}
-
-    def _observation(self, seat: int) -> Observation:
-        observation = self._observations.get(seat)
-        if observation is None:
-            assert self.match is not None
-            observation = self._observations[seat] = self.match.observe(seat)
-        return observation
-
-    def _watcher_view(self) -> ObservationJSON:
-        if self._watcher is None:
-            assert self.match is not None
-            self._watcher = watcher_view(self.match)
-        return self._watcher
-
-    def hands(self, seat: int | None) -> int:
-        """How many scored hands ``seat``'s view holds (0 without a match)."""
-        if self.match is None:
-            return 0
-        if seat is None:
-            return len(self._watcher_view()["match"]["hands"])
-        return len(self._observation(seat).results)
-
-    def view(self, seat: int | None, with_hands: bool) -> ObservationJSON:
-        """``seat``'s observation as JSON (the watcher view for ``None``), without ``match.hands`` unless asked."""
-        key = (seat, with_hands)
-        found = self._json.get(key)
-        if found is not None:
-            return found
-        if seat is None:
-            view = self._watcher_view()
-        else:
-            observation = self._observation(seat)
-            leave_out = not with_hands and observation.results
-            view = (replace(observation, results=()) if leave_out else observation).to_json()
-        if not with_hands:
-            # ObservationJSON's MatchJSON (engine/observe.py) has no form without "hands": the cast says that
-            # this one lacks it (the browser keeps the hands it was sent).
-            standing = {key: value for key, value in view["match"].items() if key != "hands"}
-            view = cast(ObservationJSON, {**view, "match": standing})
-        self._json[key] = view
-        return view
 
 
 @dataclass
@@ -441,9 +210,7 @@ class TableSession:
     bots: dict[int, Bot] = field(default_factory=dict)
     #: The table's own random source: bot seeds and the fallback when a bot fails (never the global one).
     rng: random.Random = field(default_factory=random.Random)
-    chat: deque[ChatMessage] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
-    chat_count: int = 0
-    chat_limits: dict[int, RateLimiter] = field(default_factory=dict)
+    chat: TableChat = field(default_factory=TableChat)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     driver: asyncio.Task[None] | None = None
@@ -678,7 +445,7 @@ class TableSession:
         left = max(0.0, self.trick_ended + self.trick_pause - now)
         return {**self.finished_trick, "pause": round(left, 2)}
 
-    def state_message(self, client: Listener, info: TableInfo, views: _Views,
+    def state_message(self, client: Listener, info: TableInfo, views: Views,
                       deadline: float | None, finished: FinishedTrickView | None) -> StateMessage:
         """The full state for one listener: its seat's observation, or the watcher view."""
         seat = client.seat
@@ -717,8 +484,8 @@ class TableSession:
         info = self.public_info(now)
         deadline = self._deadline(now)
         finished = self.finished_trick_view(now)
-        views = _Views(self.match)
-        table_text = _encode(info)
+        views = Views(self.match)
+        table_text = encode(info)
         texts: dict[tuple[int | None, bool], tuple[str, str]] = {}
         for client in list(self.clients):
             seat = client.seat
@@ -727,13 +494,13 @@ class TableSession:
             if sent is None:
                 message = self.state_message(client, info, views, deadline, finished)
                 full = message["observation"] is not None and "hands" in message["observation"]["match"]
-                sent = texts[key] = (_dumps_state(message, table_text), "state_full" if full else "state")
+                sent = texts[key] = (dumps_state(message, table_text), "state_full" if full else "state")
             elif self.match is not None:
                 client.hands_sent = (self.match_no, views.hands(seat))
             client.push(sent[0], sent[1])
 
     def _send_all(self, message: ServerMessage) -> None:
-        text = _dumps(message)
+        text = dumps(message)
         for client in list(self.clients):
             client.push(text)
 
@@ -876,19 +643,19 @@ class TableSession:
             if other is not keep and other.seat == seat:
                 other.seat = None
                 self.moved.add(other)
-                other.push(_dumps({"type": "notice", "code": "moved_elsewhere", "params": {},
+                other.push(dumps({"type": "notice", "code": "moved_elsewhere", "params": {},
                                    "message": english("moved_elsewhere", {})}))
 
     def _tell_host(self, code: str, seat: int) -> None:
         """A notice for the host's windows (here; another process's windows hear nothing of it)."""
-        text = _dumps({"type": "notice", "code": code, "params": {"seat": seat},
+        text = dumps({"type": "notice", "code": code, "params": {"seat": seat},
                        "message": english(code, {"seat": seat})})
         for other in list(self.clients):
             if other.seat is not None and other.seat == self.host:
                 other.push(text)
 
     def _send_chat_log(self, client: Listener) -> None:
-        client.push(_dumps({"type": "chat_log", "messages": list(self.chat)}))
+        client.push(dumps({"type": "chat_log", "messages": self.chat.log()}))
 
     async def _person_act(self, client: Listener, fields: ActRequest) -> None:
         seat = self._require_seat(client)
@@ -911,36 +678,16 @@ class TableSession:
 
     # -- chat and reactions --------------------------------------------------------------------
 
-    def _speaker(self, client: Listener) -> int:
-        seat = self._require_seat(client)
-        limiter = self.chat_limits.setdefault(seat, RateLimiter(CHAT_RATE, CHAT_BURST))
-        if not limiter.allow():
-            raise WebError("chat_rate", "conflict")
-        return seat
-
     def _chat(self, client: Listener, text: str) -> None:
-        """A short line of plain text to everyone at the table; kept in memory (the last ``CHAT_KEPT``)."""
-        self._require_seat(client)
-        text = " ".join(text.split())
-        if len(text) > MAX_CHAT:
-            raise WebError("chat_too_long", max=MAX_CHAT)
-        if not text:
-            raise WebError("chat_empty")
-        seat = self._speaker(client)
-        self.chat_count += 1
-        message: ChatMessage = {"type": "chat", "id": self.chat_count, "seat": seat, "name": self.seats[seat].name,
-                                "text": text, "at": round(time.time(), 3)}
-        self.chat.append(message)
+        """A short line of plain text to everyone at the table (``chat.TableChat``), here and on other processes."""
+        seat = self._require_seat(client)
+        message = self.chat.line(seat, self.seats[seat].name, text)
         self._send_all(message)
         self._publish({"k": "chat", "m": message})
 
     def _react(self, client: Listener, reaction: str) -> None:
-        self._require_seat(client)
-        if reaction not in REACTIONS:
-            raise WebError("bad_reaction")
-        seat = self._speaker(client)
-        message: ReactionMessage = {"type": "reaction", "seat": seat, "name": self.seats[seat].name,
-                                    "reaction": reaction}
+        seat = self._require_seat(client)
+        message = self.chat.reaction(seat, self.seats[seat].name, reaction)
         self._send_all(message)
         self._publish({"k": "react", "m": message})
 
@@ -1021,7 +768,7 @@ class TableSession:
         self._make_bot(seat)  # a fresh bot even when the same kind replaces it
         self.disconnected_at.pop(seat, None)
         if token is not None:
-            client.push(_dumps({"type": "invite", "seat": seat, "token": token}))
+            client.push(dumps({"type": "invite", "seat": seat, "token": token}))
         if self.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.seats):
             await self.start_match()
         self.broadcast()
@@ -1041,7 +788,7 @@ class TableSession:
             watch_hash = hash_token(watch)
         await self._step(settings_entry(listed, watchers, pause, watch_hash))
         if watch is not None:
-            client.push(_dumps({"type": "watch_token", "token": watch}))
+            client.push(dumps({"type": "watch_token", "token": watch}))
         await self.save_meta()
         self.broadcast()
 
@@ -1060,7 +807,7 @@ class TableSession:
         for other in list(self.clients):
             if other.seat is None and other not in self.moved:
                 self.clients.discard(other)
-                other.push(_dumps(error_message(refusal)))
+                other.push(dumps(error_message(refusal)))
                 other.close_after_sending()
         self._publish_presence()
 
@@ -1323,7 +1070,7 @@ class TableSession:
             self.broadcast()
             self._publish_presence()
         elif note["k"] == "chat":
-            self.chat.append(note["m"])
+            self.chat.heard(note["m"])
             self._send_all(note["m"])
         elif note["k"] == "react":
             self._send_all(note["m"])
