@@ -273,7 +273,8 @@ class TableSession:
 
     @classmethod
     async def restore(cls, context: SessionContext, row: TableRow, default_pause: float) -> TableSession:
-        """Rebuild a table from its metadata row and its log (replayed through ``dehla.record``).
+        """Rebuild a table from its metadata row and its log, folding the log's entries with ``_apply``: the same
+        step as live play and as catching up with another process.
 
         A row or entry that is not what the server writes raises ``DehlaError`` naming the field.
         """
@@ -293,24 +294,17 @@ class TableSession:
             trick_pause=float(meta.get("trick_pause", default_pause)),
             host=meta.get("host"),
             watch_hash=meta.get("watch_hash"),
-            status=meta.get("status", "waiting"),
-            match_no=meta.get("match_no", 0),
             rng=random.Random(context.deal_rng.getrandbits(64)),
         )
-        entries = await context.storage.load_log(row.table_id)
-        replayed = replay_log(rules, entries)
+        entries = [upgrade_entry(raw) for raw in await context.storage.load_log(row.table_id)]
         # a table made before the first setting was kept: as listed as now, unless the host ever changed it
-        session.first_listed = meta.get("first_listed", session.listed if replayed.settings is None else False)
-        session.game_seq = replayed.game_seq
-        for event in replayed.seat_events:
-            session.seats[event["seat"]] = SeatInfo.from_meta(event)
-        if replayed.settings is not None:
-            session._set_settings(replayed.settings)
-        session.match = replayed.match
-        session.match_no = max(session.match_no, replayed.match_no)
-        session.last = replayed.last
-        session.finished_trick = finished_trick_of(replayed.last_events, replayed.last_hand)
-        session.seq = len(entries)
+        changed = any(entry["type"] == "settings" for entry in entries)
+        session.first_listed = meta.get("first_listed", session.listed if not changed else False)
+        for entry in entries:
+            session.seq += 1
+            session._apply(entry)
+        session.status = meta.get("status", "waiting")
+        session.match_no = max(meta.get("match_no", 0), session.match_no)
         if session.match is not None and session.status == "waiting":
             session.status = "playing"  # the server stopped between starting the match and saving the status
         if session.match is not None and session.match.is_over and context.bus is not None:
@@ -976,6 +970,9 @@ class TableSession:
             return
         presence = self._local_presence()
         if presence == self.published and not force:
+            return
+        if self.published is None and presence == (frozenset(), 0) and not force:
+            self.published = presence  # nothing held here yet: nothing to tell (a table being restored)
             return
         self.published = presence
         self._publish({"k": "here", "seats": sorted(presence[0]), "w": presence[1]})
