@@ -25,7 +25,6 @@ entry or read it.  Only the process holding the table's lease runs its driver
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import secrets
@@ -37,13 +36,14 @@ from typing import Protocol, TypeVar
 from dehla.bots import BOTS, Bot, make_bot
 from dehla.engine.actions import Action, parse_action
 from dehla.engine.events import Event
-from dehla.engine.observe import Observation, ObservationJSON, action_text_for
+from dehla.engine.observe import ObservationJSON, action_text_for
 from dehla.engine.state import Match, draw_first_dealer
 from dehla.errors import DehlaError
 from dehla.record import replay, to_record
 from dehla.rules import Rules, parse_rules
 from dehla.web.botpool import BotPool
 from dehla.web.chat import CHAT_KEPT, MAX_CHAT, REACTIONS, TableChat
+from dehla.web.driver import TableDriver
 from dehla.web.log import (
     LogEntry,
     SeatEntry,
@@ -213,7 +213,8 @@ class TableSession:
     chat: TableChat = field(default_factory=TableChat)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
-    driver: asyncio.Task[None] | None = None
+    #: The table's automatic steps (``driver.TableDriver``), run only where the table's lease is held.
+    driver: TableDriver = field(init=False)
     #: Each seat's bot seed (a search bot thinking in the pool is rebuilt from its name and seed).
     bot_seeds: dict[int, int] = field(default_factory=dict)
     #: Other processes' connections to this table: node id -> (seats connected there, watchers there).
@@ -231,6 +232,9 @@ class TableSession:
     took_pending: dict[int, tuple[int, float]] = field(default_factory=dict)
     #: Tasks of the session's own (kept until done: the loop holds tasks only weakly).
     background: set[asyncio.Future[None]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.driver = TableDriver(self)
 
     # -- making and restoring ------------------------------------------------------------------
 
@@ -476,7 +480,7 @@ class TableSession:
             return
         now = time.monotonic()
         info = self.public_info(now)
-        deadline = self._deadline(now)
+        deadline = self.driver.deadline(now)
         finished = self.finished_trick_view(now)
         views = Views(self.match)
         table_text = encode(info)
@@ -526,13 +530,13 @@ class TableSession:
         process wrote first; ``stale`` after three such losses."""
         async with self.lock:
             if self.behind:
-                await self._catch_up_locked()
+                await self.catch_up_locked()
             for _ in range(3):
                 try:
                     answer = await step()
                     break
                 except StaleLog:
-                    await self._catch_up_locked()
+                    await self.catch_up_locked()
             else:
                 raise WebError("stale", "conflict")
         self.changed.set()
@@ -668,7 +672,7 @@ class TableSession:
             raise WebError("bad_action", text=str(fields["action"])[:16]) from None
         if not match.is_legal(action):
             raise illegal_reason(match.observe(seat), action)
-        await self._commit(seat, action, "person")
+        await self.commit(seat, action, "person")
 
     # -- chat and reactions --------------------------------------------------------------------
 
@@ -863,12 +867,12 @@ class TableSession:
             self._send_watchers_away()
         return ()
 
-    async def _commit(self, seat: int, action: Action, by: str, lease: bool = False) -> None:
+    async def commit(self, seat: int, action: Action, by: str, lease: bool = False) -> None:
         await self._step(action_entry(seat, action, by), lease)
         self.broadcast()
         match = self.match
         if match is not None and match.is_over:
-            await self._finish()
+            await self.finish()
 
     async def deal(self, lease: bool = False) -> None:
         match = self.match
@@ -892,7 +896,7 @@ class TableSession:
         if match is not None and match.is_chance and match.results:
             self.hand_ended = now
 
-    async def _finish(self) -> None:
+    async def finish(self) -> None:
         match = self.match
         assert match is not None and match.is_over
         self.status = "over"
@@ -984,7 +988,7 @@ class TableSession:
 
     @property
     def driving(self) -> bool:
-        return self.driver is not None and not self.driver.done()
+        return self.driver.running
 
     def poke(self, seq: int, entry: object = None) -> None:
         """The log has an entry at ``seq`` (committed; ``entry`` if the channel carried it): catch up now if
@@ -1008,7 +1012,7 @@ class TableSession:
             while True:
                 self.catch_again = False
                 async with self.lock:
-                    await self._catch_up_locked(read_log=False)
+                    await self.catch_up_locked(read_log=False)
                 self.changed.set()
                 if not self.catch_again:
                     return
@@ -1017,10 +1021,10 @@ class TableSession:
 
     async def catch_up(self) -> None:
         async with self.lock:
-            await self._catch_up_locked()
+            await self.catch_up_locked()
         self.changed.set()
 
-    async def _catch_up_locked(self, read_log: bool = True) -> None:
+    async def catch_up_locked(self, read_log: bool = True) -> None:
         """Apply the entries other processes appended since this copy's version, each broadcast to our listeners.
 
         Entries the channel carried are applied as they are (they were committed
@@ -1106,131 +1110,26 @@ class TableSession:
         for node in [node for node in self.remote if node not in live]:
             self._set_remote(node, None)
 
-    # -- the driver: deals, bots, grace time and the turn timer --------------------------------
+    # -- the driver's view of the table (``driver.DrivenTable``) ---------------------------------
 
-    def _deadline(self, now: float) -> float | None:
-        """Seconds until the turn timer (or the grace time) plays for the seat to act, if either applies."""
-        match = self.match
-        if match is None or match.to_act is None or self.status != "playing":
-            return None
-        seat = match.to_act
-        if not self.person_in_control(seat, now):
-            return None
-        due = self._person_due(seat)
-        return None if due is None else max(0.0, round(due - now, 1))
+    @property
+    def finished_trick_shown(self) -> bool:
+        return self.finished_trick is not None
+
+    @property
+    def bot_delay(self) -> float:
+        return self.context.bot_delay
+
+    @property
+    def hand_pause(self) -> float:
+        return self.context.hand_pause
+
+    @property
+    def bot_pool(self) -> BotPool | None:
+        return self.context.bot_pool
 
     def start_driver(self) -> None:
-        if self.driving:
-            return
-        self.driver = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.table_id}")
+        self.driver.start()
 
     async def stop_driver(self) -> None:
-        if self.driver is not None:
-            self.driver.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.driver
-            self.driver = None
-
-    def _person_due(self, seat: int) -> float | None:
-        times = []
-        if self.timer:
-            # the turn timer starts once a just-finished trick has been shown
-            started = self.turn_started + (self.trick_pause if self.finished_trick is not None else 0.0)
-            times.append(started + self.timer)
-        if not self.connected(seat):
-            left = self.disconnected_at.get(seat, self.turn_started)
-            times.append(left + self.grace)
-        return min(times) if times else None
-
-    def _next_due(self) -> float | None:
-        """When the next automatic step is due (monotonic time), or ``None`` to wait for a person.
-
-        Bots and the deal wait until a finished trick has been shown for ``trick_pause``.
-        """
-        match = self.match
-        if match is None or self.status != "playing":
-            return None
-        now = time.monotonic()
-        if match.is_over:
-            return now
-        shown = self.trick_ended + self.trick_pause if self.finished_trick is not None else 0.0
-        if match.is_chance:
-            if not match.results:
-                return now
-            waiting = [seat for seat in self.people_seated()
-                       if self.person_in_control(seat, now) and seat not in self.ready]
-            if not waiting:
-                return max(self.hand_ended + self.context.bot_delay, shown)
-            return max(self.hand_ended + self.context.hand_pause, shown)
-        seat = match.to_act
-        assert seat is not None
-        if not self.person_in_control(seat, now):
-            return max(self.turn_started + self.context.bot_delay, shown)
-        return self._person_due(seat)
-
-    async def _drive(self) -> None:
-        while True:
-            try:
-                due = self._next_due()
-                now = time.monotonic()
-                if due is not None and due <= now:
-                    await self._automatic()
-                    continue
-                self.changed.clear()
-                # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancel that comes just after
-                # the event is set, and stop_driver would then wait for this loop forever.
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(None if due is None else due - now):
-                        await self.changed.wait()
-            except asyncio.CancelledError:
-                raise
-            except LeaseLost:
-                log.info("table %s: another process runs it now", self.table_id)
-                return
-            except StaleLog:
-                await self.catch_up()  # a person's action on another process came first: decide again
-            except Exception:
-                log.exception("table %s: automatic step failed", self.table_id)
-                await asyncio.sleep(1.0)
-
-    async def _automatic(self) -> None:
-        async with self.lock:
-            if self.behind:
-                await self._catch_up_locked()
-            match = self.match
-            due = self._next_due()
-            if match is None or due is None or due > time.monotonic():
-                return
-            if match.is_over:
-                if self.status == "playing":
-                    await self._finish()
-                return
-            if match.is_chance:
-                await self.deal(lease=True)
-                return
-            seat = match.to_act
-            assert seat is not None
-            version = self.seq
-            observation = match.observe(seat)
-            by = "timer" if self.person_in_control(seat, time.monotonic()) else "bot"
-            bot = self.bots[seat]
-            name, seed = self.seats[seat].bot, self.bot_seeds.get(seat, 0)
-        try:
-            action = await self._think(seat, bot, name, seed, observation)
-        except Exception:
-            log.exception("table %s: bot %s failed; playing a random legal action", self.table_id, name)
-            action = self.rng.choice(observation.legal_actions)
-        async with self.lock:
-            if self.seq != version or self.match is not match or match.to_act != seat:
-                return  # a person acted meanwhile
-            if not match.is_legal(action):
-                log.error("table %s: bot %s chose illegal %s", self.table_id, name, action)
-                action = self.rng.choice(match.legal_actions())
-            await self._commit(seat, action, by, lease=True)
-
-    async def _think(self, seat: int, bot: Bot, name: str, seed: int, observation: Observation) -> Action:
-        """A search bot thinks in the server's worker pool; a quick bot in a thread of this process."""
-        pool = self.context.bot_pool
-        if pool is not None and pool.thinks(name):
-            return await pool.act(f"{self.table_id}:{seat}:{name}:{seed}", name, seed, observation)
-        return await asyncio.to_thread(bot.act, observation)
+        await self.driver.stop()
