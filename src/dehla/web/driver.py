@@ -42,7 +42,6 @@ class DrivenTable(Protocol):
     match: Match | None
     status: str
     seq: int
-    behind: bool
     seats: list[SeatInfo]
     ready: set[int]
     bots: dict[int, Bot]
@@ -55,6 +54,11 @@ class DrivenTable(Protocol):
     trick_ended: float
     hand_ended: float
     disconnected_at: dict[int, float]
+
+    @property
+    def behind(self) -> bool:
+        """Other processes wrote to the log since this copy last looked."""
+        ...
 
     @property
     def finished_trick_shown(self) -> bool:

@@ -29,9 +29,9 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from dehla.bots import BOTS, Bot, make_bot
 from dehla.engine.actions import Action, parse_action
@@ -66,6 +66,7 @@ from dehla.web.protocol import (
     SeatRequest,
     SettingsRequest,
 )
+from dehla.web.replica import Bus, Replica
 from dehla.web.schema import (
     FinishedTrick,
     FinishedTrickView,
@@ -74,7 +75,6 @@ from dehla.web.schema import (
     MatchSummary,
     SeatView,
     ServerMessage,
-    SessionNote,
     StateMessage,
     TableInfo,
     TableMeta,
@@ -109,8 +109,6 @@ __all__ = ["TableSession", "SessionContext", "SeatInfo", "Listener", "Bus", "has
 
 log = logging.getLogger("dehla.web")
 
-#: How long a window's "took" may take to come back from the channel before it is treated as lost, in seconds.
-TOOK_PATIENCE = 5.0
 #: How long the runner of a table gives the process that wrote a match's last action to keep it, in seconds.
 KEEP_FINISHED_AFTER = 3.0
 
@@ -145,15 +143,6 @@ register({
 })
 
 _token_matches = token_matches
-
-
-class Bus(Protocol):
-    """The other processes serving the same tables (``dehla.web.cluster.Cluster``): this one's id, and a way to
-    tell them what is not in the log (presence, chat, reactions, "next hand", a seat taken by another window)."""
-
-    node: str
-
-    def publish(self, payload: Mapping[str, object]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -217,24 +206,15 @@ class TableSession:
     driver: TableDriver = field(init=False)
     #: Each seat's bot seed (a search bot thinking in the pool is rebuilt from its name and seed).
     bot_seeds: dict[int, int] = field(default_factory=dict)
-    #: Other processes' connections to this table: node id -> (seats connected there, watchers there).
-    remote: dict[str, tuple[frozenset[int], int]] = field(default_factory=dict)
-    #: The log has grown past this copy and nobody here has needed it yet (caught up on first use).
-    behind: bool = False
-    catching: asyncio.Task[None] | None = None
-    catch_again: bool = False
-    #: Entries heard on the channel, by position, not yet applied (``log.upgrade_entry`` checks each when it is);
-    #: the log's length as last announced.
-    heard: dict[int, object] = field(default_factory=dict)
-    announced: int = 0
-    published: tuple[frozenset[int], int] | None = None
-    #: Seats a window here took whose "took" message has not come back from the channel yet (when it was sent).
-    took_pending: dict[int, tuple[int, float]] = field(default_factory=dict)
+    #: This copy among the processes serving the table (``replica.Replica``): its place in the log, the others'
+    #: windows, the notes between them.
+    replica: Replica = field(init=False)
     #: Tasks of the session's own (kept until done: the loop holds tasks only weakly).
     background: set[asyncio.Future[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.driver = TableDriver(self)
+        self.replica = Replica(self, self.context.bus)
 
     # -- making and restoring ------------------------------------------------------------------
 
@@ -355,8 +335,7 @@ class TableSession:
 
     def connected(self, seat: int) -> bool:
         """Someone holds the seat's window here or on another process serving the table."""
-        return (any(client.seat == seat for client in self.clients)
-                or any(seat in seats for seats, _ in self.remote.values()))
+        return any(client.seat == seat for client in self.clients) or self.replica.connected_elsewhere(seat)
 
     def person_in_control(self, seat: int, now: float) -> bool:
         """True while a person decides for ``seat``; otherwise its bot does (a bot seat, an open seat, grace over)."""
@@ -429,7 +408,7 @@ class TableSession:
             "seats": seats,
             "ready": sorted(self.ready),
             "watchers": sum(1 for client in self.clients if client.seat is None)
-            + sum(watchers for _, watchers in self.remote.values()),
+            + self.replica.watchers_elsewhere(),
             "private": self.private,
             "listed": self.listed,
             "watchers_allowed": self.watchers_allowed,
@@ -497,7 +476,7 @@ class TableSession:
                 client.hands_sent = (self.match_no, views.hands(seat))
             client.push(sent[0], sent[1])
 
-    def _send_all(self, message: ServerMessage) -> None:
+    def send_all(self, message: ServerMessage) -> None:
         text = dumps(message)
         for client in list(self.clients):
             client.push(text)
@@ -513,7 +492,7 @@ class TableSession:
             if client.seat is not None and not self.connected(client.seat):
                 self.disconnected_at[client.seat] = time.monotonic()
             self.broadcast()
-            self._publish_presence()
+            self.replica.publish_presence()
         self.changed.set()
 
     async def handle(self, client: Listener, request: ClientMessage) -> None:
@@ -529,8 +508,8 @@ class TableSession:
         """Run ``step`` under the lock against the newest log, catching up and deciding again when another
         process wrote first; ``stale`` after three such losses."""
         async with self.lock:
-            if self.behind:
-                await self.catch_up_locked()
+            if self.replica.behind:
+                await self.replica.catch_up_locked()
             for _ in range(3):
                 try:
                     answer = await step()
@@ -554,7 +533,7 @@ class TableSession:
             if self.match is None or not self.match.is_chance or not self.match.results:
                 raise WebError("no_hand_to_move_on", "conflict")
             self.ready.add(seat)
-            self._publish({"k": "ready", "seat": seat, "v": self.seq})
+            self.replica.publish({"k": "ready", "seat": seat, "v": self.seq})
             self.broadcast()
         elif request["type"] in ("start", "rematch"):
             # a first match starts from a waiting table, a rematch from a finished one
@@ -598,7 +577,7 @@ class TableSession:
                 self.clients.add(client)
                 self._send_chat_log(client)
                 self.broadcast()
-                self._publish_presence()
+                self.replica.publish_presence()
             if token:
                 raise WebError("bad_token", "forbidden")
             if client not in self.clients:
@@ -613,13 +592,10 @@ class TableSession:
                 self.clients.add(client)
                 self._send_chat_log(client)
                 self.broadcast()
-                self._publish_presence()
+                self.replica.publish_presence()
             raise WebError("seat_owned", "forbidden", seat=seat)
-        self._move_windows_off(seat, client)
-        if self.context.bus is not None:
-            count, _ = self.took_pending.get(seat, (0, 0.0))
-            self.took_pending[seat] = (count + 1, time.monotonic())
-            self._publish({"k": "took", "seat": seat})
+        self.move_windows_off(seat, client)
+        self.replica.took(seat)
         client.seat = seat
         self.clients.add(client)
         self.moved.discard(client)
@@ -630,12 +606,12 @@ class TableSession:
                                                   player=player))
         self.disconnected_at.pop(seat, None)
         self._send_chat_log(client)
-        self._publish_presence()
+        self.replica.publish_presence()
         if self.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.seats):
             await self.start_match()
         self.broadcast()
 
-    def _move_windows_off(self, seat: int, keep: Listener | None) -> None:
+    def move_windows_off(self, seat: int, keep: Listener | None) -> None:
         """One seat, one window: older windows on ``seat`` are told, and watch without cards from now on."""
         for other in list(self.clients):
             if other is not keep and other.seat == seat:
@@ -680,14 +656,14 @@ class TableSession:
         """A short line of plain text to everyone at the table (``chat.TableChat``), here and on other processes."""
         seat = self._require_seat(client)
         message = self.chat.line(seat, self.seats[seat].name, text)
-        self._send_all(message)
-        self._publish({"k": "chat", "m": message})
+        self.send_all(message)
+        self.replica.publish({"k": "chat", "m": message})
 
     def _react(self, client: Listener, reaction: str) -> None:
         seat = self._require_seat(client)
         message = self.chat.reaction(seat, self.seats[seat].name, reaction)
-        self._send_all(message)
-        self._publish({"k": "react", "m": message})
+        self.send_all(message)
+        self.replica.publish({"k": "react", "m": message})
 
     # -- seats and settings --------------------------------------------------------------------
 
@@ -712,7 +688,7 @@ class TableSession:
             self.ready.discard(seat)
             # nobody holds the new link yet: a person who joined has the grace time to open it
             self.disconnected_at[seat] = time.monotonic()
-            self._publish_presence()
+            self.replica.publish_presence()
 
     def _check_seat(self, seat: object) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
@@ -807,7 +783,7 @@ class TableSession:
                 self.clients.discard(other)
                 other.push(dumps(error_message(refusal)))
                 other.close_after_sending()
-        self._publish_presence()
+        self.replica.publish_presence()
 
     # -- the log -------------------------------------------------------------------------------
 
@@ -957,90 +933,45 @@ class TableSession:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
-    # -- other processes serving this table ------------------------------------------------------
-
-    def _publish(self, note: SessionNote) -> None:
-        bus = self.context.bus
-        if bus is not None:
-            bus.publish({**note, "t": self.table_id, "n": bus.node})
-
-    def _local_presence(self) -> tuple[frozenset[int], int]:
-        seats = frozenset(client.seat for client in self.clients if client.seat is not None)
-        return seats, sum(1 for client in self.clients if client.seat is None)
-
-    def _publish_presence(self, force: bool = False) -> None:
-        """Tell the other processes which seats (and how many watchers) this one holds, when that changed."""
-        if self.context.bus is None:
-            return
-        presence = self._local_presence()
-        if presence == self.published and not force:
-            return
-        if self.published is None and presence == (frozenset(), 0) and not force:
-            self.published = presence  # nothing held here yet: nothing to tell (a table being restored)
-            return
-        self.published = presence
-        self._publish({"k": "here", "seats": sorted(presence[0]), "w": presence[1]})
-
-    @property
-    def interested(self) -> bool:
-        """This copy must follow the log at once: people here are looking at it, or this process runs it."""
-        return bool(self.clients) or self.driving
+    # -- other processes serving this table (``replica.Replica``) --------------------------------
 
     @property
     def driving(self) -> bool:
         return self.driver.running
 
-    def poke(self, seq: int, entry: object = None) -> None:
-        """The log has an entry at ``seq`` (committed; ``entry`` if the channel carried it): catch up now if
-        anyone here looks at the table, else on first use."""
-        if seq < self.seq:
-            return
-        if not self.interested:
-            self.behind = True
-            self.heard.clear()
-            return
-        self.announced = max(self.announced, seq + 1)
-        if entry is not None:
-            self.heard[seq] = entry
-        if self.catching is not None and not self.catching.done():
-            self.catch_again = True
-            return
-        self.catching = asyncio.get_running_loop().create_task(self._catch_up_task(), name=f"catch-{self.table_id}")
+    @property
+    def behind(self) -> bool:
+        """The log has grown past this copy and nobody here has needed it yet (caught up on first use)."""
+        return self.replica.behind
 
-    async def _catch_up_task(self) -> None:
-        try:
-            while True:
-                self.catch_again = False
-                async with self.lock:
-                    await self.catch_up_locked(read_log=False)
-                self.changed.set()
-                if not self.catch_again:
-                    return
-        except Exception:
-            log.exception("table %s: cannot catch up with the log", self.table_id)
+    @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def storage(self) -> Storage:
+        return self.context.storage
+
+    def poke(self, seq: int, entry: object = None) -> None:
+        self.replica.poke(seq, entry)
 
     async def catch_up(self) -> None:
-        async with self.lock:
-            await self.catch_up_locked()
-        self.changed.set()
+        await self.replica.catch_up()
 
-    async def catch_up_locked(self, read_log: bool = True) -> None:
-        """Apply the entries other processes appended since this copy's version, each broadcast to our listeners.
+    async def catch_up_locked(self) -> None:
+        await self.replica.catch_up_locked()
 
-        Entries the channel carried are applied as they are (they were committed
-        before they were sent); the log is read when asked (``read_log``: another
-        process got there first) or when an announced entry did not come with it.
-        """
-        self.behind = False
-        while self.seq in self.heard:
-            self._apply_committed(self.heard.pop(self.seq))
-        if read_log or self.seq < self.announced:
-            for raw in await self.context.storage.load_log(self.table_id, self.seq):
-                self._apply_committed(raw)
-        for seq in [seq for seq in self.heard if seq < self.seq]:
-            del self.heard[seq]
+    def hear(self, heard: Heard) -> None:
+        self.replica.hear(heard)
 
-    def _apply_committed(self, raw: object) -> None:
+    def heard_own(self, heard: Heard) -> None:
+        self.replica.heard_own(heard)
+
+    def forget_nodes(self, live: set[str]) -> None:
+        self.replica.forget_nodes(live)
+
+    def apply_committed(self, raw: object) -> None:
+        """Apply an entry another process committed (read back or heard on the channel), then broadcast."""
         entry = upgrade_entry(raw)
         self.seq += 1
         self._apply(entry)
@@ -1051,64 +982,6 @@ class TableSession:
             if self.driving:
                 self._later(self._keep_finished_soon())
         self.broadcast()
-
-    def hear(self, heard: Heard) -> None:
-        """A message from another process serving this table (not in the log): presence, chat, "next", a seat."""
-        note, node = heard["note"], heard["n"]
-        if note["k"] == "here":
-            self._set_remote(node, (frozenset(note["seats"]), note["w"]))
-        elif note["k"] == "ask":
-            self._publish_presence(force=bool(self.clients))
-        elif note["k"] == "took":
-            # One seat, one window across processes: the channel delivers every "took" to every process in one
-            # order, and the last one wins.  A "took" from elsewhere that arrives while ours is still on its way
-            # was sent before ours: our window keeps the seat (the other process moves its window off on ours).
-            seat = note["seat"]
-            count, since = self.took_pending.get(seat, (0, 0.0))
-            if count and time.monotonic() - since < TOOK_PATIENCE:
-                return
-            self._move_windows_off(seat, None)
-            self.broadcast()
-            self._publish_presence()
-        elif note["k"] == "chat":
-            self.chat.heard(note["m"])
-            self._send_all(note["m"])
-        elif note["k"] == "react":
-            self._send_all(note["m"])
-        elif note["k"] == "ready" and note["v"] == self.seq:
-            self.ready.add(note["seat"])
-            self.broadcast()
-        self.changed.set()
-
-    def heard_own(self, heard: Heard) -> None:
-        """Our own message came back from the channel (all processes have it, in this order)."""
-        note = heard["note"]
-        if note["k"] == "took":
-            seat = note["seat"]
-            count, since = self.took_pending.pop(seat, (0, 0.0))
-            if count > 1:
-                self.took_pending[seat] = (count - 1, since)
-
-    def _set_remote(self, node: str, presence: tuple[frozenset[int], int] | None) -> None:
-        """Another process's connections to this table (``None``: that process is gone)."""
-        before = {seat for seat in range(len(self.seats)) if self.connected(seat)}
-        if presence is None or (not presence[0] and not presence[1]):
-            self.remote.pop(node, None)
-        else:
-            self.remote[node] = presence
-        now = time.monotonic()
-        for seat in range(len(self.seats)):
-            if seat in before and not self.connected(seat):
-                self.disconnected_at[seat] = now
-            elif seat not in before and self.connected(seat):
-                self.disconnected_at.pop(seat, None)
-        self.broadcast()
-        self.changed.set()
-
-    def forget_nodes(self, live: set[str]) -> None:
-        """Processes that stopped sending heartbeats hold no windows any more."""
-        for node in [node for node in self.remote if node not in live]:
-            self._set_remote(node, None)
 
     # -- the driver's view of the table (``driver.DrivenTable``) ---------------------------------
 

@@ -265,8 +265,7 @@ class TableService:
 
     def forget_nodes(self, live: set[str]) -> None:
         for session in self.tables.values():
-            if session.remote:
-                session.forget_nodes(live)
+            session.forget_nodes(live)
 
     def resync(self) -> None:
         for session in self.tables.values():
