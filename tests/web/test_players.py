@@ -302,3 +302,28 @@ def test_a_database_of_the_release_before_opens_with_everything_kept_and_private
     # opened again: already at this version, nothing changes
     with TestClient(create_app(open_storage(str(db)), settings)) as client:
         assert {item["table"] for item in client.get("/api/history").json()["matches"]} == {OLD_PUBLIC}
+
+
+def test_your_games_list_your_private_matches_with_statistics_and_an_export(client: TestClient) -> None:
+    from dehla.record import replay, replay_json
+
+    me = new_player(client)
+    created = client.post("/api/tables", json={"rules": "taash", "listed": False, "grace": 0,
+                                               "seats": [{"kind": "me", "name": "Asha"}, *RANDOM_BOTS]}).json()
+    _finished(client, created["id"])
+    games = client.get("/api/me/games").json()
+    assert [(line["table"], line["seat"], line["listed"]) for line in games["matches"]] == [(created["id"], 0, False)]
+    record = client.get(f"/api/history/{created['id']}/1/record").json()
+    hands = replay_json(replay(record))["hands"]
+    taash = games["stats"]["taash"]
+    assert taash["matches"] == 1 and taash["hands"] == len(hands)
+    assert taash["hands_won"] == sum(hand["winner"] == 0 for hand in hands)
+    assert taash["matches_won"] == (replay(record).winner == 0)
+    assert taash["tens_per_hand"] == round(sum(hand["tens"][0] for hand in hands) / len(hands), 2)
+    assert taash["partners"] == [[record["players"][2], 1]]
+    export = client.get("/api/me/records")
+    assert "attachment" in export.headers["content-disposition"] and export.json() == [record]
+    be(client, new_player(client))  # someone else has no games yet
+    assert client.get("/api/me/games").json() == {"matches": [], "stats": {}}
+    be(client, me)
+    assert len(client.get("/api/me/games").json()["matches"]) == 1

@@ -85,7 +85,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE finished ADD COLUMN access TEXT NOT NULL DEFAULT '{}'",
         "CREATE INDEX IF NOT EXISTS finished_listed ON finished (listed, finished)",
         "CREATE TABLE IF NOT EXISTS finished_players (table_id TEXT NOT NULL, match_no INTEGER NOT NULL, "
-        "player TEXT NOT NULL, PRIMARY KEY (table_id, match_no, player))",
+        "player TEXT NOT NULL, seat INTEGER, PRIMARY KEY (table_id, match_no, player))",
         "CREATE INDEX IF NOT EXISTS finished_players_player ON finished_players (player)",
         "CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ), _private_unless_listed),

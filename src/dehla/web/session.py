@@ -897,9 +897,10 @@ class TableSession:
         }
         audience = match_audience(entries, match_no, self.first_listed, [info.to_meta() for info in self.seats],
                                   self.watch_hash)
+        seats = tuple((info.player, seat) for seat, info in enumerate(self.seats) if info.player is not None)
         await self.context.storage.save_finished(FinishedMatch(
             self.table_id, match_no, time.time(), summary, to_record(match, names), audience.listed,
-            tuple(sorted(audience.players)), tuple(sorted(audience.hashes))))
+            tuple(sorted(audience.players)), tuple(sorted(audience.hashes)), seats))
 
     async def keep_finished(self) -> int:
         """Save every finished match of the log that storage lacks (its process died between the last action and

@@ -93,6 +93,8 @@ class FinishedMatch:
     listed: bool = False
     players: tuple[str, ...] = ()
     hashes: tuple[str, ...] = ()
+    #: The seat each player held when the match ended (a player who had left by then has none).
+    seats: tuple[tuple[str, int], ...] = ()
 
 
 class Storage(Protocol):
@@ -139,6 +141,10 @@ class Storage(Protocol):
         """The numbers of a table's matches kept as finished."""
         ...
 
+    async def player_matches(self, player: str, limit: int = 500) -> list[tuple[FinishedMatch, int | None]]:
+        """The newest finished matches ``player`` played, with their records and the seat they held."""
+        ...
+
     async def secret(self, name: str) -> str:
         """A random secret of this database, made on first use and the same for every process (cookie signing)."""
         ...
@@ -167,6 +173,10 @@ _LISTING_COLUMNS = "table_id, match_no, finished, summary, '{}', listed, access"
 _VISIBLE = ("SELECT " + _LISTING_COLUMNS + " FROM finished WHERE listed OR EXISTS (SELECT 1 FROM finished_players p "
             "WHERE p.table_id = finished.table_id AND p.match_no = finished.match_no AND p.player = ?) "
             "ORDER BY finished DESC LIMIT ?")
+#: The matches a player played, with their records and the seat they held (``?``: player, limit).
+_PLAYERS_MATCHES = ("SELECT f.table_id, f.match_no, f.finished, f.summary, f.record, f.listed, f.access, p.seat "
+                    "FROM finished f JOIN finished_players p ON p.table_id = f.table_id AND p.match_no = f.match_no "
+                    "WHERE p.player = ? ORDER BY f.finished DESC LIMIT ?")
 
 
 class SQLiteStorage:
@@ -339,8 +349,9 @@ class SQLiteStorage:
               _access(finished))),
             ("DELETE FROM finished_players WHERE table_id = ? AND match_no = ?", key),
         ]
-        statements += [("INSERT INTO finished_players (table_id, match_no, player) VALUES (?, ?, ?)", (*key, player))
-                       for player in sorted(set(finished.players))]
+        seats = dict(finished.seats)
+        statements += [("INSERT INTO finished_players (table_id, match_no, player, seat) VALUES (?, ?, ?, ?)",
+                        (*key, player, seats.get(player))) for player in sorted(set(finished.players))]
         await self._write_all(statements)
 
     async def list_finished(self, player: str | None = None, limit: int = 100) -> list[FinishedMatch]:
@@ -356,6 +367,10 @@ class SQLiteStorage:
     async def finished_numbers(self, table_id: str) -> set[int]:
         rows = self.reader.execute("SELECT match_no FROM finished WHERE table_id = ?", (table_id,)).fetchall()
         return {int(row[0]) for row in rows}
+
+    async def player_matches(self, player: str, limit: int = 500) -> list[tuple[FinishedMatch, int | None]]:
+        rows = self.reader.execute(_PLAYERS_MATCHES, (player, limit)).fetchall()
+        return [(_finished(row[:-1]), None if row[-1] is None else int(row[-1])) for row in rows]
 
     async def secret(self, name: str) -> str:
         await self._write("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
@@ -711,9 +726,11 @@ class PostgresStorage:
                  _access(finished)),
             )
             await connection.execute("DELETE FROM finished_players WHERE table_id = %s AND match_no = %s", key)
+            seats = dict(finished.seats)
             for player in sorted(set(finished.players)):
                 await connection.execute(
-                    "INSERT INTO finished_players (table_id, match_no, player) VALUES (%s, %s, %s)", (*key, player))
+                    "INSERT INTO finished_players (table_id, match_no, player, seat) VALUES (%s, %s, %s, %s)",
+                    (*key, player, seats.get(player)))
 
     async def list_finished(self, player: str | None = None, limit: int = 100) -> list[FinishedMatch]:
         rows = await self._execute(_VISIBLE.replace("?", "%s"), (player, limit))
@@ -727,6 +744,10 @@ class PostgresStorage:
     async def finished_numbers(self, table_id: str) -> set[int]:
         rows = await self._execute("SELECT match_no FROM finished WHERE table_id = %s", (table_id,))
         return {int(row[0]) for row in rows}
+
+    async def player_matches(self, player: str, limit: int = 500) -> list[tuple[FinishedMatch, int | None]]:
+        rows = await self._execute(_PLAYERS_MATCHES.replace("?", "%s"), (player, limit))
+        return [(_finished(row[:-1]), None if row[-1] is None else int(row[-1])) for row in rows]
 
     async def secret(self, name: str) -> str:
         await self._execute("INSERT INTO secrets (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",

@@ -14,8 +14,10 @@ export class HistoryPage {
   refresh() { this.root.replaceChildren(); this.render(); }
 
   async render() {
+    const mine = h("section", {class: "panel", id: "your-games", hidden: true});
     const box = h("section", {class: "panel"}, h("h1", {}, t("Finished matches")));
-    this.root.append(box);
+    this.root.append(mine, box);
+    this.yourGames(mine);
     const data = await api("/api/history").catch(() => ({matches: []}));
     if (!data.matches.length) { box.append(h("p", {class: "muted"}, t("No finished matches yet."))); return; }
     const list = h("ul", {class: "history"});
@@ -34,5 +36,44 @@ export class HistoryPage {
         h("a", {href: "/api/history/" + item.table + "/" + item.match_no + "/record", download: true}, t("Download"))));
     }
     box.append(list);
+  }
+
+  /** The player's own games (private ones too), their figures per family and all their records to download. */
+  async yourGames(box) {
+    const data = await api("/api/me/games").catch(() => ({matches: [], stats: {}}));
+    if (!data.matches.length) return;
+    box.hidden = false;
+    box.append(h("h2", {}, t("Your games")),
+      h("p", {class: "muted"}, t("Every match you played here, private ones too. Only you and the others at those tables see the private ones.")));
+    const families = {pagat: "Pagat", taash: "Taash", mendikot: "Mendikot"};
+    const rows = Object.entries(data.stats).map(([family, stats]) => h("tr", {},
+      h("th", {scope: "row"}, families[family] || family),
+      h("td", {}, stats.matches_won + " / " + stats.matches),
+      h("td", {}, stats.hands_won + " / " + stats.hands),
+      h("td", {}, stats.tens_per_hand.toLocaleString(app.lang)),
+      h("td", {}, String(stats.kots)), h("td", {}, String(stats.mendikots)), h("td", {}, String(stats.whitewashes)),
+      h("td", {}, stats.partners.map(([name, n]) => personName(name) + " (" + n + ")").join(", "))));
+    if (rows.length) {
+      box.append(h("div", {class: "scroll-x", tabindex: "0", role: "region", "aria-label": t("Your figures")},
+        h("table", {class: "seat-summary", id: "your-stats"},
+          h("tr", {}, h("th", {}, t("Game")), h("th", {}, t("Matches won")), h("th", {}, t("Hands won")),
+            h("th", {}, t("Tens per hand")), h("th", {}, t("Kots")), h("th", {}, t("Mendikots")),
+            h("th", {}, t("Whitewashes")), h("th", {}, t("Partners"))),
+          rows)));
+    }
+    const list = h("ul", {class: "history"});
+    for (const item of data.matches) {
+      const when = new Date(item.finished * 1000).toLocaleString(app.lang);
+      const won = item.seat !== null && item.winner === item.seat % 2;
+      list.append(h("li", {},
+        h("strong", {}, item.title || presetTitle(item.preset)), " · " + when,
+        item.listed ? "" : " · " + t("private"), h("br"),
+        item.winner === null ? t("Score {a}–{b}", {a: item.score[0], b: item.score[1]})
+          : (won ? t("You won {a}–{b}", {a: item.score[item.winner], b: item.score[1 - item.winner]})
+            : t("You lost {a}–{b}", {a: item.score[1 - item.winner], b: item.score[item.winner]})), " ",
+        h("a", {href: "/replay/" + item.table + "/" + item.match_no, "data-link": true}, t("Replay"))));
+    }
+    box.append(list, h("p", {}, h("a", {href: "/api/me/records", download: true, id: "export-records"},
+      t("Download all your records"))));
   }
 }
