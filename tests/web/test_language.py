@@ -58,6 +58,7 @@ NOT_TRIGGERED = {
     "seat_owned": "needs two player identities (cookies): brought about in tests/web/test_players.py",
     "invite_reused": "the host's notice of the same: tests/web/test_players.py",
     "analysis_busy": "a full analysis queue: brought about in tests/web/test_players.py",
+    "bad_name": "needs a player's cookie: brought about in tests/web/test_players.py",
 }
 #: Sample params by name, for codes worded without being triggered.
 SAMPLE = {"card": "10H", "cards": ["KC", "JC"], "suit": "C", "seat": 1, "n": 2, "max": 4, "min": 0, "hand": 1,
@@ -258,6 +259,7 @@ def _http_refusals(server: LiveServer, refusals: Refusals, finished: tuple[str, 
     http = refusals.http
     seats = [{"kind": "me"}] + [{"kind": "bot", "bot": "random"}] * 3
     http(server, "POST", "/api/tables", [])
+    http(server, "POST", "/api/me", {"name": "Asha"})  # no_player: a program without a cookie
     http(server, "POST", "/api/tables", {"rules": "pagat", "colour": 1})
     http(server, "POST", "/api/tables", {"rules": "whist"})
     http(server, "POST", "/api/tables", {"rules": "pagat", "seats": []})

@@ -327,3 +327,27 @@ def test_your_games_list_your_private_matches_with_statistics_and_an_export(clie
     assert client.get("/api/me/games").json() == {"matches": [], "stats": {}}
     be(client, me)
     assert len(client.get("/api/me/games").json()["matches"]) == 1
+
+
+def test_a_player_names_themselves_and_can_forget_everything(client: TestClient) -> None:
+    be(client, None)
+    refused = client.post("/api/me", json={"name": "Asha"})
+    assert refused.status_code == 403 and refused.json()["code"] == "no_player"
+    me = new_player(client)
+    assert client.get("/api/me").json() == {"player": True, "name": ""}
+    assert client.post("/api/me", json={"name": "  Asha   Rao "}).json() == {"player": True, "name": "Asha Rao"}
+    assert client.get("/api/me").json()["name"] == "Asha Rao"
+    assert client.post("/api/me", json={"name": "\u0007"}).json()["code"] == "bad_name"
+    client.post("/api/tables", json={"rules": "taash", "listed": False, "grace": 0,
+                                     "seats": [{"kind": "me"}, *RANDOM_BOTS]})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not client.get("/api/me/games").json()["matches"]:
+        time.sleep(0.05)
+    assert client.get("/api/me/games").json()["matches"]
+    gone = client.delete("/api/me")
+    assert (gone.json() == {"deleted": True} and 'dehla_player=""' in gone.headers["set-cookie"]) or \
+        "max-age=0" in gone.headers["set-cookie"].lower()
+    be(client, me)  # even the old cookie finds nothing of the player any more
+    assert client.get("/api/me").json()["name"] == ""
+    assert client.get("/api/me/games").json() == {"matches": [], "stats": {}}
+    assert client.get("/api/history").json()["matches"] == []

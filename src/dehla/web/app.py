@@ -96,6 +96,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         Route("/api/tables/{table_id}", lobby.table_info),
         Route("/api/tables/{table_id}/join", lobby.join, methods=["POST"]),
         Route("/api/history", history.history),
+        Route("/api/me", me.me, methods=["GET", "POST", "DELETE"]),
         Route("/api/me/games", me.my_games),
         Route("/api/me/records", me.my_records),
         Route("/api/history/{table_id}/{match_no:int}/record", history.record),

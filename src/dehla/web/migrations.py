@@ -88,6 +88,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         "player TEXT NOT NULL, seat INTEGER, PRIMARY KEY (table_id, match_no, player))",
         "CREATE INDEX IF NOT EXISTS finished_players_player ON finished_players (player)",
         "CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
+        "created DOUBLE PRECISION NOT NULL)",
     ), _private_unless_listed),
 )
 

@@ -149,6 +149,17 @@ class Storage(Protocol):
         """A random secret of this database, made on first use and the same for every process (cookie signing)."""
         ...
 
+    async def player_name(self, player: str) -> str | None:
+        """The display name a player chose, if any."""
+        ...
+
+    async def set_player_name(self, player: str, name: str) -> None: ...
+
+    async def delete_player(self, player: str) -> None:
+        """Forget a player: their name and which finished matches were theirs (the records keep the names people
+        played under, as every record of a card game does)."""
+        ...
+
 
 def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -173,6 +184,9 @@ _LISTING_COLUMNS = "table_id, match_no, finished, summary, '{}', listed, access"
 _VISIBLE = ("SELECT " + _LISTING_COLUMNS + " FROM finished WHERE listed OR EXISTS (SELECT 1 FROM finished_players p "
             "WHERE p.table_id = finished.table_id AND p.match_no = finished.match_no AND p.player = ?) "
             "ORDER BY finished DESC LIMIT ?")
+#: A player's display name, made or changed (``?``: id, name, now).
+_SET_NAME = ("INSERT INTO players (id, name, created) VALUES (?, ?, ?) "
+             "ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name")
 #: The matches a player played, with their records and the seat they held (``?``: player, limit).
 _PLAYERS_MATCHES = ("SELECT f.table_id, f.match_no, f.finished, f.summary, f.record, f.listed, f.access, p.seat "
                     "FROM finished f JOIN finished_players p ON p.table_id = f.table_id AND p.match_no = f.match_no "
@@ -377,6 +391,17 @@ class SQLiteStorage:
                           (name, secrets.token_urlsafe(32)))
         row = self.reader.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
         return str(row[0])
+
+    async def player_name(self, player: str) -> str | None:
+        row = self.reader.execute("SELECT name FROM players WHERE id = ?", (player,)).fetchone()
+        return None if row is None else str(row[0])
+
+    async def set_player_name(self, player: str, name: str) -> None:
+        await self._write(_SET_NAME, (player, name, time.time()))
+
+    async def delete_player(self, player: str) -> None:
+        await self._write_all([("DELETE FROM players WHERE id = ?", (player,)),
+                               ("DELETE FROM finished_players WHERE player = ?", (player,))])
 
 
 def _finished(row: Sequence[object]) -> FinishedMatch:
@@ -754,6 +779,18 @@ class PostgresStorage:
                             (name, secrets.token_urlsafe(32)))
         rows = await self._execute("SELECT value FROM secrets WHERE name = %s", (name,))
         return str(rows[0][0])
+
+    async def player_name(self, player: str) -> str | None:
+        rows = await self._execute("SELECT name FROM players WHERE id = %s", (player,))
+        return str(rows[0][0]) if rows else None
+
+    async def set_player_name(self, player: str, name: str) -> None:
+        await self._execute(_SET_NAME.replace("?", "%s"), (player, name, time.time()))
+
+    async def delete_player(self, player: str) -> None:
+        async with self._connection() as connection, connection.transaction():
+            await connection.execute("DELETE FROM players WHERE id = %s", (player,))
+            await connection.execute("DELETE FROM finished_players WHERE player = %s", (player,))
 
 
 def is_shared(storage: object) -> bool:

@@ -7,11 +7,44 @@ import json
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from dehla.web.endpoints.common import shared
-from dehla.web.players import player_of
+from dehla.web.endpoints.common import body, error, shared
+from dehla.web.messages import WebError, register
+from dehla.web.players import COOKIE, player_of
+from dehla.web.settings import clean_name
 from dehla.web.yours import family_stats, my_matches
 
-__all__ = ["my_games", "my_records"]
+__all__ = ["me", "my_games", "my_records"]
+
+register({
+    "no_player": "This browser has no player yet: open the lobby first (it needs cookies).",
+    "bad_name": "A name is one line of at most 24 letters, digits or signs.",
+})
+
+
+async def me(request: Request) -> Response:
+    """``GET``: the player's display name; ``POST {"name"}``: change it; ``DELETE``: forget the player (their name
+    and which matches were theirs) and this browser's identity."""
+    player = player_of(request.scope)
+    storage = shared(request).storage
+    if request.method == "GET":
+        name = None if player is None else await storage.player_name(player)
+        return JSONResponse({"player": player is not None, "name": name or ""})
+    if player is None:
+        return error(WebError("no_player", "forbidden"))
+    if request.method == "DELETE":
+        await storage.delete_player(player)
+        response = JSONResponse({"deleted": True})
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+        return response
+    try:
+        data = await body(request)
+        name = clean_name(data.get("name") if isinstance(data, dict) else None, "")
+        if not name:
+            raise WebError("bad_name")
+    except WebError as refusal:
+        return error(refusal)
+    await storage.set_player_name(player, name)
+    return JSONResponse({"player": True, "name": name})
 
 
 async def my_games(request: Request) -> Response:

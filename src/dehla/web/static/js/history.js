@@ -1,7 +1,7 @@
 /* Finished matches: replay or download each. */
 
 import {app} from "./state.js";
-import {api, h} from "./dom.js";
+import {api, h, toast} from "./dom.js";
 import {t} from "./i18n.js";
 import {personName, presetTitle} from "./names.js";
 
@@ -75,5 +75,17 @@ export class HistoryPage {
     }
     box.append(list, h("p", {}, h("a", {href: "/api/me/records", download: true, id: "export-records"},
       t("Download all your records"))));
+    box.append(h("p", {}, h("button", {type: "button", id: "forget-me", onclick: () => this.forget()},
+      t("Delete my player and data"))));
+  }
+
+  /** Forget this player on the server (name, which games were theirs) and in this browser, after asking. */
+  async forget() {
+    if (!window.confirm(t("Delete your player? This browser forgets your name and seats, and your games are no longer yours here. The records of the matches stay with the other players."))) return;
+    const response = await fetch("/api/me", {method: "DELETE"});
+    if (!response.ok) { toast(t("Something went wrong.")); return; }
+    for (const key of Object.keys(localStorage)) if (key.startsWith("dehla.")) localStorage.removeItem(key);
+    toast(t("Your player and data are deleted."));
+    this.refresh();
   }
 }

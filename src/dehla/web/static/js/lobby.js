@@ -43,7 +43,11 @@ export class LobbyPage {
   render() {
     const nameInput = h("input", {id: "player-name", maxlength: "24", autocomplete: "nickname",
       value: playerName(), placeholder: t("Your name")});
-    nameInput.addEventListener("change", () => setPlayerName(nameInput.value.trim()));
+    nameInput.addEventListener("change", () => {
+      const name = nameInput.value.trim();
+      setPlayerName(name);
+      if (name) api("/api/me", {name}).catch(() => {});  // the player's name on the server too (every device)
+    });
     nameInput.addEventListener("input", () => setPlayerName(nameInput.value.trim()));
     const quickOpen = h("input", {type: "checkbox", id: "quick-open"});
     const quick = h("section", {class: "panel hero"},
