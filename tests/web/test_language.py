@@ -59,6 +59,7 @@ NOT_TRIGGERED = {
     "invite_reused": "the host's notice of the same: tests/web/test_players.py",
     "analysis_busy": "a full analysis queue: brought about in tests/web/test_players.py",
     "bad_name": "needs a player's cookie: brought about in tests/web/test_players.py",
+    "rated_needs_people": "brought about in tests/web/test_players.py (a rated table with a bot)",
 }
 #: Sample params by name, for codes worded without being triggered.
 SAMPLE = {"card": "10H", "cards": ["KC", "JC"], "suit": "C", "seat": 1, "n": 2, "max": 4, "min": 0, "hand": 1,
@@ -260,6 +261,8 @@ def _http_refusals(server: LiveServer, refusals: Refusals, finished: tuple[str, 
     seats = [{"kind": "me"}] + [{"kind": "bot", "bot": "random"}] * 3
     http(server, "POST", "/api/tables", [])
     http(server, "POST", "/api/me", {"name": "Asha"})  # no_player: a program without a cookie
+    http(server, "GET", "/api/ratings/whist")  # no_family
+    http(server, "POST", "/api/tables", {"rules": "pagat", "rated": "yes"})  # bad_rated
     http(server, "POST", "/api/tables", {"rules": "pagat", "colour": 1})
     http(server, "POST", "/api/tables", {"rules": "whist"})
     http(server, "POST", "/api/tables", {"rules": "pagat", "seats": []})

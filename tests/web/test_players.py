@@ -351,3 +351,56 @@ def test_a_player_names_themselves_and_can_forget_everything(client: TestClient)
     assert client.get("/api/me").json()["name"] == ""
     assert client.get("/api/me/games").json() == {"matches": [], "stats": {}}
     assert client.get("/api/history").json()["matches"] == []
+
+
+def test_a_rated_table_needs_a_person_in_every_seat(client: TestClient) -> None:
+    new_player(client)
+    refused = client.post("/api/tables", json={"rules": "taash", "rated": True,
+                                               "seats": [{"kind": "me"}, *RANDOM_BOTS]})
+    assert refused.status_code == 400 and refused.json()["code"] == "rated_needs_people"
+
+
+def test_a_rated_match_rates_its_four_players_as_openskill_does(client: TestClient) -> None:
+    from openskill.models import PlackettLuce
+
+    from dehla.record import replay
+
+    players = [new_player(client) for _ in range(4)]
+    be(client, players[0])
+    created = client.post("/api/tables", json={"rules": "taash", "rated": True, "grace": 0, "name": "P0", "seats": [
+        {"kind": "me"}, {"kind": "person"}, {"kind": "person"}, {"kind": "person"}]}).json()
+    table = created["id"]
+    tokens = {0: created["token"], **{invite["seat"]: invite["token"] for invite in created["invites"]}}
+    for seat, cookie in enumerate(players):  # each takes their seat, then leaves: the stand-ins play it out
+        be(client, cookie)
+        with client.websocket_connect(f"/ws/{table}") as socket:
+            socket.send_json({"type": "hello", "token": tokens[seat], "name": f"P{seat}"})
+            _until(socket, lambda m, seat=seat: m["type"] == "state" and m["seat"] == seat)
+    be(client, players[0])
+    _finished(client, table)
+    record = client.get(f"/api/history/{table}/1/record").json()
+    winner = replay(record).winner
+    model = PlackettLuce()
+    teams = [[model.rating(), model.rating()], [model.rating(), model.rating()]]
+    rated = model.rate(teams, ranks=[0.0 if team == winner else 1.0 for team in (0, 1)])
+    expected = {f"P{seat}": rated[seat % 2][seat // 2] for seat in range(4)}
+    board = client.get("/api/ratings/taash").json()
+    assert {row["name"] for row in board["players"]} == set(expected)
+    for row in board["players"]:
+        assert row["mu"] == round(expected[row["name"]].mu, 2) and row["sigma"] == round(expected[row["name"]].sigma, 2)
+        assert row["matches"] == 1 and row["provisional"]
+    assert [row["you"] for row in board["players"] if row["name"] == "P0"] == [True]
+    mine = client.get("/api/me/ratings").json()["families"]["taash"]
+    assert len(mine) == 1 and mine[0]["mu"] == round(expected["P0"].mu, 2)
+    assert client.get("/api/ratings/whist").json()["code"] == "no_family"
+
+
+def test_a_player_who_leaves_a_rated_match_loses_it_for_rating() -> None:
+    from dehla.web.ratings import rate_match
+
+    seats = {0: "a", 1: "b", 2: "c", 3: "d"}
+    stayed = rate_match(seats, 0, set(), {})
+    left = rate_match(seats, 0, {"a"}, {})
+    assert stayed["a"].mu > 25 > left["a"].mu == stayed["b"].mu  # a's team won, but a left: a loses
+    assert left["c"] == stayed["c"] and left["b"] == stayed["b"]  # nobody else changes
+    assert all(rating.matches == 1 for rating in left.values())

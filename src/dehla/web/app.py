@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 from dehla.web.analysis import WEB_NODE_LIMIT, AnalysisService
 from dehla.web.botpool import DEFAULT_BOTS_PER_WORKER, BotPool, SolverPreparation
 from dehla.web.cluster import DEFAULT_LEASE_SECONDS
-from dehla.web.endpoints import history, lobby, me, pages
+from dehla.web.endpoints import history, lobby, me, pages, ratings
 from dehla.web.endpoints.common import ServerOptions, Shared
 from dehla.web.endpoints.pages import PAGES, STATIC_DIR
 from dehla.web.players import Identities, PlayerMiddleware
@@ -99,6 +99,8 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         Route("/api/me", me.me, methods=["GET", "POST", "DELETE"]),
         Route("/api/me/games", me.my_games),
         Route("/api/me/records", me.my_records),
+        Route("/api/me/ratings", ratings.my_ratings),
+        Route("/api/ratings/{family}", ratings.leaderboard),
         Route("/api/history/{table_id}/{match_no:int}/record", history.record),
         Route("/api/history/{table_id}/{match_no:int}/replay", history.replay_view),
         Route("/api/history/{table_id}/{match_no:int}/analysis/{hand:int}", history.analysis_view),

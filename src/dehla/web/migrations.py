@@ -90,6 +90,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
         "CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
         "created DOUBLE PRECISION NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS ratings (player TEXT NOT NULL, family TEXT NOT NULL, name TEXT NOT NULL, "
+        "mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, matches INTEGER NOT NULL, "
+        "PRIMARY KEY (player, family))",
+        "CREATE TABLE IF NOT EXISTS rating_history (player TEXT NOT NULL, family TEXT NOT NULL, "
+        "at DOUBLE PRECISION NOT NULL, mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS rating_history_player ON rating_history (player, family, at)",
+        "CREATE TABLE IF NOT EXISTS rated_matches (table_id TEXT NOT NULL, match_no INTEGER NOT NULL, "
+        "PRIMARY KEY (table_id, match_no))",
     ), _private_unless_listed),
 )
 

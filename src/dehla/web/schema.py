@@ -163,6 +163,8 @@ class TableMeta(TypedDict, total=False):
     watch_hash: str | None
     #: Whether the table was listed when it was made (a match's visibility is worked out from it and the log).
     first_listed: bool
+    #: Matches at the table change the players' ratings.
+    rated: bool
 
 
 def read_meta(raw: object, table_id: str) -> TableMeta:
@@ -199,6 +201,8 @@ def read_meta(raw: object, table_id: str) -> TableMeta:
         meta["watch_hash"] = fields.optional_text("watch_hash")
     if "first_listed" in data:
         meta["first_listed"] = fields.flag("first_listed")
+    if "rated" in data:
+        meta["rated"] = fields.flag("rated")
     return meta
 
 
@@ -252,6 +256,7 @@ class TableInfo(TypedDict):
     watchers_allowed: bool
     host: int | None
     trick_pause: float
+    rated: bool
 
 
 class LastAction(TypedDict):

@@ -66,6 +66,7 @@ from dehla.web.protocol import (
     SeatRequest,
     SettingsRequest,
 )
+from dehla.web.ratings import Rating, rate_match
 from dehla.web.replica import Bus, Replica
 from dehla.web.schema import (
     FinishedTrick,
@@ -101,6 +102,7 @@ from dehla.web.views import (
     illegal_reason,
 )
 from dehla.web.visibility import hash_token, match_audience, new_token, token_matches
+from dehla.web.yours import family_of
 
 T = TypeVar("T")
 
@@ -178,6 +180,10 @@ class TableSession:
     watch_hash: str | None = None
     #: Whether the table was listed when it was made (``visibility.match_audience`` starts from it).
     first_listed: bool = True
+    #: Matches here change the players' ratings (``ratings``).
+    rated: bool = False
+    #: The player of each seat when the match in play began (a rated match rates them).
+    match_players: dict[int, str] = field(default_factory=dict)
     status: str = "waiting"  # waiting | playing | over
     match_no: int = 0
     match: Match | None = None
@@ -246,6 +252,7 @@ class TableSession:
             created=time.time(),
             listed=settings.listed,
             first_listed=settings.listed,
+            rated=settings.rated,
             watchers_allowed=settings.watchers_allowed,
             trick_pause=settings.trick_pause,
             host=settings.me,
@@ -278,6 +285,7 @@ class TableSession:
             trick_pause=float(meta.get("trick_pause", default_pause)),
             host=meta.get("host"),
             watch_hash=meta.get("watch_hash"),
+            rated=meta.get("rated", False),
             rng=random.Random(context.deal_rng.getrandbits(64)),
         )
         entries = [upgrade_entry(raw) for raw in await context.storage.load_log(row.table_id)]
@@ -326,6 +334,7 @@ class TableSession:
             "host": self.host,
             "watch_hash": self.watch_hash,
             "first_listed": self.first_listed,
+            "rated": self.rated,
         }
 
     async def save_meta(self) -> None:
@@ -414,6 +423,7 @@ class TableSession:
             "watchers_allowed": self.watchers_allowed,
             "host": self.host,
             "trick_pause": self.trick_pause,
+            "rated": self.rated,
         }
 
     def finished_trick_view(self, now: float) -> FinishedTrickView | None:
@@ -814,6 +824,7 @@ class TableSession:
         if entry["type"] in ("match", "deal", "action"):
             self.game_seq = self.seq
         if entry["type"] == "match":
+            self.match_players = {seat: info.player for seat, info in enumerate(self.seats) if info.player}
             self.match = Match(self.rules, entry["first_dealer"])
             self.match_no = entry["match_no"]
             self.status = "playing"
@@ -878,7 +889,25 @@ class TableSession:
         self.status = "over"
         await self.save_meta()
         await self._save_finished(self.match_no, match, await self._log_entries())
+        if self.rated:
+            await self._rate(self.match_no, match)
         self.broadcast()
+
+    async def _rate(self, match_no: int, match: Match) -> None:
+        """Rate the players who began a rated match (once, whichever process gets there first)."""
+        began = self.match_players
+        if match.winner is None or len(began) != len(self.seats):
+            return  # not every seat had a player when it began: nothing to rate
+        leavers = {player for seat, player in began.items() if self.seats[seat].player != player}
+        family = family_of(self.rules.preset)
+        storage = self.context.storage
+        current = {player: Rating(*values) for player, values in (await storage.ratings(family, list(began.values())))
+                   .items()}
+        new = rate_match(began, match.winner, leavers, current)
+        names = {player: self.seats[seat].name for seat, player in began.items()}
+        await storage.save_ratings(self.table_id, match_no, family,
+                                   {player: (names[player], value.mu, value.sigma, value.matches)
+                                    for player, value in new.items()}, time.time())
 
     async def _log_entries(self) -> list[LogEntry]:
         return [upgrade_entry(raw) for raw in await self.context.storage.load_log(self.table_id)]
@@ -916,6 +945,8 @@ class TableSession:
             match = replay(record)
             if match.is_over:
                 await self._save_finished(match_no, match, replayed.entries)
+                if self.rated and match_no == self.match_no:
+                    await self._rate(match_no, match)  # rated once, whoever gets there first
                 log.warning("table %s: match %d was finished but not kept; kept it from the log",
                             self.table_id, match_no)
                 saved += 1

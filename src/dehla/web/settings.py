@@ -26,7 +26,7 @@ DEFAULT_TRICK_PAUSE = 1.2
 #: The pause before each bot move: long enough to follow the play, short enough that a new player's first
 #: card comes within 3 s of opening the page when bots call and play three cards before them.
 DEFAULT_BOT_DELAY = 0.5
-_FIELDS = ("rules", "seats", "grace", "timer", "title", "name", "listed", "watchers_allowed", "trick_pause")
+_FIELDS = ("rules", "seats", "grace", "timer", "title", "name", "listed", "watchers_allowed", "trick_pause", "rated")
 
 register({
     "table_not_object": "A table is described by a JSON object with \"rules\" and \"seats\".",
@@ -41,6 +41,8 @@ register({
     "bad_trick_pause": "The pause after a trick must be a number of seconds from {min} to {max}.",
     "bad_listed": "Say with true or false whether the table is open to anyone.",
     "bad_watchers_allowed": "Say with true or false whether people may watch.",
+    "bad_rated": "Say with true or false whether the table is rated.",
+    "rated_needs_people": "A rated table has a person in every seat: no bots.",
 })
 
 
@@ -107,6 +109,8 @@ class TableSettings:
     listed: bool
     watchers_allowed: bool
     trick_pause: float
+    #: Matches here change the players' ratings (``dehla.web.ratings``): every seat is a person's.
+    rated: bool = False
 
     @property
     def me(self) -> int | None:
@@ -165,4 +169,13 @@ def parse_table_request(spec: object, trick_pause: float = DEFAULT_TRICK_PAUSE) 
         listed=_flag(spec.get("listed", not has_invites), "listed"),
         watchers_allowed=_flag(spec.get("watchers_allowed", True), "watchers_allowed"),
         trick_pause=check_trick_pause(spec.get("trick_pause", trick_pause)),
+        rated=_rated(spec.get("rated", False), seats),
     )
+
+
+def _rated(value: object, seats: list[SeatSpec]) -> bool:
+    """A table is rated only if asked and every seat is a person's (bots are never rated)."""
+    rated = _flag(value, "rated")
+    if rated and any(seat.kind == "bot" for seat in seats):
+        raise WebError("rated_needs_people")
+    return rated

@@ -156,8 +156,26 @@ class Storage(Protocol):
     async def set_player_name(self, player: str, name: str) -> None: ...
 
     async def delete_player(self, player: str) -> None:
-        """Forget a player: their name and which finished matches were theirs (the records keep the names people
-        played under, as every record of a card game does)."""
+        """Forget a player: their name, ratings and which finished matches were theirs (the records keep the names
+        people played under, as every record of a card game does)."""
+        ...
+
+    async def ratings(self, family: str, players: Sequence[str]) -> dict[str, tuple[float, float, int]]:
+        """The players' ratings in a family: mu, sigma and rated matches (a player never rated is missing)."""
+        ...
+
+    async def save_ratings(self, table_id: str, match_no: int, family: str,
+                           updates: Mapping[str, tuple[str, float, float, int]], at: float) -> bool:
+        """Keep the new ratings a match gave (player -> name, mu, sigma, matches) and their history; False (and
+        nothing kept) if that match was rated already."""
+        ...
+
+    async def leaderboard(self, family: str, limit: int = 50) -> list[tuple[str, str, float, float, int]]:
+        """A family's rated players, best first by mu - 3 sigma: player, name, mu, sigma, matches."""
+        ...
+
+    async def rating_history(self, player: str) -> list[tuple[str, float, float, float]]:
+        """A player's ratings over time: family, when, mu, sigma, oldest first."""
         ...
 
 
@@ -184,6 +202,17 @@ _LISTING_COLUMNS = "table_id, match_no, finished, summary, '{}', listed, access"
 _VISIBLE = ("SELECT " + _LISTING_COLUMNS + " FROM finished WHERE listed OR EXISTS (SELECT 1 FROM finished_players p "
             "WHERE p.table_id = finished.table_id AND p.match_no = finished.match_no AND p.player = ?) "
             "ORDER BY finished DESC LIMIT ?")
+#: Where a player's rows are, for forgetting them.
+_PLAYER_ROWS = (("players", "id"), ("finished_players", "player"), ("ratings", "player"),
+                ("rating_history", "player"))
+_RATING = "SELECT player, mu, sigma, matches FROM ratings WHERE player = ? AND family = ?"
+_SET_RATING = ("INSERT INTO ratings (player, family, name, mu, sigma, matches) VALUES (?, ?, ?, ?, ?, ?) "
+               "ON CONFLICT (player, family) DO UPDATE SET name = EXCLUDED.name, mu = EXCLUDED.mu, "
+               "sigma = EXCLUDED.sigma, matches = EXCLUDED.matches")
+_RATING_HISTORY = "INSERT INTO rating_history (player, family, at, mu, sigma) VALUES (?, ?, ?, ?, ?)"
+_LEADERBOARD = ("SELECT player, name, mu, sigma, matches FROM ratings WHERE family = ? "
+                "ORDER BY mu - 3 * sigma DESC LIMIT ?")
+_HISTORY_OF = "SELECT family, at, mu, sigma FROM rating_history WHERE player = ? ORDER BY at"
 #: A player's display name, made or changed (``?``: id, name, now).
 _SET_NAME = ("INSERT INTO players (id, name, created) VALUES (?, ?, ?) "
              "ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name")
@@ -400,8 +429,34 @@ class SQLiteStorage:
         await self._write(_SET_NAME, (player, name, time.time()))
 
     async def delete_player(self, player: str) -> None:
-        await self._write_all([("DELETE FROM players WHERE id = ?", (player,)),
-                               ("DELETE FROM finished_players WHERE player = ?", (player,))])
+        await self._write_all([(f"DELETE FROM {table} WHERE {column} = ?", (player,))
+                               for table, column in _PLAYER_ROWS])
+
+    async def ratings(self, family: str, players: Sequence[str]) -> dict[str, tuple[float, float, int]]:
+        rows = [self.reader.execute(_RATING, (player, family)).fetchone() for player in players]
+        return {str(row[0]): (float(row[1]), float(row[2]), int(row[3])) for row in rows if row is not None}
+
+    async def save_ratings(self, table_id: str, match_no: int, family: str,
+                           updates: Mapping[str, tuple[str, float, float, int]], at: float) -> bool:
+        # one process serves a SQLite file: the check and the write cannot interleave with another process
+        if self.reader.execute("SELECT 1 FROM rated_matches WHERE table_id = ? AND match_no = ?",
+                               (table_id, match_no)).fetchone():
+            return False
+        statements: list[tuple[str, tuple[SQLParam, ...]]] = [
+            ("INSERT INTO rated_matches (table_id, match_no) VALUES (?, ?)", (table_id, match_no))]
+        for player, (name, mu, sigma, matches) in updates.items():
+            statements.append((_SET_RATING, (player, family, name, mu, sigma, matches)))
+            statements.append((_RATING_HISTORY, (player, family, at, mu, sigma)))
+        await self._write_all(statements)
+        return True
+
+    async def leaderboard(self, family: str, limit: int = 50) -> list[tuple[str, str, float, float, int]]:
+        rows = self.reader.execute(_LEADERBOARD, (family, limit)).fetchall()
+        return [(str(a), str(b), float(c), float(d), int(e)) for a, b, c, d, e in rows]
+
+    async def rating_history(self, player: str) -> list[tuple[str, float, float, float]]:
+        rows = self.reader.execute(_HISTORY_OF, (player,)).fetchall()
+        return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
 
 
 def _finished(row: Sequence[object]) -> FinishedMatch:
@@ -789,8 +844,37 @@ class PostgresStorage:
 
     async def delete_player(self, player: str) -> None:
         async with self._connection() as connection, connection.transaction():
-            await connection.execute("DELETE FROM players WHERE id = %s", (player,))
-            await connection.execute("DELETE FROM finished_players WHERE player = %s", (player,))
+            for table, column in _PLAYER_ROWS:
+                await connection.execute(f"DELETE FROM {table} WHERE {column} = %s", (player,))
+
+    async def ratings(self, family: str, players: Sequence[str]) -> dict[str, tuple[float, float, int]]:
+        found: dict[str, tuple[float, float, int]] = {}
+        for player in players:
+            rows = await self._execute(_RATING.replace("?", "%s"), (player, family))
+            if rows:
+                found[str(rows[0][0])] = (float(rows[0][1]), float(rows[0][2]), int(rows[0][3]))
+        return found
+
+    async def save_ratings(self, table_id: str, match_no: int, family: str,
+                           updates: Mapping[str, tuple[str, float, float, int]], at: float) -> bool:
+        async with self._connection() as connection, connection.transaction():
+            cursor = await connection.execute(
+                "INSERT INTO rated_matches (table_id, match_no) VALUES (%s, %s) ON CONFLICT DO NOTHING RETURNING 1",
+                (table_id, match_no))
+            if await cursor.fetchone() is None:
+                return False  # another process rated it first
+            for player, (name, mu, sigma, matches) in updates.items():
+                await connection.execute(_SET_RATING.replace("?", "%s"), (player, family, name, mu, sigma, matches))
+                await connection.execute(_RATING_HISTORY.replace("?", "%s"), (player, family, at, mu, sigma))
+        return True
+
+    async def leaderboard(self, family: str, limit: int = 50) -> list[tuple[str, str, float, float, int]]:
+        rows = await self._execute(_LEADERBOARD.replace("?", "%s"), (family, limit))
+        return [(str(a), str(b), float(c), float(d), int(e)) for a, b, c, d, e in rows]
+
+    async def rating_history(self, player: str) -> list[tuple[str, float, float, float]]:
+        rows = await self._execute(_HISTORY_OF.replace("?", "%s"), (player,))
+        return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
 
 
 def is_shared(storage: object) -> bool:

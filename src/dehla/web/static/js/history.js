@@ -2,7 +2,7 @@
 
 import {app} from "./state.js";
 import {api, h, toast} from "./dom.js";
-import {t} from "./i18n.js";
+import {t, tn} from "./i18n.js";
 import {personName, presetTitle} from "./names.js";
 
 export class HistoryPage {
@@ -16,8 +16,10 @@ export class HistoryPage {
   async render() {
     const mine = h("section", {class: "panel", id: "your-games", hidden: true});
     const box = h("section", {class: "panel"}, h("h1", {}, t("Finished matches")));
-    this.root.append(mine, box);
+    const boards = h("section", {class: "panel", id: "leaderboards", hidden: true});
+    this.root.append(mine, box, boards);
     this.yourGames(mine);
+    this.leaderboards(boards);
     const data = await api("/api/history").catch(() => ({matches: []}));
     if (!data.matches.length) { box.append(h("p", {class: "muted"}, t("No finished matches yet."))); return; }
     const list = h("ul", {class: "history"});
@@ -61,6 +63,10 @@ export class HistoryPage {
             h("th", {}, t("Whitewashes")), h("th", {}, t("Partners"))),
           rows)));
     }
+    const ratings = await api("/api/me/ratings").catch(() => ({families: {}}));
+    for (const [family, points] of Object.entries(ratings.families)) {
+      box.append(ratingChart(families[family] || family, points));
+    }
     const list = h("ul", {class: "history"});
     for (const item of data.matches) {
       const when = new Date(item.finished * 1000).toLocaleString(app.lang);
@@ -79,6 +85,25 @@ export class HistoryPage {
       t("Delete my player and data"))));
   }
 
+  /** Each family's rated players, best first; a provisional rating is marked. */
+  async leaderboards(box) {
+    const families = [["pagat", "Pagat"], ["taash", "Taash"], ["mendikot", "Mendikot"]];
+    const boards = await Promise.all(families.map(([family]) => api("/api/ratings/" + family).catch(() => null)));
+    const shown = boards.filter((board) => board && board.players.length);
+    if (!shown.length) return;
+    box.hidden = false;
+    box.append(h("h2", {}, t("Ratings")),
+      h("p", {class: "muted"}, tn("A rating is provisional (~) until {n} rated match.", "A rating is provisional (~) until {n} rated matches.", shown[0].provisional_matches)));
+    for (const [index, [, title]] of families.entries()) {
+      const board = boards[index];
+      if (!board || !board.players.length) continue;
+      box.append(h("h3", {}, title), h("ol", {class: "leaderboard", id: "leaderboard-" + board.family},
+        board.players.map((row) => h("li", {class: row.you ? "you" : ""},
+          personName(row.name) + " · " + (row.provisional ? "~" : "") + row.rating.toLocaleString(app.lang)
+          + " · " + tn("{n} match", "{n} matches", row.matches)))));
+    }
+  }
+
   /** Forget this player on the server (name, which games were theirs) and in this browser, after asking. */
   async forget() {
     if (!window.confirm(t("Delete your player? This browser forgets your name and seats, and your games are no longer yours here. The records of the matches stay with the other players."))) return;
@@ -88,4 +113,29 @@ export class HistoryPage {
     toast(t("Your player and data are deleted."));
     this.refresh();
   }
+}
+
+/** A player's rating after each rated match as a small line chart (SVG), with the numbers for screen readers. */
+function ratingChart(title, points) {
+  const width = 320, height = 80, pad = 6;
+  const values = points.map((point) => point.rating);
+  const low = Math.min(...values), high = Math.max(...values);
+  const x = (i) => pad + (points.length > 1 ? i * (width - 2 * pad) / (points.length - 1) : (width - 2 * pad) / 2);
+  const y = (v) => height - pad - (high > low ? (v - low) * (height - 2 * pad) / (high - low) : (height - 2 * pad) / 2);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "rating-chart");
+  svg.setAttribute("role", "img");
+  const last = values[values.length - 1];
+  svg.setAttribute("aria-label", t("{game}: rating {rating} after {n} rated matches", {game: title, rating: last.toLocaleString(app.lang), n: values.length}));
+  const line = document.createElementNS(ns, "polyline");
+  line.setAttribute("points", values.map((v, i) => `${x(i)},${y(v)}`).join(" "));
+  svg.append(line);
+  values.forEach((v, i) => {  // a dot a match, so that one match shows too
+    const dot = document.createElementNS(ns, "circle");
+    dot.setAttribute("cx", x(i)); dot.setAttribute("cy", y(v)); dot.setAttribute("r", 3);
+    svg.append(dot);
+  });
+  return h("figure", {class: "rating"}, h("figcaption", {}, t("{game}: your rating {rating}", {game: title, rating: last.toLocaleString(app.lang)})), svg);
 }

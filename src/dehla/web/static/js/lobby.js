@@ -78,6 +78,8 @@ export class LobbyPage {
     const pause = h("input", {type: "number", id: "trick-pause", min: "0", max: "5", step: "0.1", value: "1.2"});
     const listed = h("input", {type: "checkbox", id: "opt-listed", checked: true});
     const watchers = h("input", {type: "checkbox", id: "opt-watchers", checked: true});
+    const rated = h("input", {type: "checkbox", id: "opt-rated"});
+    const ratedNote = h("p", {class: "muted", id: "rated-note"}, t("Rated matches change the players' ratings; every seat must be a person."));
     listed.addEventListener("change", () => { this.listedTouched = true; });
     let pauseTouched = false;   // the server's default pause unless the host chooses one
     pause.addEventListener("change", () => { pauseTouched = true; });
@@ -87,7 +89,8 @@ export class LobbyPage {
       h("fieldset", {}, h("legend", {}, t("Seats (in order of play; partners alternate)")), seatsBox),
       h("fieldset", {}, h("legend", {}, t("Who may come")),
         h("p", {}, h("label", {class: "check"}, listed, " " + t("Open to anyone: list the table in the lobby"))),
-        h("p", {}, h("label", {class: "check"}, watchers, " " + t("Watchers allowed")))),
+        h("p", {}, h("label", {class: "check"}, watchers, " " + t("Watchers allowed"))),
+        h("p", {}, h("label", {class: "check"}, rated, " " + t("Rated"))), ratedNote),
       h("p", {class: "field"}, h("label", {for: "trick-pause"}, t("Pause to see each finished trick (seconds)")), pause),
       h("p", {class: "field"}, h("label", {for: "grace"}, t("Grace time before a bot plays for someone who left (seconds)")), grace),
       h("p", {class: "field"}, h("label", {for: "timer"}, t("Turn timer, 0 for none (seconds)")), timer),
@@ -96,6 +99,10 @@ export class LobbyPage {
     const seatValues = () => [...seatsBox.querySelectorAll("select")].map((select) => select.value);
     const syncListed = () => {
       if (!this.listedTouched) listed.checked = !seatValues().includes("person");
+      // only a table of people can be rated
+      const people = seatValues().every((value) => !value.startsWith("bot:"));
+      rated.disabled = !people;
+      if (!people) rated.checked = false;
     };
     const drawOptions = () => {
       const chosen = preset(presetSelect.value);
@@ -139,7 +146,7 @@ export class LobbyPage {
       try {
         const created = await api("/api/tables", {rules, seats, name: nameInput.value.trim(),
           grace: Number(grace.value), timer: Number(timer.value) || null, listed: listed.checked,
-          watchers_allowed: watchers.checked, ...(pauseTouched ? {trick_pause: Number(pause.value)} : {})});
+          watchers_allowed: watchers.checked, rated: rated.checked, ...(pauseTouched ? {trick_pause: Number(pause.value)} : {})});
         if (created.seat !== null) saveSeat(created.id, created.seat, created.token);
         saveInvites(created.id, created.invites || []);
         if (created.watch_token) saveWatch(created.id, created.watch_token);
