@@ -78,3 +78,22 @@ def test_an_invite_link_seats_only_the_first_player_and_the_host_hears_of_a_seco
     assert friend.query_selector(".hand button") is not None
     assert friend.is_hidden("#moved-banner")
     assert not host.errors and not friend.errors and not stranger.errors
+
+
+def test_four_people_finding_a_game_sit_at_one_table(browser: Any, server: LiveServer) -> None:
+    pages = [_page(browser) for _ in range(4)]
+    for number, page in enumerate(pages):
+        page.goto(server.url + "/")
+        page.fill("#player-name", f"Finder {number}")
+        page.select_option("#find-preset", "taash")
+        page.click("#find-game")
+        if number < 3:
+            page.wait_for_selector("#find-leave:not([hidden])")
+    for page in pages:
+        page.wait_for_url("**/t/*", timeout=15_000)
+        page.wait_for_selector(".felt")
+    tables = {page.url.rsplit("/t/", 1)[1].split("#")[0] for page in pages}
+    assert len(tables) == 1
+    pages[0].wait_for_selector(".hand button", timeout=20_000)  # every seat opened by its player: the match is on
+    pages[0].screenshot(path=str(SHOTS / "find-a-game-table.png"))
+    assert not any(page.errors for page in pages)

@@ -60,6 +60,8 @@ NOT_TRIGGERED = {
     "analysis_busy": "a full analysis queue: brought about in tests/web/test_players.py",
     "bad_name": "needs a player's cookie: brought about in tests/web/test_players.py",
     "rated_needs_people": "brought about in tests/web/test_players.py (a rated table with a bot)",
+    "not_queued": "needs a player's cookie: brought about in tests/web/test_players.py",
+    "bad_queue": "needs a player's cookie: brought about in tests/web/test_players.py",
 }
 #: Sample params by name, for codes worded without being triggered.
 SAMPLE = {"card": "10H", "cards": ["KC", "JC"], "suit": "C", "seat": 1, "n": 2, "max": 4, "min": 0, "hand": 1,

@@ -404,3 +404,53 @@ def test_a_player_who_leaves_a_rated_match_loses_it_for_rating() -> None:
     assert stayed["a"].mu > 25 > left["a"].mu == stayed["b"].mu  # a's team won, but a left: a loses
     assert left["c"] == stayed["c"] and left["b"] == stayed["b"]  # nobody else changes
     assert all(rating.matches == 1 for rating in left.values())
+
+
+def test_four_players_finding_a_game_are_seated_together_and_eight_at_two_tables(client: TestClient) -> None:
+    players = [new_player(client) for _ in range(8)]
+    for number, cookie in enumerate(players[:3]):
+        be(client, cookie)
+        status = client.post("/api/queue", json={"preset": "pagat", "name": f"P{number}"}).json()
+        assert status["waiting"] and status["table"] is None
+    be(client, None)
+    counts = client.get("/api/queue").json()["counts"]
+    assert counts == [{"preset": "pagat", "target": 1, "rated": False, "waiting": 3}]  # the lobby shows it
+    be(client, players[3])
+    fourth = client.post("/api/queue", json={"preset": "pagat", "name": "P3"}).json()
+    assert fourth["table"] is not None and not fourth["waiting"]
+    table = fourth["table"]
+    seats = set()
+    for number, cookie in enumerate(players[:4]):
+        be(client, cookie)
+        status = client.get("/api/queue").json()
+        assert status["table"] == table
+        seats.add(status["seat"])
+        with client.websocket_connect(f"/ws/{table}") as socket:  # their identity opens their seat: no link
+            socket.send_json({"type": "hello", "mine": True})
+            state = _until(socket, lambda m: m["type"] == "state" and m["seat"] is not None)
+            assert state["seat"] == status["seat"] and state["table"]["seats"][state["seat"]]["name"] == f"P{number}"
+    assert seats == {0, 1, 2, 3}
+    be(client, None)
+    assert client.get(f"/api/tables/{table}").status_code == 404  # a private table of its four
+    for number, cookie in enumerate(players[4:]):
+        be(client, cookie)
+        client.post("/api/queue", json={"preset": "pagat", "name": f"Q{number}"})
+    tables = set()
+    for cookie in players[4:]:
+        be(client, cookie)
+        tables.add(client.get("/api/queue").json()["table"])
+    assert len(tables) == 1 and table not in tables  # the next four at a second table
+    be(client, players[0])
+    assert client.delete("/api/queue").json()["table"] is None
+
+
+def test_a_player_tired_of_waiting_fills_the_seats_with_bots(client: TestClient) -> None:
+    me = new_player(client)
+    assert client.post("/api/queue", json={"preset": "mendikot", "rated": True}).json()["waiting"]
+    status = client.post("/api/queue/bots").json()
+    assert status["table"] is not None and status["seat"] == 0
+    info = client.get(f"/api/tables/{status['table']}").json()
+    assert [seat["kind"] for seat in info["seats"]] == ["person", "bot", "bot", "bot"] and not info["rated"]
+    be(client, me)
+    assert client.post("/api/queue/bots").json()["code"] == "not_queued"
+    assert client.post("/api/queue", json={"preset": "whist"}).json()["code"] == "bad_queue"

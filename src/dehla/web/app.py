@@ -21,10 +21,11 @@ from starlette.staticfiles import StaticFiles
 from dehla.web.analysis import WEB_NODE_LIMIT, AnalysisService
 from dehla.web.botpool import DEFAULT_BOTS_PER_WORKER, BotPool, SolverPreparation
 from dehla.web.cluster import DEFAULT_LEASE_SECONDS
-from dehla.web.endpoints import history, lobby, me, pages, ratings
+from dehla.web.endpoints import history, lobby, me, pages, queue, ratings
 from dehla.web.endpoints.common import ServerOptions, Shared
 from dehla.web.endpoints.pages import PAGES, STATIC_DIR
 from dehla.web.players import Identities, PlayerMiddleware
+from dehla.web.queue import Matchmaker
 from dehla.web.security import SecurityHeadersMiddleware
 from dehla.web.settings import DEFAULT_BOT_DELAY, DEFAULT_TRICK_PAUSE
 from dehla.web.storage import Storage
@@ -71,6 +72,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
                            node=settings.node, address=settings.address)
     found = Shared(storage=storage, service=service, analyses=AnalysisService(settings.analysis_nodes),
                    preparation=SolverPreparation(), identities=Identities(),
+                   matchmaker=Matchmaker(storage, service),
                    options=ServerOptions(settings.allowed_origins, settings.rate, settings.burst, settings.kick_after))
 
     @contextlib.asynccontextmanager
@@ -100,6 +102,8 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         Route("/api/me/games", me.my_games),
         Route("/api/me/records", me.my_records),
         Route("/api/me/ratings", ratings.my_ratings),
+        Route("/api/queue", queue.queue, methods=["GET", "POST", "DELETE"]),
+        Route("/api/queue/bots", queue.queue_bots, methods=["POST"]),
         Route("/api/ratings/{family}", ratings.leaderboard),
         Route("/api/history/{table_id}/{match_no:int}/record", history.record),
         Route("/api/history/{table_id}/{match_no:int}/replay", history.replay_view),

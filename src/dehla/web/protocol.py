@@ -26,7 +26,7 @@ MAX_MESSAGE_BYTES = 2048
 
 #: Each message type and its allowed fields: (str, longest text), (int, None), (bool, None) or (float, None).
 MESSAGE_FIELDS: dict[str, dict[str, tuple[type, int | None]]] = {
-    "hello": {"token": (str, 64), "name": (str, 24), "watch": (str, 64)},
+    "hello": {"token": (str, 64), "name": (str, 24), "watch": (str, 64), "mine": (bool, None)},
     "act": {"action": (str, 16), "version": (int, None)},
     "next": {},
     "start": {},
@@ -47,12 +47,14 @@ REQUIRED: dict[str, tuple[str, ...]] = {"act": ("action", "version"), "chat": ("
 
 
 class HelloRequest(TypedDict):
-    """Take the seat of a link's ``token`` (with a ``name``), or watch (with a ``watch`` link if needed)."""
+    """Take the seat of a link's ``token`` (with a ``name``), or the seat that belongs to the connection's player
+    (``mine``), or watch (with a ``watch`` link if needed)."""
 
     type: Literal["hello"]
     token: NotRequired[str]
     name: NotRequired[str]
     watch: NotRequired[str]
+    mine: NotRequired[bool]
 
 
 class ActRequest(TypedDict):

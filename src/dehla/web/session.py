@@ -147,6 +147,11 @@ register({
 _token_matches = token_matches
 
 
+def new_table_id() -> str:
+    """A table's id: short, random, and only letters and digits (it goes in links)."""
+    return secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
+
+
 @dataclass(frozen=True)
 class SessionContext:
     """What every session of a server shares: storage, timings, the OS random source for deals, and, when
@@ -225,8 +230,8 @@ class TableSession:
     # -- making and restoring ------------------------------------------------------------------
 
     @classmethod
-    def new(cls, context: SessionContext, settings: TableSettings,
-            player: str | None = None) -> tuple[TableSession, dict[int, str], str]:
+    def new(cls, context: SessionContext, settings: TableSettings, player: str | None = None,
+            table_id: str | None = None) -> tuple[TableSession, dict[int, str], str]:
         """A new table from validated settings, made by ``player``; returns it, every person seat's token and the
         watch token.  The creator's seat belongs to the creator from the start."""
         seats: list[SeatInfo] = []
@@ -239,11 +244,11 @@ class TableSession:
             tokens[number] = token
             mine = spec.kind == "me"
             seats.append(SeatInfo("person", spec.bot, spec.name, hash_token(token), claimed=mine,
-                                  player=player if mine else None))
+                                  player=player if mine else spec.player))
         watch = new_token()
         session = cls(
             context=context,
-            table_id=secrets.token_urlsafe(8).replace("-", "x").replace("_", "y"),
+            table_id=table_id or new_table_id(),
             title=settings.title,
             rules=settings.rules,
             seats=seats,
@@ -366,6 +371,12 @@ class TableSession:
     def seat_for_token(self, token: str) -> int | None:
         return next((number for number, info in enumerate(self.seats) if _token_matches(info.token_hash, token)),
                     None)
+
+    def seat_of_player(self, player: str | None) -> int | None:
+        """The seat that belongs to ``player`` (their identity opens it without its link), if any."""
+        if player is None:
+            return None
+        return next((seat for seat, info in enumerate(self.seats) if info.player == player), None)
 
     def seated_player(self, player: str | None) -> bool:
         """``player`` holds one of the table's seats."""
@@ -579,7 +590,8 @@ class TableSession:
     async def _hello(self, client: Listener, fields: HelloRequest) -> None:
         """Take the seat of a token (moving it from another window), or watch (with a watch link if needed)."""
         token = fields.get("token")
-        seat = self.seat_for_token(token) if token else None
+        seat = (self.seat_for_token(token) if token
+                else self.seat_of_player(client.player) if fields.get("mine") else None)
         if seat is None:
             was_seated = client.seat is not None and client in self.clients
             if self.may_watch(fields.get("watch")) or was_seated:

@@ -90,11 +90,13 @@ def _flag(value: object, name: str) -> bool:
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """One seat as the lobby asked for it: the creator's, a person's invite, or a bot."""
+    """One seat as the lobby asked for it: the creator's, a person's invite, or a bot; ``player``: the player the
+    seat is kept for (a table the queue made seats the players it matched)."""
 
     kind: Literal["me", "person", "bot"]
     bot: str
     name: str
+    player: str | None = None
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,8 @@ from dehla.web.migrations import migrate
 
 log = logging.getLogger("dehla.web")
 
-__all__ = ["Storage", "TableRow", "FinishedMatch", "SQLiteStorage", "PostgresStorage", "open_storage", "DEFAULT_DB",
-           "StaleLog", "LeaseLost", "is_shared"]
+__all__ = ["Storage", "TableRow", "FinishedMatch", "QueueKey", "QueueEntry", "SQLiteStorage", "PostgresStorage",
+           "open_storage", "DEFAULT_DB", "StaleLog", "LeaseLost", "is_shared"]
 
 #: The database used when ``--db`` is not given: a SQLite file in the working directory.
 DEFAULT_DB = "dehla-web.sqlite3"
@@ -178,6 +178,32 @@ class Storage(Protocol):
         """A player's ratings over time: family, when, mu, sigma, oldest first."""
         ...
 
+    async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
+        """The player waits in the queue ``key`` (leaving any other); a new wait starts now."""
+        ...
+
+    async def queue_leave(self, player: str) -> None: ...
+
+    async def queue_entry(self, player: str) -> QueueEntry | None:
+        """Where the player is in the queue: waiting (no table yet), or seated at a table the queue made."""
+        ...
+
+    async def queue_counts(self) -> list[tuple[QueueKey, int]]:
+        """How many wait in each queue (not yet seated)."""
+        ...
+
+    async def queue_claim(self, key: QueueKey, count: int, table_id: str,
+                          only: str | None = None) -> list[tuple[str, str]]:
+        """Take the ``count`` longest waiting players of ``key`` (all of them up to ``count`` if ``only`` names one
+        of them) for the table ``table_id``: their (player, name), in the order they came; none if fewer wait (or
+        ``only`` does not).  Claimed players wait for no other table."""
+        ...
+
+    async def queue_seat(self, table_id: str, seats: Mapping[str, int | None]) -> None:
+        """The table the players were claimed for exists: each one's seat (``None``: it could not be made, they wait
+        again)."""
+        ...
+
 
 def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -204,7 +230,42 @@ _VISIBLE = ("SELECT " + _LISTING_COLUMNS + " FROM finished WHERE listed OR EXIST
             "ORDER BY finished DESC LIMIT ?")
 #: Where a player's rows are, for forgetting them.
 _PLAYER_ROWS = (("players", "id"), ("finished_players", "player"), ("ratings", "player"),
-                ("rating_history", "player"))
+                ("rating_history", "player"), ("queue", "player"))
+_QUEUE_JOIN = "INSERT INTO queue (player, name, preset, target, rated, since) VALUES (?, ?, ?, ?, ?, ?)"
+_QUEUE_ENTRY = "SELECT preset, target, rated, since, table_id, seat FROM queue WHERE player = ?"
+_QUEUE_COUNTS = ("SELECT preset, target, rated, count(*) FROM queue WHERE table_id IS NULL "
+                 "GROUP BY preset, target, rated")
+_QUEUE_WAITING = ("SELECT player, name FROM queue WHERE preset = ? AND target = ? AND rated = ? AND table_id IS NULL "
+                  "ORDER BY since LIMIT ?")
+
+
+@dataclass(frozen=True)
+class QueueKey:
+    """One queue of "Find a game": a preset, the match's target, rated or casual."""
+
+    preset: str
+    target: int
+    rated: bool
+
+
+@dataclass(frozen=True)
+class QueueEntry:
+    key: QueueKey
+    since: float
+    table_id: str | None
+    seat: int | None
+
+
+def _queue_entry(row: Sequence[Any]) -> QueueEntry:
+    preset, target, rated, since, table_id, seat = row
+    return QueueEntry(QueueKey(str(preset), int(target), bool(rated)), float(since),
+                      None if table_id is None else str(table_id), None if seat is None else int(seat))
+
+
+def _queue_seat_statement(table_id: str, player: str, seat: int | None) -> tuple[str, tuple[SQLParam, ...]]:
+    if seat is None:
+        return "UPDATE queue SET table_id = NULL WHERE player = ? AND table_id = ?", (player, table_id)
+    return "UPDATE queue SET seat = ? WHERE player = ? AND table_id = ?", (seat, player, table_id)
 _RATING = "SELECT player, mu, sigma, matches FROM ratings WHERE player = ? AND family = ?"
 _SET_RATING = ("INSERT INTO ratings (player, family, name, mu, sigma, matches) VALUES (?, ?, ?, ?, ?, ?) "
                "ON CONFLICT (player, family) DO UPDATE SET name = EXCLUDED.name, mu = EXCLUDED.mu, "
@@ -457,6 +518,37 @@ class SQLiteStorage:
     async def rating_history(self, player: str) -> list[tuple[str, float, float, float]]:
         rows = self.reader.execute(_HISTORY_OF, (player,)).fetchall()
         return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
+
+    async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
+        await self._write_all([("DELETE FROM queue WHERE player = ?", (player,)),
+                               (_QUEUE_JOIN, (player, name, key.preset, key.target, key.rated, since))])
+
+    async def queue_leave(self, player: str) -> None:
+        await self._write("DELETE FROM queue WHERE player = ?", (player,))
+
+    async def queue_entry(self, player: str) -> QueueEntry | None:
+        row = self.reader.execute(_QUEUE_ENTRY, (player,)).fetchone()
+        return None if row is None else _queue_entry(row)
+
+    async def queue_counts(self) -> list[tuple[QueueKey, int]]:
+        rows = self.reader.execute(_QUEUE_COUNTS).fetchall()
+        return [(QueueKey(str(preset), int(target), bool(rated)), int(n)) for preset, target, rated, n in rows]
+
+    async def queue_claim(self, key: QueueKey, count: int, table_id: str,
+                          only: str | None = None) -> list[tuple[str, str]]:
+        # one process serves a SQLite file, and nothing awaits between the read and the write below but the write
+        rows = self.reader.execute(_QUEUE_WAITING, (key.preset, key.target, key.rated, count)).fetchall()
+        players = [(str(player), str(name)) for player, name in rows]
+        if only is not None and only not in {player for player, _ in players}:
+            return []
+        if only is None and len(players) < count:
+            return []
+        await self._write_all([("UPDATE queue SET table_id = ? WHERE player = ?", (table_id, player))
+                               for player, _ in players])
+        return players
+
+    async def queue_seat(self, table_id: str, seats: Mapping[str, int | None]) -> None:
+        await self._write_all([_queue_seat_statement(table_id, player, seat) for player, seat in seats.items()])
 
 
 def _finished(row: Sequence[object]) -> FinishedMatch:
@@ -875,6 +967,44 @@ class PostgresStorage:
     async def rating_history(self, player: str) -> list[tuple[str, float, float, float]]:
         rows = await self._execute(_HISTORY_OF.replace("?", "%s"), (player,))
         return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
+
+    async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
+        async with self._connection() as connection, connection.transaction():
+            await connection.execute("DELETE FROM queue WHERE player = %s", (player,))
+            await connection.execute(_QUEUE_JOIN.replace("?", "%s"),
+                                     (player, name, key.preset, key.target, key.rated, since))
+
+    async def queue_leave(self, player: str) -> None:
+        await self._execute("DELETE FROM queue WHERE player = %s", (player,))
+
+    async def queue_entry(self, player: str) -> QueueEntry | None:
+        rows = await self._execute(_QUEUE_ENTRY.replace("?", "%s"), (player,))
+        return _queue_entry(rows[0]) if rows else None
+
+    async def queue_counts(self) -> list[tuple[QueueKey, int]]:
+        rows = await self._execute(_QUEUE_COUNTS)
+        return [(QueueKey(str(preset), int(target), bool(rated)), int(n)) for preset, target, rated, n in rows]
+
+    async def queue_claim(self, key: QueueKey, count: int, table_id: str,
+                          only: str | None = None) -> list[tuple[str, str]]:
+        async with self._connection() as connection, connection.transaction():
+            # the waiting rows are locked, so two processes never claim one player; rows another is claiming are
+            # skipped, not waited for
+            cursor = await connection.execute(_QUEUE_WAITING.replace("?", "%s") + " FOR UPDATE SKIP LOCKED",
+                                              (key.preset, key.target, key.rated, count))
+            players = [(str(player), str(name)) for player, name in await cursor.fetchall()]
+            if (only is not None and only not in {player for player, _ in players}) or (
+                    only is None and len(players) < count):
+                return []
+            for player, _ in players:
+                await connection.execute("UPDATE queue SET table_id = %s WHERE player = %s", (table_id, player))
+        return players
+
+    async def queue_seat(self, table_id: str, seats: Mapping[str, int | None]) -> None:
+        async with self._connection() as connection, connection.transaction():
+            for player, seat in seats.items():
+                sql, params = _queue_seat_statement(table_id, player, seat)
+                await connection.execute(sql.replace("?", "%s"), params)
 
 
 def is_shared(storage: object) -> bool:

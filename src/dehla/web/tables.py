@@ -25,7 +25,13 @@ from dehla.web.cluster import DEFAULT_LEASE_SECONDS, Cluster
 from dehla.web.messages import WebError
 from dehla.web.schema import TableInfo, read_note
 from dehla.web.session import SessionContext, TableSession, hash_token
-from dehla.web.settings import DEFAULT_BOT_DELAY, DEFAULT_TRICK_PAUSE, default_bot, parse_table_request
+from dehla.web.settings import (
+    DEFAULT_BOT_DELAY,
+    DEFAULT_TRICK_PAUSE,
+    TableSettings,
+    default_bot,
+    parse_table_request,
+)
 from dehla.web.storage import PostgresStorage, Storage, TableRow
 
 __all__ = ["TableService", "Created", "CreatedJSON", "default_bot", "hash_token", "MAX_TABLES_LISTED"]
@@ -141,8 +147,12 @@ class TableService:
 
     async def create_table(self, spec: object, player: str | None = None) -> Created:
         """Create a table from the lobby's request by ``player`` (refused with a ``WebError`` naming the field)."""
-        settings = parse_table_request(spec, self.trick_pause)
-        session, tokens, watch = TableSession.new(self.context, settings, player)
+        return await self.create(parse_table_request(spec, self.trick_pause), player)
+
+    async def create(self, settings: TableSettings, player: str | None = None,
+                     table_id: str | None = None) -> Created:
+        """Create a table from validated settings (made by ``player``; with the id ``table_id`` if given)."""
+        session, tokens, watch = TableSession.new(self.context, settings, player, table_id)
         lease = None if self.cluster is None else self.cluster.node
         await self.storage.create_table(TableRow(session.table_id, session.meta(), session.created), lease=lease)
         self.tables[session.table_id] = session

@@ -16,6 +16,7 @@ from dehla.web.analysis import AnalysisService
 from dehla.web.botpool import SolverPreparation
 from dehla.web.messages import WebError, register
 from dehla.web.players import Identities, Viewer, player_of
+from dehla.web.queue import Matchmaker
 from dehla.web.storage import Storage
 from dehla.web.tables import TableService
 
@@ -62,6 +63,7 @@ class Shared:
     analyses: AnalysisService
     preparation: SolverPreparation
     identities: Identities
+    matchmaker: Matchmaker
     options: ServerOptions
 
 

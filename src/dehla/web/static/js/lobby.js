@@ -2,7 +2,7 @@
 
 import {app} from "./state.js";
 import {api, h, toast} from "./dom.js";
-import {t} from "./i18n.js";
+import {t, tn} from "./i18n.js";
 import {errorMessage} from "./errors.js";
 import {glossary} from "./glossary.js";
 import {botLabel, personName, preset, presetSummary, presetTitle} from "./names.js";
@@ -10,6 +10,9 @@ import {playerName, saveInvites, savedSeat, saveSeat, saveWatch, setPlayerName} 
 import {navigate} from "./router.js";
 
 /** A table with bots in every other seat: only its player sees it unless `open` lists it in the lobby. */
+/** Seconds of waiting in "Find a game" before the page offers bots for the empty seats. */
+const BOTS_AFTER = 20;
+
 export async function quickGame(presetName, open = false) {
   const players = preset(presetName).players;
   const seats = [{kind: "me"}];
@@ -36,7 +39,7 @@ export class LobbyPage {
     this.render();
   }
 
-  close() { clearInterval(this.timer); }
+  close() { clearInterval(this.timer); clearInterval(this.queueTimer); }
 
   refresh() { this.root.replaceChildren(); this.render(); }
 
@@ -61,10 +64,55 @@ export class LobbyPage {
       h("p", {class: "muted", id: "quick-private"}, t("Only you see this game unless you open it: it is not in the lobby or the public history.")),
       app.meta.solver_preparing ? h("p", {class: "muted", id: "solver-preparing"}, t("The strong bots are getting ready: after an install the solver is compiled once, which takes a minute or two. Until then they play simpler moves.")) : null,
       glossary());
-    this.root.append(h("div", {class: "lobby"}, quick, this.form(nameInput), this.tablesPanel()));
+    this.root.append(h("div", {class: "lobby"}, quick, this.findPanel(nameInput), this.form(nameInput),
+      this.tablesPanel()));
     this.refreshTables();
+    this.refreshQueue();
     clearInterval(this.timer);
+    clearInterval(this.queueTimer);
     this.timer = setInterval(() => this.refreshTables(), 5000);
+    this.queueTimer = setInterval(() => this.refreshQueue(), 2000);
+  }
+
+  /** Find a game: wait in a queue with people who want the same game; seated together when enough wait. */
+  findPanel(nameInput) {
+    const select = h("select", {id: "find-preset"}, app.meta.presets.filter((item) => item.players === 4)
+      .map((item) => h("option", {value: item.name}, presetTitle(item.name))));
+    const rated = h("input", {type: "checkbox", id: "find-rated"});
+    const status = h("p", {id: "find-status", role: "status"});
+    const find = h("button", {class: "primary", type: "button", id: "find-game"}, t("Find a game"));
+    const bots = h("button", {type: "button", id: "find-bots", hidden: true}, t("Play with bots instead"));
+    const leave = h("button", {type: "button", id: "find-leave", hidden: true}, t("Stop waiting"));
+    find.addEventListener("click", () => api("/api/queue", {preset: select.value, rated: rated.checked,
+      name: nameInput.value.trim()}).then((data) => this.showQueue(data)).catch((error) => toast(errorMessage(error))));
+    bots.addEventListener("click", () => api("/api/queue/bots", {}).then((data) => this.showQueue(data))
+      .catch((error) => toast(errorMessage(error))));
+    leave.addEventListener("click", () => fetch("/api/queue", {method: "DELETE"}).then(() => this.refreshQueue()));
+    return h("section", {class: "panel", id: "find-panel"}, h("h2", {}, t("Find a game")),
+      h("p", {class: "muted"}, t("Play with people who want the same game: you are seated together as soon as four are waiting.")),
+      h("p", {class: "field"}, h("label", {for: "find-preset"}, t("Rules")), select),
+      h("p", {}, h("label", {class: "check"}, rated, " " + t("Rated"))),
+      h("p", {}, find, " ", bots, " ", leave), status, h("ul", {id: "queue-counts", class: "muted"}));
+  }
+
+  async refreshQueue() {
+    const data = await api("/api/queue").catch(() => null);
+    if (data) this.showQueue(data);
+  }
+
+  showQueue(data) {
+    const status = document.getElementById("find-status");
+    if (!status) return;
+    if (data.table !== null) { navigate("/t/" + data.table); fetch("/api/queue", {method: "DELETE"}); return; }
+    const counts = document.getElementById("queue-counts");
+    counts.replaceChildren(...data.counts.map((item) => h("li", {},
+      tn("{n} waiting for {game}", "{n} waiting for {game}", item.waiting,
+        {game: presetTitle(item.preset) + (item.rated ? " · " + t("Rated") : "")}))));
+    const waited = data.waiting ? (Date.now() / 1000 - data.since) : 0;
+    status.textContent = data.waiting ? t("Waiting for players… ({s} s)", {s: Math.round(waited)}) : "";
+    document.getElementById("find-game").hidden = data.waiting;
+    document.getElementById("find-leave").hidden = !data.waiting;
+    document.getElementById("find-bots").hidden = !data.waiting || waited < BOTS_AFTER;
   }
 
   form(nameInput) {

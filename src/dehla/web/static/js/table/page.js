@@ -99,6 +99,8 @@ export class TablePage {
     const hello = {type: "hello"};
     if (this.seat && this.seat.token && (!this.moved || takeBack)) hello.token = this.seat.token;
     else if (this.watch) hello.watch = this.watch;
+    // no link here: a seat that belongs to this browser's player (another device, a table "Find a game" made)
+    if (!hello.token && (!this.moved || takeBack)) hello.mine = true;
     this.send(hello);
   }
 
