@@ -97,3 +97,39 @@ def test_four_people_finding_a_game_sit_at_one_table(browser: Any, server: LiveS
     pages[0].wait_for_selector(".hand button", timeout=20_000)  # every seat opened by its player: the match is on
     pages[0].screenshot(path=str(SHOTS / "find-a-game-table.png"))
     assert not any(page.errors for page in pages)
+
+
+def _authenticator(page: Any) -> tuple[Any, str]:
+    """Chromium's virtual authenticator for a page (through the DevTools protocol): a passkey-capable device."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    added = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+        "isUserVerified": True, "automaticPresenceSimulation": True}})
+    return cdp, added["authenticatorId"]
+
+
+def test_a_passkey_keeps_the_player_and_signs_in_on_a_second_device(browser: Any, server: LiveServer) -> None:
+    site = server.url.replace("127.0.0.1", "localhost")  # a relying party is a host name, never an address
+    first = _page(browser)
+    cdp, authenticator = _authenticator(first)
+    first.goto(site + "/")
+    first.evaluate("""() => fetch("/api/me", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({name: "Asha"})})""")
+    first.wait_for_selector("#passkey-add")
+    first.click("#passkey-add")
+    first.wait_for_selector("text=Your player has a passkey", timeout=15_000)
+    credentials = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    assert len(credentials) == 1 and credentials[0]["isResidentCredential"]
+    # another device: its own authenticator, holding the same passkey (as a synced passkey would be)
+    second = _page(browser)
+    other, other_authenticator = _authenticator(second)
+    other.send("WebAuthn.addCredential", {"authenticatorId": other_authenticator, "credential": credentials[0]})
+    second.goto(site + "/")
+    assert second.evaluate("() => fetch('/api/me').then((r) => r.json())")["name"] == ""
+    second.click("#passkey-sign-in")
+    second.wait_for_load_state()
+    second.wait_for_selector("text=Your player has a passkey", timeout=15_000)
+    assert second.evaluate("() => fetch('/api/me').then((r) => r.json())")["name"] == "Asha"
+    second.screenshot(path=str(SHOTS / "passkey-signed-in.png"))
+    assert not first.errors and not second.errors

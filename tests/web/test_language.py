@@ -61,6 +61,8 @@ NOT_TRIGGERED = {
     "bad_name": "needs a player's cookie: brought about in tests/web/test_players.py",
     "rated_needs_people": "brought about in tests/web/test_players.py (a rated table with a bot)",
     "not_queued": "needs a player's cookie: brought about in tests/web/test_players.py",
+    "passkey_failed": "a passkey's answer that does not verify: tests/web/test_e2e_players.py",
+    "passkey_unknown": "a passkey of another server: tests/web/test_e2e_players.py",
     "bad_queue": "needs a player's cookie: brought about in tests/web/test_players.py",
 }
 #: Sample params by name, for codes worded without being triggered.

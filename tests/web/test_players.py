@@ -454,3 +454,18 @@ def test_a_player_tired_of_waiting_fills_the_seats_with_bots(client: TestClient)
     be(client, me)
     assert client.post("/api/queue/bots").json()["code"] == "not_queued"
     assert client.post("/api/queue", json={"preset": "whist"}).json()["code"] == "bad_queue"
+
+
+def test_a_passkey_answer_that_does_not_verify_is_refused(client: TestClient) -> None:
+    be(client, None)
+    assert client.post("/api/passkeys/register/options", json={}).json()["code"] == "no_player"
+    new_player(client)
+    options = client.post("/api/passkeys/register/options", json={}).json()
+    assert options["options"]["rp"]["id"] == "testserver" and options["state"]
+    forged = client.post("/api/passkeys/register", json={"state": options["state"], "credential": {"id": "x"}})
+    assert forged.status_code == 400 and forged.json()["code"] == "passkey_failed"
+    assert client.post("/api/passkeys/register", json={"state": "not ours", "credential": {}}).json()["code"] == \
+        "passkey_failed"
+    login = client.post("/api/passkeys/login/options", json={}).json()
+    unknown = client.post("/api/passkeys/login", json={"state": login["state"], "credential": {"id": "nobody"}})
+    assert unknown.status_code == 404 and unknown.json()["code"] == "passkey_unknown"

@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 from dehla.web.analysis import WEB_NODE_LIMIT, AnalysisService
 from dehla.web.botpool import DEFAULT_BOTS_PER_WORKER, BotPool, SolverPreparation
 from dehla.web.cluster import DEFAULT_LEASE_SECONDS
-from dehla.web.endpoints import history, lobby, me, pages, queue, ratings
+from dehla.web.endpoints import history, lobby, me, pages, passkeys, queue, ratings
 from dehla.web.endpoints.common import ServerOptions, Shared
 from dehla.web.endpoints.pages import PAGES, STATIC_DIR
 from dehla.web.players import Identities, PlayerMiddleware
@@ -102,6 +102,10 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         Route("/api/me/games", me.my_games),
         Route("/api/me/records", me.my_records),
         Route("/api/me/ratings", ratings.my_ratings),
+        Route("/api/passkeys/register/options", passkeys.register_options, methods=["POST"]),
+        Route("/api/passkeys/register", passkeys.register_passkey, methods=["POST"]),
+        Route("/api/passkeys/login/options", passkeys.login_options, methods=["POST"]),
+        Route("/api/passkeys/login", passkeys.login, methods=["POST"]),
         Route("/api/queue", queue.queue, methods=["GET", "POST", "DELETE"]),
         Route("/api/queue/bots", queue.queue_bots, methods=["POST"]),
         Route("/api/ratings/{family}", ratings.leaderboard),

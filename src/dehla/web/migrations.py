@@ -98,6 +98,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX IF NOT EXISTS rating_history_player ON rating_history (player, family, at)",
         "CREATE TABLE IF NOT EXISTS rated_matches (table_id TEXT NOT NULL, match_no INTEGER NOT NULL, "
         "PRIMARY KEY (table_id, match_no))",
+        "CREATE TABLE IF NOT EXISTS passkeys (id TEXT PRIMARY KEY, player TEXT NOT NULL, public_key TEXT NOT NULL, "
+        "sign_count INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS passkeys_player ON passkeys (player)",
         "CREATE TABLE IF NOT EXISTS queue (player TEXT PRIMARY KEY, name TEXT NOT NULL, preset TEXT NOT NULL, "
         "target INTEGER NOT NULL, rated BOOLEAN NOT NULL, since DOUBLE PRECISION NOT NULL, table_id TEXT, "
         "seat INTEGER)",

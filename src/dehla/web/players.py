@@ -20,10 +20,10 @@ import secrets
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["COOKIE", "Identities", "PlayerMiddleware", "Viewer", "player_of", "MAX_AGE"]
+__all__ = ["COOKIE", "Identities", "PlayerMiddleware", "Viewer", "player_of", "MAX_AGE", "is_https"]
 
 COOKIE = "dehla_player"
 #: How long a browser keeps its identity without coming back: two years, renewed on every visit.
@@ -44,9 +44,32 @@ class Identities:
 
     def __init__(self) -> None:
         self._serializer: URLSafeSerializer | None = None
+        self._sealer: URLSafeTimedSerializer | None = None
 
     def start(self, secret: str) -> None:
         self._serializer = URLSafeSerializer(secret, salt=_SALT)
+        self._sealer = URLSafeTimedSerializer(secret, salt="dehla-sealed")
+
+    def seal(self, data: dict[str, str]) -> str:
+        """``data`` signed with the time, for the browser to hand back (a passkey ceremony's challenge)."""
+        if self._sealer is None:
+            raise RuntimeError("the player identities have no secret yet (the app has not started)")
+        return str(self._sealer.dumps(data))
+
+    def unseal(self, text: object, max_age: int) -> dict[str, str] | None:
+        """What ``seal`` signed, if it is ours and at most ``max_age`` seconds old."""
+        if self._sealer is None or not isinstance(text, str) or len(text) > 1000:
+            return None
+        try:
+            data = self._sealer.loads(text, max_age=max_age)
+        except BadSignature:
+            return None
+        return data if isinstance(data, dict) and all(isinstance(value, str) for value in data.values()) else None
+
+    def cookie(self, player: str, secure: bool) -> str:
+        """The ``Set-Cookie`` value that makes a browser ``player``."""
+        return (f"{COOKIE}={self.sign(player)}; Path=/; Max-Age={MAX_AGE}; HttpOnly; SameSite=Lax"
+                + ("; Secure" if secure else ""))
 
     @property
     def serializer(self) -> URLSafeSerializer:
@@ -116,9 +139,7 @@ class PlayerMiddleware:
             await self.app(scope, receive, send)
             return
         assert player is not None
-        secure = scope.get("scheme") == "https" or _forwarded_https(scope)
-        cookie = (f"{COOKIE}={self.identities.sign(player)}; Path=/; Max-Age={MAX_AGE}; HttpOnly; SameSite=Lax"
-                  + ("; Secure" if secure else ""))
+        cookie = self.identities.cookie(player, is_https(scope))
 
         async def send_with_cookie(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -128,7 +149,7 @@ class PlayerMiddleware:
         await self.app(scope, receive, send_with_cookie)
 
 
-def _forwarded_https(scope: Scope) -> bool:
-    """Behind a proxy that ends TLS (docs/deploy.md), the browser's scheme comes in ``X-Forwarded-Proto``."""
-    return any(name == b"x-forwarded-proto" and value.strip().lower() == b"https"
-               for name, value in scope.get("headers", []))
+def is_https(scope: Scope) -> bool:
+    """The browser reached us over https (behind a proxy that ends TLS, docs/deploy.md: ``X-Forwarded-Proto``)."""
+    return scope.get("scheme") in ("https", "wss") or any(
+        name == b"x-forwarded-proto" and value.strip().lower() == b"https" for name, value in scope.get("headers", []))

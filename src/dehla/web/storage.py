@@ -178,6 +178,20 @@ class Storage(Protocol):
         """A player's ratings over time: family, when, mu, sigma, oldest first."""
         ...
 
+    async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
+        """A passkey (its credential id and public key, base64url) that signs in as ``player``."""
+        ...
+
+    async def passkey(self, credential: str) -> tuple[str, str, int] | None:
+        """A passkey's player, public key and sign count."""
+        ...
+
+    async def passkey_used(self, credential: str, sign_count: int) -> None: ...
+
+    async def passkeys_of(self, player: str) -> list[str]:
+        """The credential ids of a player's passkeys."""
+        ...
+
     async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
         """The player waits in the queue ``key`` (leaving any other); a new wait starts now."""
         ...
@@ -230,7 +244,9 @@ _VISIBLE = ("SELECT " + _LISTING_COLUMNS + " FROM finished WHERE listed OR EXIST
             "ORDER BY finished DESC LIMIT ?")
 #: Where a player's rows are, for forgetting them.
 _PLAYER_ROWS = (("players", "id"), ("finished_players", "player"), ("ratings", "player"),
-                ("rating_history", "player"), ("queue", "player"))
+                ("rating_history", "player"), ("queue", "player"), ("passkeys", "player"))
+_ADD_PASSKEY = "INSERT INTO passkeys (id, player, public_key, sign_count, created) VALUES (?, ?, ?, ?, ?)"
+_PASSKEY = "SELECT player, public_key, sign_count FROM passkeys WHERE id = ?"
 _QUEUE_JOIN = "INSERT INTO queue (player, name, preset, target, rated, since) VALUES (?, ?, ?, ?, ?, ?)"
 _QUEUE_ENTRY = "SELECT preset, target, rated, since, table_id, seat FROM queue WHERE player = ?"
 _QUEUE_COUNTS = ("SELECT preset, target, rated, count(*) FROM queue WHERE table_id IS NULL "
@@ -518,6 +534,19 @@ class SQLiteStorage:
     async def rating_history(self, player: str) -> list[tuple[str, float, float, float]]:
         rows = self.reader.execute(_HISTORY_OF, (player,)).fetchall()
         return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
+
+    async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
+        await self._write(_ADD_PASSKEY, (credential, player, public_key, sign_count, time.time()))
+
+    async def passkey(self, credential: str) -> tuple[str, str, int] | None:
+        row = self.reader.execute(_PASSKEY, (credential,)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]), int(row[2]))
+
+    async def passkey_used(self, credential: str, sign_count: int) -> None:
+        await self._write("UPDATE passkeys SET sign_count = ? WHERE id = ?", (sign_count, credential))
+
+    async def passkeys_of(self, player: str) -> list[str]:
+        return [str(row[0]) for row in self.reader.execute("SELECT id FROM passkeys WHERE player = ?", (player,))]
 
     async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
         await self._write_all([("DELETE FROM queue WHERE player = ?", (player,)),
@@ -967,6 +996,19 @@ class PostgresStorage:
     async def rating_history(self, player: str) -> list[tuple[str, float, float, float]]:
         rows = await self._execute(_HISTORY_OF.replace("?", "%s"), (player,))
         return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
+
+    async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
+        await self._execute(_ADD_PASSKEY.replace("?", "%s"), (credential, player, public_key, sign_count, time.time()))
+
+    async def passkey(self, credential: str) -> tuple[str, str, int] | None:
+        rows = await self._execute(_PASSKEY.replace("?", "%s"), (credential,))
+        return (str(rows[0][0]), str(rows[0][1]), int(rows[0][2])) if rows else None
+
+    async def passkey_used(self, credential: str, sign_count: int) -> None:
+        await self._execute("UPDATE passkeys SET sign_count = %s WHERE id = %s", (sign_count, credential))
+
+    async def passkeys_of(self, player: str) -> list[str]:
+        return [str(row[0]) for row in await self._execute("SELECT id FROM passkeys WHERE player = %s", (player,))]
 
     async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
         async with self._connection() as connection, connection.transaction():

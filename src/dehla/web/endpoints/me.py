@@ -28,7 +28,8 @@ async def me(request: Request) -> Response:
     storage = shared(request).storage
     if request.method == "GET":
         name = None if player is None else await storage.player_name(player)
-        return JSONResponse({"player": player is not None, "name": name or ""})
+        keys = [] if player is None else await storage.passkeys_of(player)
+        return JSONResponse({"player": player is not None, "name": name or "", "passkeys": len(keys)})
     if player is None:
         return error(WebError("no_player", "forbidden"))
     if request.method == "DELETE":
@@ -44,7 +45,7 @@ async def me(request: Request) -> Response:
     except WebError as refusal:
         return error(refusal)
     await storage.set_player_name(player, name)
-    return JSONResponse({"player": True, "name": name})
+    return JSONResponse({"player": True, "name": name, "passkeys": len(await storage.passkeys_of(player))})
 
 
 async def my_games(request: Request) -> Response:

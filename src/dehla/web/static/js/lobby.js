@@ -8,6 +8,7 @@ import {glossary} from "./glossary.js";
 import {botLabel, personName, preset, presetSummary, presetTitle} from "./names.js";
 import {playerName, saveInvites, savedSeat, saveSeat, saveWatch, setPlayerName} from "./storage.js";
 import {navigate} from "./router.js";
+import {passkeyPanel, passkeysSupported} from "./passkeys.js";
 
 /** A table with bots in every other seat: only its player sees it unless `open` lists it in the lobby. */
 /** Seconds of waiting in "Find a game" before the page offers bots for the empty seats. */
@@ -65,7 +66,7 @@ export class LobbyPage {
       app.meta.solver_preparing ? h("p", {class: "muted", id: "solver-preparing"}, t("The strong bots are getting ready: after an install the solver is compiled once, which takes a minute or two. Until then they play simpler moves.")) : null,
       glossary());
     this.root.append(h("div", {class: "lobby"}, quick, this.findPanel(nameInput), this.form(nameInput),
-      this.tablesPanel()));
+      this.tablesPanel(), passkeysSupported() ? passkeyPanel() : null));
     this.refreshTables();
     this.refreshQueue();
     clearInterval(this.timer);
