@@ -61,8 +61,14 @@ NOT_TRIGGERED = {
     "bad_name": "needs a player's cookie: brought about in tests/web/test_players.py",
     "rated_needs_people": "brought about in tests/web/test_players.py (a rated table with a bot)",
     "not_queued": "needs a player's cookie: brought about in tests/web/test_players.py",
-    "passkey_failed": "a passkey's answer that does not verify: tests/web/test_e2e_players.py",
-    "passkey_unknown": "a passkey of another server: tests/web/test_e2e_players.py",
+    "passkey_failed": "a passkey's answer that does not verify: tests/web/test_players.py",
+    "banned": "a banned player (dehla admin ban): tests/web/test_players.py",
+    "no_chat_line": "a report of a line no longer kept: tests/web/test_players.py",
+    "reported": "the reporter's notice: tests/web/test_players.py",
+    "block_whom": "needs a player's cookie: tests/web/test_players.py",
+    "block_nobody": "needs a player's cookie: tests/web/test_players.py",
+    "block_self": "needs a player's cookie: tests/web/test_players.py",
+    "passkey_unknown": "a passkey of another server: tests/web/test_players.py",
     "bad_queue": "needs a player's cookie: brought about in tests/web/test_players.py",
 }
 #: Sample params by name, for codes worded without being triggered.

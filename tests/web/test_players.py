@@ -334,8 +334,9 @@ def test_a_player_names_themselves_and_can_forget_everything(client: TestClient)
     refused = client.post("/api/me", json={"name": "Asha"})
     assert refused.status_code == 403 and refused.json()["code"] == "no_player"
     me = new_player(client)
-    assert client.get("/api/me").json() == {"player": True, "name": ""}
-    assert client.post("/api/me", json={"name": "  Asha   Rao "}).json() == {"player": True, "name": "Asha Rao"}
+    assert client.get("/api/me").json() == {"player": True, "name": "", "passkeys": 0}
+    assert client.post("/api/me", json={"name": "  Asha   Rao "}).json() == {"player": True, "name": "Asha Rao",
+                                                                       "passkeys": 0}
     assert client.get("/api/me").json()["name"] == "Asha Rao"
     assert client.post("/api/me", json={"name": "\u0007"}).json()["code"] == "bad_name"
     client.post("/api/tables", json={"rules": "taash", "listed": False, "grace": 0,
@@ -469,3 +470,92 @@ def test_a_passkey_answer_that_does_not_verify_is_refused(client: TestClient) ->
     login = client.post("/api/passkeys/login/options", json={}).json()
     unknown = client.post("/api/passkeys/login", json={"state": login["state"], "credential": {"id": "nobody"}})
     assert unknown.status_code == 404 and unknown.json()["code"] == "passkey_unknown"
+
+
+def _admin(db: Path, *args: str) -> str:
+    import contextlib
+    import io
+
+    from dehla.cli.main import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["admin", "--db", str(db), *args]) == 0
+    return out.getvalue()
+
+
+def test_a_reported_chat_line_reaches_the_admins_and_a_banned_player_may_only_watch(tmp_path: Path) -> None:
+    db = tmp_path / "moderation.sqlite3"
+    with TestClient(create_app(open_storage(str(db)), WebSettings(bot_delay=0, hand_pause=0, trick_pause=0))) as client:
+        host, rude = new_player(client), new_player(client)
+        be(client, host)
+        created = client.post("/api/tables", json={"rules": "pagat", "listed": True, "seats": [
+            {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+        table, link = created["id"], created["invites"][0]["token"]
+        with client.websocket_connect(f"/ws/{table}") as host_socket:
+            host_socket.send_json({"type": "hello", "token": created["token"]})
+            _until(host_socket, lambda m: m["type"] == "chat_log")
+            be(client, rude)
+            with client.websocket_connect(f"/ws/{table}") as rude_socket:
+                rude_socket.send_json({"type": "hello", "token": link, "name": "Rude"})
+                _until(rude_socket, lambda m: m["type"] == "chat_log")
+                rude_socket.send_json({"type": "chat", "text": "something nasty"})
+                line = _until(host_socket, lambda m: m["type"] == "chat")
+                host_socket.send_json({"type": "report", "chat": line["id"]})
+                assert _until(host_socket, lambda m: m["type"] == "notice")["code"] == "reported"
+                host_socket.send_json({"type": "report", "chat": 999})
+                assert _until(host_socket, lambda m: m["type"] == "error")["code"] == "no_chat_line"
+    reports = _admin(db, "reports")
+    assert "something nasty" in reports and "Rude" in reports
+    rude_player = reports.split("(player ")[1].split(")")[0]
+    assert "is banned" in _admin(db, "ban", rude_player, "--reason", "abuse")
+    assert rude_player in _admin(db, "bans")
+    with TestClient(create_app(open_storage(str(db)), WebSettings(bot_delay=0, hand_pause=0, trick_pause=0))) as client:
+        be(client, rude)
+        refused = client.post("/api/tables", json={"rules": "pagat"})
+        assert refused.status_code == 403 and refused.json()["code"] == "banned"
+        assert client.post("/api/queue", json={"preset": "pagat"}).json()["code"] == "banned"
+        with client.websocket_connect(f"/ws/{table}") as socket:  # their seat is refused; the listed table watched
+            socket.send_json({"type": "hello", "token": link})
+            messages: list[dict[str, Any]] = []
+            _until(socket, lambda m: messages.append(m) is None and m["type"] == "error")
+            assert messages[-1]["code"] == "banned"
+            assert all(m["seat"] is None for m in messages if m["type"] == "state")
+    assert "may play again" in _admin(db, "unban", rude_player)
+
+
+def test_a_blocked_player_is_never_seated_with_the_blocker_and_their_chat_is_hidden(client: TestClient) -> None:
+    blocker, blocked = new_player(client), new_player(client)
+    be(client, blocker)
+    created = client.post("/api/tables", json={"rules": "pagat", "seats": [
+        {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+    table, link = created["id"], created["invites"][0]["token"]
+    with client.websocket_connect(f"/ws/{table}") as mine:
+        mine.send_json({"type": "hello", "token": created["token"]})
+        _until(mine, lambda m: m["type"] == "chat_log")
+        be(client, blocked)
+        with client.websocket_connect(f"/ws/{table}") as theirs:
+            theirs.send_json({"type": "hello", "token": link, "name": "Pest"})
+            _until(theirs, lambda m: m["type"] == "chat_log")
+            be(client, blocker)
+            assert client.post("/api/me/blocks", json={"table": table, "seat": 1}).json()["blocks"] == [
+                {"player": client.get("/api/me/blocks").json()["blocks"][0]["player"], "name": "Pest"}]
+            assert client.post("/api/me/blocks", json={"table": table, "seat": 0}).json()["code"] == "block_self"
+            theirs.send_json({"type": "chat", "text": "can you hear me"})
+            assert _until(theirs, lambda m: m["type"] == "chat")["text"] == "can you hear me"
+            mine.send_json({"type": "chat", "text": "only mine"})
+            heard = _until(mine, lambda m: m["type"] == "chat")
+            assert heard["text"] == "only mine"  # the blocked line never came
+    # Find a game never seats the two together: four others and them wait, one table is made without the blocked
+    others = [new_player(client) for _ in range(3)]
+    be(client, blocker)
+    client.post("/api/queue", json={"preset": "taash"})
+    be(client, blocked)
+    client.post("/api/queue", json={"preset": "taash"})
+    for cookie in others:
+        be(client, cookie)
+        client.post("/api/queue", json={"preset": "taash"})
+    be(client, blocker)
+    seated = client.get("/api/queue").json()["table"]
+    be(client, blocked)
+    assert seated is not None and client.get("/api/queue").json()["waiting"]

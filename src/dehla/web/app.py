@@ -100,6 +100,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         Route("/api/history", history.history),
         Route("/api/me", me.me, methods=["GET", "POST", "DELETE"]),
         Route("/api/me/games", me.my_games),
+        Route("/api/me/blocks", me.blocks, methods=["GET", "POST", "DELETE"]),
         Route("/api/me/records", me.my_records),
         Route("/api/me/ratings", ratings.my_ratings),
         Route("/api/passkeys/register/options", passkeys.register_options, methods=["POST"]),

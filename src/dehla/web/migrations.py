@@ -98,6 +98,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX IF NOT EXISTS rating_history_player ON rating_history (player, family, at)",
         "CREATE TABLE IF NOT EXISTS rated_matches (table_id TEXT NOT NULL, match_no INTEGER NOT NULL, "
         "PRIMARY KEY (table_id, match_no))",
+        "CREATE TABLE IF NOT EXISTS reports (id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL, "
+        "table_id TEXT NOT NULL, reporter TEXT NOT NULL, player TEXT, name TEXT NOT NULL, text TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS bans (player TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL, reason TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS blocks (player TEXT NOT NULL, blocked TEXT NOT NULL, name TEXT NOT NULL, "
+        "PRIMARY KEY (player, blocked))",
         "CREATE TABLE IF NOT EXISTS passkeys (id TEXT PRIMARY KEY, player TEXT NOT NULL, public_key TEXT NOT NULL, "
         "sign_count INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL)",
         "CREATE INDEX IF NOT EXISTS passkeys_player ON passkeys (player)",

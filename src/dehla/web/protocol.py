@@ -35,12 +35,13 @@ MESSAGE_FIELDS: dict[str, dict[str, tuple[type, int | None]]] = {
     # chat text longer than the chat limit passes here, so that it is refused with its own code
     "chat": {"text": (str, 1000)},
     "react": {"reaction": (str, 8)},
+    "report": {"chat": (int, None)},
     "seat": {"seat": (int, None), "kind": (str, 8), "bot": (str, 32)},
     "settings": {"listed": (bool, None), "watchers_allowed": (bool, None), "trick_pause": (float, None)},
 }
 #: Fields a message of a type must have.
 REQUIRED: dict[str, tuple[str, ...]] = {"act": ("action", "version"), "chat": ("text",), "react": ("reaction",),
-                                        "seat": ("seat", "kind")}
+                                        "seat": ("seat", "kind"), "report": ("chat",)}
 
 
 # The messages ``MESSAGE_FIELDS`` and ``REQUIRED`` admit, as types (tests/web/test_api.py checks that they agree).
@@ -82,6 +83,13 @@ class ReactRequest(TypedDict):
     reaction: str
 
 
+class ReportRequest(TypedDict):
+    """Report chat line ``chat`` (its id) to the server's admins."""
+
+    type: Literal["report"]
+    chat: int
+
+
 class SeatRequest(TypedDict):
     """The host makes ``seat`` a bot's (``kind`` "bot") or opens it for an invite (``kind`` "invite")."""
 
@@ -100,7 +108,7 @@ class SettingsRequest(TypedDict):
 
 #: Every message a client may send.
 ClientMessage = (
-    HelloRequest | ActRequest | BareRequest | ChatRequest | ReactRequest | SeatRequest | SettingsRequest
+    HelloRequest | ActRequest | BareRequest | ChatRequest | ReactRequest | ReportRequest | SeatRequest | SettingsRequest
 )
 
 register({

@@ -90,6 +90,7 @@ class Matchmaker:
     async def join(self, player: str, name: str, spec: object) -> QueueStatus:
         """Wait in a queue; seated at once if enough people wait in it now."""
         key = queue_key(spec)
+        await self.service.refuse_banned(player)
         await self.storage.queue_join(player, name, key, time.time())
         await self._seat(key, PRESETS[key.preset].players, None)
         return await self.status(player)

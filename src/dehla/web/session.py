@@ -142,6 +142,9 @@ register({
     "seat_owned": "This seat ({seat}) belongs to the person who opened its invite link first. Ask the host for a "
                   "link of your own.",
     "invite_reused": "Someone else opened the invite link of {seat}; they were not seated.",
+    "banned": "You may not play at tables here; you may still watch the open ones.",
+    "no_chat_line": "That chat line is no longer kept.",
+    "reported": "Thank you: the chat line was reported to the server's admins.",
 })
 
 _token_matches = token_matches
@@ -220,6 +223,8 @@ class TableSession:
     #: This copy among the processes serving the table (``replica.Replica``): its place in the log, the others'
     #: windows, the notes between them.
     replica: Replica = field(init=False)
+    #: The players each listener here has blocked: their chat lines and reactions are not sent to it.
+    blocking: dict[Listener, frozenset[str]] = field(default_factory=dict)
     #: Tasks of the session's own (kept until done: the loop holds tasks only weakly).
     background: set[asyncio.Future[None]] = field(default_factory=set)
 
@@ -498,9 +503,12 @@ class TableSession:
             client.push(sent[0], sent[1])
 
     def send_all(self, message: ServerMessage) -> None:
+        """A message for every listener; a chat line or reaction is not sent to those who blocked its speaker."""
         text = dumps(message)
+        speaker = self.seats[message["seat"]].player if message["type"] in ("chat", "reaction") else None
         for client in list(self.clients):
-            client.push(text)
+            if speaker is None or speaker not in self.blocking.get(client, ()):
+                client.push(text)
 
     # -- connections ---------------------------------------------------------------------------
 
@@ -510,6 +518,7 @@ class TableSession:
                 return
             self.clients.discard(client)
             self.moved.discard(client)
+            self.blocking.pop(client, None)
             if client.seat is not None and not self.connected(client.seat):
                 self.disconnected_at[client.seat] = time.monotonic()
             self.broadcast()
@@ -569,6 +578,8 @@ class TableSession:
             self._chat(client, request["text"])
         elif request["type"] == "react":
             self._react(client, request["reaction"])
+        elif request["type"] == "report":
+            await self._report(client, request["chat"])
         elif request["type"] == "seat":
             await self._seat_command(client, request)
         elif request["type"] == "settings":
@@ -589,6 +600,8 @@ class TableSession:
 
     async def _hello(self, client: Listener, fields: HelloRequest) -> None:
         """Take the seat of a token (moving it from another window), or watch (with a watch link if needed)."""
+        if client.player is not None and client not in self.blocking:
+            self.blocking[client] = frozenset(await self.context.storage.blocked_by(client.player))
         token = fields.get("token")
         seat = (self.seat_for_token(token) if token
                 else self.seat_of_player(client.player) if fields.get("mine") else None)
@@ -606,6 +619,14 @@ class TableSession:
                 raise WebError("watchers_not_allowed", "forbidden")
             return
         info = self.seats[seat]
+        if client.player is not None and await self.context.storage.banned(client.player):
+            # a banned player may still watch the tables anyone may watch
+            if self.may_watch(fields.get("watch")):
+                client.seat = None
+                self.clients.add(client)
+                self._send_chat_log(client)
+                self.broadcast()
+            raise WebError("banned", "forbidden")
         if not info.admits(client.player):
             # Someone else holds the link: they are not seated (and watch only if they may), and the host is told.
             self._tell_host("invite_reused", seat)
@@ -651,7 +672,9 @@ class TableSession:
                 other.push(text)
 
     def _send_chat_log(self, client: Listener) -> None:
-        client.push(dumps({"type": "chat_log", "messages": self.chat.log()}))
+        hidden = self.blocking.get(client, frozenset())
+        lines = [line for line in self.chat.log() if self.seats[line["seat"]].player not in hidden or not hidden]
+        client.push(dumps({"type": "chat_log", "messages": lines}))
 
     async def _person_act(self, client: Listener, fields: ActRequest) -> None:
         seat = self._require_seat(client)
@@ -680,6 +703,23 @@ class TableSession:
         message = self.chat.line(seat, self.seats[seat].name, text)
         self.send_all(message)
         self.replica.publish({"k": "chat", "m": message})
+
+    def blocks_changed(self, player: str, blocked: frozenset[str]) -> None:
+        for client in list(self.clients):
+            if client.player == player:
+                self.blocking[client] = blocked
+
+    async def _report(self, client: Listener, chat_id: int) -> None:
+        """Someone reports a chat line to the admins (``dehla admin reports``); they are told it was sent."""
+        if client.player is None:
+            raise WebError("no_player", "forbidden")
+        line = next((line for line in self.chat.log() if line["id"] == chat_id), None)
+        if line is None:
+            raise WebError("no_chat_line", "not_found")
+        await self.context.storage.report(self.table_id, client.player, self.seats[line["seat"]].player,
+                                          line["name"], line["text"])
+        client.push(dumps({"type": "notice", "code": "reported", "params": {},
+                           "message": english("reported", {})}))
 
     def _react(self, client: Listener, reaction: str) -> None:
         seat = self._require_seat(client)

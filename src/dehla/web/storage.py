@@ -178,6 +178,34 @@ class Storage(Protocol):
         """A player's ratings over time: family, when, mu, sigma, oldest first."""
         ...
 
+    async def report(self, table_id: str, reporter: str, player: str | None, name: str, text: str) -> None:
+        """Someone reported a chat line (the line, who said it and who reported it are kept for the admins)."""
+        ...
+
+    async def reports(self, limit: int = 100) -> list[tuple[str, float, str, str, str | None, str, str]]:
+        """The newest reports: id, when, table, reporter, reported player, name, text."""
+        ...
+
+    async def ban(self, player: str, reason: str) -> None: ...
+
+    async def unban(self, player: str) -> bool: ...
+
+    async def bans(self) -> list[tuple[str, float, str]]: ...
+
+    async def banned(self, player: str) -> bool: ...
+
+    async def block(self, player: str, blocked: str, name: str) -> None: ...
+
+    async def unblock(self, player: str, blocked: str) -> None: ...
+
+    async def blocked_by(self, player: str) -> dict[str, str]:
+        """The players ``player`` blocked, with the names they were blocked under."""
+        ...
+
+    async def blocks_among(self, players: Sequence[str]) -> set[tuple[str, str]]:
+        """The blocks between these players, as (blocker, blocked)."""
+        ...
+
     async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
         """A passkey (its credential id and public key, base64url) that signs in as ``player``."""
         ...
@@ -244,7 +272,21 @@ _VISIBLE = ("SELECT " + _LISTING_COLUMNS + " FROM finished WHERE listed OR EXIST
             "ORDER BY finished DESC LIMIT ?")
 #: Where a player's rows are, for forgetting them.
 _PLAYER_ROWS = (("players", "id"), ("finished_players", "player"), ("ratings", "player"),
-                ("rating_history", "player"), ("queue", "player"), ("passkeys", "player"))
+                ("rating_history", "player"), ("queue", "player"), ("passkeys", "player"), ("blocks", "player"))
+_REPORT = "INSERT INTO reports (id, at, table_id, reporter, player, name, text) VALUES (?, ?, ?, ?, ?, ?, ?)"
+_REPORTS = "SELECT id, at, table_id, reporter, player, name, text FROM reports ORDER BY at DESC LIMIT ?"
+_BAN = ("INSERT INTO bans (player, at, reason) VALUES (?, ?, ?) "
+        "ON CONFLICT (player) DO UPDATE SET reason = EXCLUDED.reason")
+_BANS = "SELECT player, at, reason FROM bans ORDER BY at"
+_BLOCK = "INSERT INTO blocks (player, blocked, name) VALUES (?, ?, ?) ON CONFLICT (player, blocked) DO NOTHING"
+
+
+def _report_row(row: Sequence[Any]) -> tuple[str, float, str, str, str | None, str, str]:
+    number, at, table_id, reporter, player, name, text = row
+    return (str(number), float(at), str(table_id), str(reporter), None if player is None else str(player), str(name),
+            str(text))
+
+
 _ADD_PASSKEY = "INSERT INTO passkeys (id, player, public_key, sign_count, created) VALUES (?, ?, ?, ?, ?)"
 _PASSKEY = "SELECT player, public_key, sign_count FROM passkeys WHERE id = ?"
 _QUEUE_JOIN = "INSERT INTO queue (player, name, preset, target, rated, since) VALUES (?, ?, ?, ?, ?, ?)"
@@ -253,6 +295,31 @@ _QUEUE_COUNTS = ("SELECT preset, target, rated, count(*) FROM queue WHERE table_
                  "GROUP BY preset, target, rated")
 _QUEUE_WAITING = ("SELECT player, name FROM queue WHERE preset = ? AND target = ? AND rated = ? AND table_id IS NULL "
                   "ORDER BY since LIMIT ?")
+
+
+#: How many of the longest waiting a queue looks at to find a group without blocks (per seat to fill).
+CANDIDATES = 4
+
+
+def pick_group(waiting: Sequence[tuple[str, str]], blocks: set[tuple[str, str]], count: int,
+               only: str | None) -> list[tuple[str, str]]:
+    """The first ``count`` of ``waiting`` (in order) with no block between any two of them; with ``only``: a group
+    around that player of at most ``count`` (bots fill the rest).  Empty if there is none."""
+    apart = {frozenset(pair) for pair in blocks}
+    group: list[tuple[str, str]] = []
+    if only is not None:
+        group = [item for item in waiting if item[0] == only]
+        if not group:
+            return []
+    for item in waiting:
+        if len(group) == count:
+            break
+        if item in group or any(frozenset((item[0], other)) in apart for other, _ in group):
+            continue
+        group.append(item)
+    if only is None and len(group) < count:
+        return []
+    return sorted(group, key=waiting.index)
 
 
 @dataclass(frozen=True)
@@ -535,6 +602,44 @@ class SQLiteStorage:
         rows = self.reader.execute(_HISTORY_OF, (player,)).fetchall()
         return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
 
+    async def report(self, table_id: str, reporter: str, player: str | None, name: str, text: str) -> None:
+        await self._write(_REPORT, (secrets.token_hex(6), time.time(), table_id, reporter, player, name, text))
+
+    async def reports(self, limit: int = 100) -> list[tuple[str, float, str, str, str | None, str, str]]:
+        return [_report_row(row) for row in self.reader.execute(_REPORTS, (limit,)).fetchall()]
+
+    async def ban(self, player: str, reason: str) -> None:
+        await self._write(_BAN, (player, time.time(), reason))
+
+    async def unban(self, player: str) -> bool:
+        found = self.reader.execute("SELECT 1 FROM bans WHERE player = ?", (player,)).fetchone() is not None
+        await self._write("DELETE FROM bans WHERE player = ?", (player,))
+        return found
+
+    async def bans(self) -> list[tuple[str, float, str]]:
+        return [(str(a), float(b), str(c)) for a, b, c in self.reader.execute(_BANS).fetchall()]
+
+    async def banned(self, player: str) -> bool:
+        return self.reader.execute("SELECT 1 FROM bans WHERE player = ?", (player,)).fetchone() is not None
+
+    async def block(self, player: str, blocked: str, name: str) -> None:
+        await self._write(_BLOCK, (player, blocked, name))
+
+    async def unblock(self, player: str, blocked: str) -> None:
+        await self._write("DELETE FROM blocks WHERE player = ? AND blocked = ?", (player, blocked))
+
+    async def blocked_by(self, player: str) -> dict[str, str]:
+        rows = self.reader.execute("SELECT blocked, name FROM blocks WHERE player = ?", (player,)).fetchall()
+        return {str(blocked): str(name) for blocked, name in rows}
+
+    async def blocks_among(self, players: Sequence[str]) -> set[tuple[str, str]]:
+        if not players:
+            return set()
+        marks = ", ".join("?" * len(players))
+        rows = self.reader.execute(f"SELECT player, blocked FROM blocks WHERE player IN ({marks}) AND blocked IN "
+                                   f"({marks})", (*players, *players)).fetchall()
+        return {(str(a), str(b)) for a, b in rows}
+
     async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
         await self._write(_ADD_PASSKEY, (credential, player, public_key, sign_count, time.time()))
 
@@ -566,11 +671,10 @@ class SQLiteStorage:
     async def queue_claim(self, key: QueueKey, count: int, table_id: str,
                           only: str | None = None) -> list[tuple[str, str]]:
         # one process serves a SQLite file, and nothing awaits between the read and the write below but the write
-        rows = self.reader.execute(_QUEUE_WAITING, (key.preset, key.target, key.rated, count)).fetchall()
-        players = [(str(player), str(name)) for player, name in rows]
-        if only is not None and only not in {player for player, _ in players}:
-            return []
-        if only is None and len(players) < count:
+        rows = self.reader.execute(_QUEUE_WAITING, (key.preset, key.target, key.rated, count * CANDIDATES)).fetchall()
+        waiting = [(str(player), str(name)) for player, name in rows]
+        players = pick_group(waiting, await self.blocks_among([player for player, _ in waiting]), count, only)
+        if not players:
             return []
         await self._write_all([("UPDATE queue SET table_id = ? WHERE player = ?", (table_id, player))
                                for player, _ in players])
@@ -997,6 +1101,41 @@ class PostgresStorage:
         rows = await self._execute(_HISTORY_OF.replace("?", "%s"), (player,))
         return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
 
+    async def report(self, table_id: str, reporter: str, player: str | None, name: str, text: str) -> None:
+        await self._execute(_REPORT.replace("?", "%s"),
+                            (secrets.token_hex(6), time.time(), table_id, reporter, player, name, text))
+
+    async def reports(self, limit: int = 100) -> list[tuple[str, float, str, str, str | None, str, str]]:
+        return [_report_row(row) for row in await self._execute(_REPORTS.replace("?", "%s"), (limit,))]
+
+    async def ban(self, player: str, reason: str) -> None:
+        await self._execute(_BAN.replace("?", "%s"), (player, time.time(), reason))
+
+    async def unban(self, player: str) -> bool:
+        return bool(await self._execute("DELETE FROM bans WHERE player = %s RETURNING player", (player,)))
+
+    async def bans(self) -> list[tuple[str, float, str]]:
+        return [(str(a), float(b), str(c)) for a, b, c in await self._execute(_BANS)]
+
+    async def banned(self, player: str) -> bool:
+        return bool(await self._execute("SELECT 1 FROM bans WHERE player = %s", (player,)))
+
+    async def block(self, player: str, blocked: str, name: str) -> None:
+        await self._execute(_BLOCK.replace("?", "%s"), (player, blocked, name))
+
+    async def unblock(self, player: str, blocked: str) -> None:
+        await self._execute("DELETE FROM blocks WHERE player = %s AND blocked = %s", (player, blocked))
+
+    async def blocked_by(self, player: str) -> dict[str, str]:
+        rows = await self._execute("SELECT blocked, name FROM blocks WHERE player = %s", (player,))
+        return {str(blocked): str(name) for blocked, name in rows}
+
+    async def blocks_among(self, players: Sequence[str]) -> set[tuple[str, str]]:
+        rows = await self._execute(
+            "SELECT player, blocked FROM blocks WHERE player = ANY(%(p)s) AND blocked = ANY(%(p)s)",
+            {"p": list(players)})
+        return {(str(a), str(b)) for a, b in rows}
+
     async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
         await self._execute(_ADD_PASSKEY.replace("?", "%s"), (credential, player, public_key, sign_count, time.time()))
 
@@ -1033,10 +1172,10 @@ class PostgresStorage:
             # the waiting rows are locked, so two processes never claim one player; rows another is claiming are
             # skipped, not waited for
             cursor = await connection.execute(_QUEUE_WAITING.replace("?", "%s") + " FOR UPDATE SKIP LOCKED",
-                                              (key.preset, key.target, key.rated, count))
-            players = [(str(player), str(name)) for player, name in await cursor.fetchall()]
-            if (only is not None and only not in {player for player, _ in players}) or (
-                    only is None and len(players) < count):
+                                              (key.preset, key.target, key.rated, count * CANDIDATES))
+            waiting = [(str(player), str(name)) for player, name in await cursor.fetchall()]
+            players = pick_group(waiting, await self.blocks_among([player for player, _ in waiting]), count, only)
+            if not players:
                 return []
             for player, _ in players:
                 await connection.execute("UPDATE queue SET table_id = %s WHERE player = %s", (table_id, player))

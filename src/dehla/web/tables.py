@@ -147,7 +147,19 @@ class TableService:
 
     async def create_table(self, spec: object, player: str | None = None) -> Created:
         """Create a table from the lobby's request by ``player`` (refused with a ``WebError`` naming the field)."""
-        return await self.create(parse_table_request(spec, self.trick_pause), player)
+        settings = parse_table_request(spec, self.trick_pause)
+        await self.refuse_banned(player)
+        return await self.create(settings, player)
+
+    def blocks_changed(self, player: str, blocked: frozenset[str]) -> None:
+        """``player`` blocked or unblocked someone: their windows here hide or show that chat from now on."""
+        for session in self.tables.values():
+            session.blocks_changed(player, blocked)
+
+    async def refuse_banned(self, player: str | None) -> None:
+        """A banned player plays at no table (``dehla admin ban``); they may still watch the open ones."""
+        if player is not None and await self.storage.banned(player):
+            raise WebError("banned", "forbidden")
 
     async def create(self, settings: TableSettings, player: str | None = None,
                      table_id: str | None = None) -> Created:
@@ -209,7 +221,9 @@ class TableService:
 
     async def join(self, table_id: object, seat: object, name: object, player: str | None = None) -> tuple[int, str]:
         """Take a bot seat of a listed table between hands; returns the seat and its new token."""
-        return await (await self.find(table_id)).join(seat, name, player)
+        session = await self.find(table_id)
+        await self.refuse_banned(player)
+        return await session.join(seat, name, player)
 
     async def list_tables(self) -> list[TableInfo]:
         """Listed tables still open or in play, newest first (no cards, no tokens)."""

@@ -13,11 +13,14 @@ from dehla.web.players import COOKIE, player_of
 from dehla.web.settings import clean_name
 from dehla.web.yours import family_stats, my_matches
 
-__all__ = ["me", "my_games", "my_records"]
+__all__ = ["me", "my_games", "my_records", "blocks"]
 
 register({
     "no_player": "This browser has no player yet: open the lobby first (it needs cookies).",
     "bad_name": "A name is one line of at most 24 letters, digits or signs.",
+    "block_whom": "Say whom to block: a table and a seat where that person sits.",
+    "block_nobody": "Nobody with a player sits in that seat.",
+    "block_self": "You cannot block yourself.",
 })
 
 
@@ -62,3 +65,35 @@ async def my_records(request: Request) -> Response:
     records = [finished.record for finished, _ in found]
     return Response(json.dumps(records, ensure_ascii=False, indent=1), media_type="application/json",
                     headers={"Content-Disposition": 'attachment; filename="dehla-my-records.json"'})
+
+
+async def blocks(request: Request) -> Response:
+    """``GET``: the players this player blocked; ``POST {"table", "seat"}``: block whoever sits there (their chat is
+    hidden from you, and Find a game never seats you together); ``DELETE {"player"}``: unblock."""
+    player = player_of(request.scope)
+    found = shared(request)
+    if player is None:
+        return error(WebError("no_player", "forbidden"))
+    try:
+        if request.method == "POST":
+            data = await body(request)
+            if not isinstance(data, dict) or not isinstance(data.get("seat"), int):
+                raise WebError("block_whom")
+            session = await found.service.find(data.get("table"))
+            seat = data["seat"]
+            blocked = session.seats[seat].player if 0 <= seat < len(session.seats) else None
+            if blocked is None:
+                raise WebError("block_nobody", "not_found")
+            if blocked == player:
+                raise WebError("block_self")
+            await found.storage.block(player, blocked, session.seats[seat].name)
+        elif request.method == "DELETE":
+            data = await body(request)
+            if not isinstance(data, dict) or not isinstance(data.get("player"), str):
+                raise WebError("block_whom")
+            await found.storage.unblock(player, data["player"])
+    except WebError as refusal:
+        return error(refusal)
+    listed = await found.storage.blocked_by(player)
+    found.service.blocks_changed(player, frozenset(listed))
+    return JSONResponse({"blocks": [{"player": blocked, "name": name} for blocked, name in sorted(listed.items())]})

@@ -1,7 +1,8 @@
 /* Quick reactions and short chat between the people at a table: text only (textContent), at most
    200 characters, and a mute switch remembered in this browser. */
 
-import {h} from "../dom.js";
+import {api, h, toast} from "../dom.js";
+import {errorMessage} from "../errors.js";
 import {t} from "../i18n.js";
 import {personName} from "../names.js";
 import {pref, setPref} from "../storage.js";
@@ -52,9 +53,26 @@ export class Chat {
   }
 
   drawList() {
+    const mine = (message) => this.page.state && message.seat === this.page.state.seat;
     this.list.replaceChildren(...this.messages.slice(-50).map((message) => h("li", {class: "chat-line"},
-      h("strong", {}, this.who(message) + ": "), h("span", {class: "chat-text"}, message.text))));
+      h("strong", {}, this.who(message) + ": "), h("span", {class: "chat-text"}, message.text),
+      mine(message) ? null : h("span", {class: "chat-actions"},
+        " ", h("button", {type: "button", class: "link small", "data-report": String(message.id),
+          "aria-label": t("Report this line of {name}", {name: personName(message.name)}),
+          onclick: () => this.page.send({type: "report", chat: message.id})}, t("Report")),
+        " ", h("button", {type: "button", class: "link small", "data-block": String(message.seat),
+          "aria-label": t("Block {name}", {name: personName(message.name)}),
+          onclick: () => this.block(message)}, t("Block"))))));
     this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  /** Hide this person's chat from now on, everywhere, and never be seated with them by "Find a game". */
+  block(message) {
+    api("/api/me/blocks", {table: this.page.tableId, seat: message.seat}).then(() => {
+      this.messages = this.messages.filter((line) => line.seat !== message.seat);
+      this.drawList();
+      toast(t("{name} is blocked: you will not see their chat, and you will not be seated with them.", {name: personName(message.name)}));
+    }).catch((error) => toast(errorMessage(error)));
   }
 
   who(message) {

@@ -139,7 +139,7 @@ export class TablePage {
       case "error": {
         const text = errorText(message.code, message.params, message.message, this.seatNamer());
         if (message.code === "no_table" || message.code === "watchers_not_allowed"
-            || (message.code === "seat_owned" && !this.state)) { this.stop(text); return; }
+            || ((message.code === "seat_owned" || message.code === "banned") && !this.state)) { this.stop(text); return; }
         toast(text);
         return;
       }
