@@ -68,6 +68,8 @@ NOT_TRIGGERED = {
     "block_whom": "needs a player's cookie: tests/web/test_players.py",
     "block_nobody": "needs a player's cookie: tests/web/test_players.py",
     "block_self": "needs a player's cookie: tests/web/test_players.py",
+    "follow_self": "needs a player's cookie: tests/web/test_players.py",
+    "not_a_friend": "needs a player's cookie: tests/web/test_players.py",
     "passkey_unknown": "a passkey of another server: tests/web/test_players.py",
     "bad_queue": "needs a player's cookie: brought about in tests/web/test_players.py",
 }

@@ -559,3 +559,35 @@ def test_a_blocked_player_is_never_seated_with_the_blocker_and_their_chat_is_hid
     seated = client.get("/api/queue").json()["table"]
     be(client, blocked)
     assert seated is not None and client.get("/api/queue").json()["waiting"]
+
+
+def test_a_friend_is_followed_seen_online_and_invited_to_a_table_by_name(client: TestClient) -> None:
+    host, friend = new_player(client), new_player(client)
+    be(client, host)
+    client.post("/api/me", json={"name": "Asha"})
+    first = client.post("/api/tables", json={"rules": "pagat", "seats": [
+        {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+    be(client, friend)
+    with client.websocket_connect(f"/ws/{first['id']}") as socket:
+        socket.send_json({"type": "hello", "token": first["invites"][0]["token"], "name": "Bela"})
+        _until(socket, lambda m: m["type"] == "chat_log")
+    be(client, host)
+    followed = client.post("/api/me/friends", json={"table": first["id"], "seat": 1}).json()["friends"]
+    assert [(item["name"], item["online"]) for item in followed] == [("Bela", True)]
+    assert client.post("/api/me/friends", json={"table": first["id"], "seat": 0}).json()["code"] == "follow_self"
+    second = client.post("/api/tables", json={"rules": "taash", "seats": [
+        {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+    friend_id = followed[0]["player"]
+    assert client.post(f"/api/tables/{second['id']}/invite", json={"friend": "someone", "seat": 1}).json()[
+        "code"] == "not_a_friend"
+    assert client.post(f"/api/tables/{second['id']}/invite", json={"friend": friend_id, "seat": 1}).json() == {
+        "ok": True}
+    be(client, friend)
+    notices = client.get("/api/me/notices").json()["notices"]
+    assert [(item["table"], item["seat"], item["from"]) for item in notices] == [(second["id"], 1, "Asha")]
+    with client.websocket_connect(f"/ws/{second['id']}") as socket:  # the friend's identity opens the seat
+        socket.send_json({"type": "hello", "mine": True})
+        assert _until(socket, lambda m: m["type"] == "state" and m["seat"] is not None)["seat"] == 1
+    assert client.post(f"/api/tables/{second['id']}/invite", json={"friend": friend_id, "seat": 2}).json()[
+        "code"] == "not_a_friend"  # only the host invites, and only whom they follow
+    assert client.request("DELETE", "/api/me/notices", json={"id": notices[0]["id"]}).json()["notices"] == []

@@ -101,6 +101,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE TABLE IF NOT EXISTS reports (id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL, "
         "table_id TEXT NOT NULL, reporter TEXT NOT NULL, player TEXT, name TEXT NOT NULL, text TEXT NOT NULL)",
         "CREATE TABLE IF NOT EXISTS bans (player TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL, reason TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS friends (player TEXT NOT NULL, friend TEXT NOT NULL, name TEXT NOT NULL, "
+        "PRIMARY KEY (player, friend))",
+        "CREATE TABLE IF NOT EXISTS seen (player TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS notices (id TEXT PRIMARY KEY, player TEXT NOT NULL, at DOUBLE PRECISION NOT NULL, "
+        "table_id TEXT NOT NULL, seat INTEGER NOT NULL, sender TEXT NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS notices_player ON notices (player)",
         "CREATE TABLE IF NOT EXISTS blocks (player TEXT NOT NULL, blocked TEXT NOT NULL, name TEXT NOT NULL, "
         "PRIMARY KEY (player, blocked))",
         "CREATE TABLE IF NOT EXISTS passkeys (id TEXT PRIMARY KEY, player TEXT NOT NULL, public_key TEXT NOT NULL, "

@@ -704,6 +704,24 @@ class TableSession:
         self.send_all(message)
         self.replica.publish({"k": "chat", "m": message})
 
+    async def invite_player(self, host: str | None, seat_value: object, player: str, name: str) -> None:
+        """The host keeps an open seat for ``player`` (a friend): a seat nobody took yet, or any other seat between
+        hands; the seat's old link no longer opens it."""
+        await self._decide(lambda: self._invite_player(host, seat_value, player, name))
+
+    async def _invite_player(self, host: str | None, seat_value: object, player: str, name: str) -> None:
+        if host is None or self.host is None or self.seats[self.host].player != host:
+            raise WebError("not_host", "forbidden")
+        seat = self._check_seat(seat_value)
+        if seat == self.host:
+            raise WebError("own_seat", "conflict")
+        info = self.seats[seat]
+        if not info.invited and not self.between_hands():
+            raise WebError("not_between_hands", "conflict")
+        await self._seat_event(seat, SeatInfo("person", info.bot, name, hash_token(new_token()), claimed=False,
+                                              player=player))
+        self.broadcast()
+
     def blocks_changed(self, player: str, blocked: frozenset[str]) -> None:
         for client in list(self.clients):
             if client.player == player:

@@ -206,6 +206,28 @@ class Storage(Protocol):
         """The blocks between these players, as (blocker, blocked)."""
         ...
 
+    async def follow(self, player: str, friend: str, name: str) -> None: ...
+
+    async def unfollow(self, player: str, friend: str) -> None: ...
+
+    async def friends(self, player: str) -> list[tuple[str, str, float | None]]:
+        """The players ``player`` follows: id, the name they were followed under, when last seen (if ever)."""
+        ...
+
+    async def saw(self, player: str, at: float) -> None:
+        """``player`` was here (a socket at a table, the lobby) at ``at``."""
+        ...
+
+    async def notify_player(self, player: str, table_id: str, seat: int, sender: str) -> None:
+        """A notice for ``player``'s lobby: ``sender`` invites them to ``seat`` of ``table_id``."""
+        ...
+
+    async def notices(self, player: str) -> list[tuple[str, float, str, int, str]]:
+        """A player's notices, newest first: id, when, table, seat, who sent it."""
+        ...
+
+    async def dismiss(self, player: str, notice: str) -> None: ...
+
     async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
         """A passkey (its credential id and public key, base64url) that signs in as ``player``."""
         ...
@@ -272,7 +294,24 @@ _VISIBLE = ("SELECT " + _LISTING_COLUMNS + " FROM finished WHERE listed OR EXIST
             "ORDER BY finished DESC LIMIT ?")
 #: Where a player's rows are, for forgetting them.
 _PLAYER_ROWS = (("players", "id"), ("finished_players", "player"), ("ratings", "player"),
-                ("rating_history", "player"), ("queue", "player"), ("passkeys", "player"), ("blocks", "player"))
+                ("rating_history", "player"), ("queue", "player"), ("passkeys", "player"), ("blocks", "player"),
+                ("friends", "player"), ("seen", "player"), ("notices", "player"))
+_FOLLOW = "INSERT INTO friends (player, friend, name) VALUES (?, ?, ?) ON CONFLICT (player, friend) DO NOTHING"
+_FRIENDS = ("SELECT f.friend, f.name, s.at FROM friends f LEFT JOIN seen s ON s.player = f.friend "
+            "WHERE f.player = ? ORDER BY f.name")
+_SAW = "INSERT INTO seen (player, at) VALUES (?, ?) ON CONFLICT (player) DO UPDATE SET at = EXCLUDED.at"
+_NOTICE = "INSERT INTO notices (id, player, at, table_id, seat, sender) VALUES (?, ?, ?, ?, ?, ?)"
+_NOTICES = "SELECT id, at, table_id, seat, sender FROM notices WHERE player = ? ORDER BY at DESC LIMIT 20"
+
+
+def _friend_row(row: Sequence[Any]) -> tuple[str, str, float | None]:
+    return str(row[0]), str(row[1]), None if row[2] is None else float(row[2])
+
+
+def _notice_row(row: Sequence[Any]) -> tuple[str, float, str, int, str]:
+    return str(row[0]), float(row[1]), str(row[2]), int(row[3]), str(row[4])
+
+
 _REPORT = "INSERT INTO reports (id, at, table_id, reporter, player, name, text) VALUES (?, ?, ?, ?, ?, ?, ?)"
 _REPORTS = "SELECT id, at, table_id, reporter, player, name, text FROM reports ORDER BY at DESC LIMIT ?"
 _BAN = ("INSERT INTO bans (player, at, reason) VALUES (?, ?, ?) "
@@ -639,6 +678,27 @@ class SQLiteStorage:
         rows = self.reader.execute(f"SELECT player, blocked FROM blocks WHERE player IN ({marks}) AND blocked IN "
                                    f"({marks})", (*players, *players)).fetchall()
         return {(str(a), str(b)) for a, b in rows}
+
+    async def follow(self, player: str, friend: str, name: str) -> None:
+        await self._write(_FOLLOW, (player, friend, name))
+
+    async def unfollow(self, player: str, friend: str) -> None:
+        await self._write("DELETE FROM friends WHERE player = ? AND friend = ?", (player, friend))
+
+    async def friends(self, player: str) -> list[tuple[str, str, float | None]]:
+        return [_friend_row(row) for row in self.reader.execute(_FRIENDS, (player,)).fetchall()]
+
+    async def saw(self, player: str, at: float) -> None:
+        await self._write(_SAW, (player, at))
+
+    async def notify_player(self, player: str, table_id: str, seat: int, sender: str) -> None:
+        await self._write(_NOTICE, (secrets.token_hex(6), player, time.time(), table_id, seat, sender))
+
+    async def notices(self, player: str) -> list[tuple[str, float, str, int, str]]:
+        return [_notice_row(row) for row in self.reader.execute(_NOTICES, (player,)).fetchall()]
+
+    async def dismiss(self, player: str, notice: str) -> None:
+        await self._write("DELETE FROM notices WHERE player = ? AND id = ?", (player, notice))
 
     async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
         await self._write(_ADD_PASSKEY, (credential, player, public_key, sign_count, time.time()))
@@ -1135,6 +1195,28 @@ class PostgresStorage:
             "SELECT player, blocked FROM blocks WHERE player = ANY(%(p)s) AND blocked = ANY(%(p)s)",
             {"p": list(players)})
         return {(str(a), str(b)) for a, b in rows}
+
+    async def follow(self, player: str, friend: str, name: str) -> None:
+        await self._execute(_FOLLOW.replace("?", "%s"), (player, friend, name))
+
+    async def unfollow(self, player: str, friend: str) -> None:
+        await self._execute("DELETE FROM friends WHERE player = %s AND friend = %s", (player, friend))
+
+    async def friends(self, player: str) -> list[tuple[str, str, float | None]]:
+        return [_friend_row(row) for row in await self._execute(_FRIENDS.replace("?", "%s"), (player,))]
+
+    async def saw(self, player: str, at: float) -> None:
+        await self._execute(_SAW.replace("?", "%s"), (player, at))
+
+    async def notify_player(self, player: str, table_id: str, seat: int, sender: str) -> None:
+        await self._execute(_NOTICE.replace("?", "%s"),
+                            (secrets.token_hex(6), player, time.time(), table_id, seat, sender))
+
+    async def notices(self, player: str) -> list[tuple[str, float, str, int, str]]:
+        return [_notice_row(row) for row in await self._execute(_NOTICES.replace("?", "%s"), (player,))]
+
+    async def dismiss(self, player: str, notice: str) -> None:
+        await self._execute("DELETE FROM notices WHERE player = %s AND id = %s", (player, notice))
 
     async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
         await self._execute(_ADD_PASSKEY.replace("?", "%s"), (credential, player, public_key, sign_count, time.time()))

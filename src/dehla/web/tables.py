@@ -39,6 +39,9 @@ __all__ = ["TableService", "Created", "CreatedJSON", "default_bot", "hash_token"
 log = logging.getLogger("dehla.web")
 
 MAX_TABLES_LISTED = 200
+#: How often a player's "last seen" is written at most, in seconds (friends are online within ``ONLINE_FOR``).
+SEEN_EVERY = 30.0
+ONLINE_FOR = 90.0
 
 
 class Invite(TypedDict):
@@ -104,6 +107,7 @@ class TableService:
                                       bot_pool)
         self.trick_pause = trick_pause
         self.tables: dict[str, TableSession] = {}
+        self._seen: dict[str, float] = {}
         self._loading: dict[str, asyncio.Task[TableSession | None]] = {}
         self._announced: set[asyncio.Task[TableSession | None]] = set()
         self.started = False
@@ -150,6 +154,26 @@ class TableService:
         settings = parse_table_request(spec, self.trick_pause)
         await self.refuse_banned(player)
         return await self.create(settings, player)
+
+    async def saw(self, player: str | None) -> None:
+        """``player`` is here now (for their friends' "online"): written at most every ``SEEN_EVERY`` seconds."""
+        if player is None:
+            return
+        now = time.time()
+        if now - self._seen.get(player, 0.0) < SEEN_EVERY:
+            return
+        self._seen[player] = now
+        if len(self._seen) > 10_000:
+            self._seen = {key: at for key, at in self._seen.items() if now - at < SEEN_EVERY}
+        await self.storage.saw(player, now)
+
+    async def invite_friend(self, table_id: object, host: str | None, seat: object, friend: str, name: str,
+                            sender: str) -> None:
+        """The host of a table keeps ``seat`` for a friend (whom they follow) and tells them in their lobby."""
+        session = await self.find(table_id)
+        await session.invite_player(host, seat, friend, name)
+        await self.storage.notify_player(friend, session.table_id, int(seat) if isinstance(seat, int) else 0,
+                                         sender)
 
     def blocks_changed(self, player: str, blocked: frozenset[str]) -> None:
         """``player`` blocked or unblocked someone: their windows here hide or show that chat from now on."""

@@ -114,6 +114,7 @@ async def serve_socket(websocket: WebSocket, service: TableService, allowed_orig
 
     client = Client(websocket.send_text, close)
     client.player = player_of(websocket.scope)
+    await service.saw(client.player)
     writer = asyncio.create_task(_write(client))
     limiter = RateLimiter(rate, burst)
     try:

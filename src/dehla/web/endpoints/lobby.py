@@ -16,7 +16,7 @@ from dehla.web.players import player_of
 from dehla.web.scorekeeper import score_hands
 from dehla.web.transport import serve_socket
 
-__all__ = ["tables", "table_info", "join", "scorekeeper", "rules_check", "socket"]
+__all__ = ["tables", "table_info", "join", "invite_friend", "scorekeeper", "rules_check", "socket"]
 
 
 async def tables(request: Request) -> Response:
@@ -51,6 +51,28 @@ async def join(request: Request) -> Response:
     except WebError as refusal:
         return error(refusal)
     return JSONResponse({"token": token, "seat": seat})
+
+
+async def invite_friend(request: Request) -> Response:
+    """``POST {"friend", "seat"}``: the host keeps a seat for a player they follow, who is told in their lobby."""
+    found = shared(request)
+    host = player_of(request.scope)
+    try:
+        data = await body(request)
+        if host is None:
+            raise WebError("no_player", "forbidden")
+        if not isinstance(data, dict):
+            raise WebError("not_a_friend")
+        friends = {friend: name for friend, name, _ in await found.storage.friends(host)}
+        friend = data.get("friend")
+        if not isinstance(friend, str) or friend not in friends:
+            raise WebError("not_a_friend")
+        sender = await found.storage.player_name(host) or ""
+        await found.service.invite_friend(request.path_params["table_id"], host, data.get("seat"), friend,
+                                          friends[friend], sender)
+    except WebError as refusal:
+        return error(refusal)
+    return JSONResponse({"ok": True})
 
 
 async def scorekeeper(request: Request) -> Response:

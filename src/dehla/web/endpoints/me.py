@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -11,9 +12,10 @@ from dehla.web.endpoints.common import body, error, shared
 from dehla.web.messages import WebError, register
 from dehla.web.players import COOKIE, player_of
 from dehla.web.settings import clean_name
+from dehla.web.tables import ONLINE_FOR
 from dehla.web.yours import family_stats, my_matches
 
-__all__ = ["me", "my_games", "my_records", "blocks"]
+__all__ = ["me", "my_games", "my_records", "blocks", "friends", "notices"]
 
 register({
     "no_player": "This browser has no player yet: open the lobby first (it needs cookies).",
@@ -21,6 +23,8 @@ register({
     "block_whom": "Say whom to block: a table and a seat where that person sits.",
     "block_nobody": "Nobody with a player sits in that seat.",
     "block_self": "You cannot block yourself.",
+    "follow_self": "You cannot follow yourself.",
+    "not_a_friend": "Invite someone you follow (from a table you shared).",
 })
 
 
@@ -97,3 +101,51 @@ async def blocks(request: Request) -> Response:
     listed = await found.storage.blocked_by(player)
     found.service.blocks_changed(player, frozenset(listed))
     return JSONResponse({"blocks": [{"player": blocked, "name": name} for blocked, name in sorted(listed.items())]})
+
+
+async def friends(request: Request) -> Response:
+    """``GET``: the players this player follows, each ``online`` if seen in the last ``ONLINE_FOR`` seconds;
+    ``POST {"table", "seat"}``: follow whoever sits there; ``DELETE {"player"}``: stop following."""
+    player = player_of(request.scope)
+    found = shared(request)
+    if player is None:
+        return error(WebError("no_player", "forbidden"))
+    try:
+        if request.method == "POST":
+            data = await body(request)
+            if not isinstance(data, dict) or not isinstance(data.get("seat"), int):
+                raise WebError("block_whom")
+            session = await found.service.find(data.get("table"))
+            seat = data["seat"]
+            friend = session.seats[seat].player if 0 <= seat < len(session.seats) else None
+            if friend is None:
+                raise WebError("block_nobody", "not_found")
+            if friend == player:
+                raise WebError("follow_self")
+            await found.storage.follow(player, friend, session.seats[seat].name)
+        elif request.method == "DELETE":
+            data = await body(request)
+            if not isinstance(data, dict) or not isinstance(data.get("player"), str):
+                raise WebError("block_whom")
+            await found.storage.unfollow(player, data["player"])
+    except WebError as refusal:
+        return error(refusal)
+    await found.service.saw(player)
+    now = time.time()
+    return JSONResponse({"friends": [{"player": friend, "name": name, "online": seen is not None and
+                                      now - seen < ONLINE_FOR} for friend, name, seen in
+                                     await found.storage.friends(player)]})
+
+
+async def notices(request: Request) -> Response:
+    """``GET``: the player's invitations to tables (newest first); ``DELETE {"id"}``: dismiss one."""
+    player = player_of(request.scope)
+    found = shared(request)
+    if player is None:
+        return JSONResponse({"notices": []})
+    if request.method == "DELETE":
+        data = await body(request)
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            await found.storage.dismiss(player, data["id"])
+    return JSONResponse({"notices": [{"id": notice, "at": at, "table": table_id, "seat": seat, "from": sender}
+                                     for notice, at, table_id, seat, sender in await found.storage.notices(player)]})

@@ -19,6 +19,7 @@ async def queue(request: Request) -> Response:
     found = shared(request)
     player = player_of(request.scope)
     if request.method == "GET":
+        await found.service.saw(player)  # the lobby asks every few seconds: the player is online
         return JSONResponse(await found.matchmaker.status(player))
     if player is None:
         return error(WebError("no_player", "forbidden"))

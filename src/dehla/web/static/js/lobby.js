@@ -40,7 +40,7 @@ export class LobbyPage {
     this.render();
   }
 
-  close() { clearInterval(this.timer); clearInterval(this.queueTimer); }
+  close() { clearInterval(this.timer); clearInterval(this.queueTimer); clearInterval(this.friendsTimer); }
 
   refresh() { this.root.replaceChildren(); this.render(); }
 
@@ -66,7 +66,7 @@ export class LobbyPage {
       app.meta.solver_preparing ? h("p", {class: "muted", id: "solver-preparing"}, t("The strong bots are getting ready: after an install the solver is compiled once, which takes a minute or two. Until then they play simpler moves.")) : null,
       glossary());
     this.root.append(h("div", {class: "lobby"}, quick, this.findPanel(nameInput), this.form(nameInput),
-      this.tablesPanel(), passkeysSupported() ? passkeyPanel() : null));
+      this.tablesPanel(), this.friendsPanel(), passkeysSupported() ? passkeyPanel() : null));
     this.refreshTables();
     this.refreshQueue();
     clearInterval(this.timer);
@@ -94,6 +94,28 @@ export class LobbyPage {
       h("p", {class: "field"}, h("label", {for: "find-preset"}, t("Rules")), select),
       h("p", {}, h("label", {class: "check"}, rated, " " + t("Rated"))),
       h("p", {}, find, " ", bots, " ", leave), status, h("ul", {id: "queue-counts", class: "muted"}));
+  }
+
+  /** Invitations from friends, and the players this player follows (online or not). */
+  friendsPanel() {
+    const box = h("section", {class: "panel", id: "friends-panel", hidden: true});
+    const draw = async () => {
+      const [notices, friends] = await Promise.all([api("/api/me/notices").catch(() => ({notices: []})),
+        api("/api/me/friends").catch(() => ({friends: []}))]);
+      if (!document.body.contains(box)) return;
+      box.hidden = !notices.notices.length && !friends.friends.length;
+      box.replaceChildren(h("h2", {}, t("Friends")),
+        h("ul", {id: "invitations"}, notices.notices.map((notice) => h("li", {},
+          t("{name} invites you to a table.", {name: personName(notice.from) || t("Someone")}), " ",
+          h("a", {href: "/t/" + notice.table, "data-link": true}, t("Open it")), " ",
+          h("button", {type: "button", class: "small", onclick: () => fetch("/api/me/notices", {method: "DELETE",
+            headers: {"Content-Type": "application/json"}, body: JSON.stringify({id: notice.id})}).then(draw)}, t("Dismiss"))))),
+        friends.friends.length ? h("ul", {id: "friends"}, friends.friends.map((friend) => h("li", {},
+          personName(friend.name) + " · " + (friend.online ? t("online") : t("offline"))))) : null);
+    };
+    draw();
+    this.friendsTimer = setInterval(draw, 10000);
+    return box;
   }
 
   async refreshQueue() {

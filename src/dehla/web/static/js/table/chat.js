@@ -60,6 +60,11 @@ export class Chat {
         " ", h("button", {type: "button", class: "link small", "data-report": String(message.id),
           "aria-label": t("Report this line of {name}", {name: personName(message.name)}),
           onclick: () => this.page.send({type: "report", chat: message.id})}, t("Report")),
+        " ", h("button", {type: "button", class: "link small", "data-follow": String(message.seat),
+          "aria-label": t("Follow {name}", {name: personName(message.name)}),
+          onclick: () => api("/api/me/friends", {table: this.page.tableId, seat: message.seat})
+            .then(() => toast(t("You follow {name}: you see when they are online and can invite them.", {name: personName(message.name)})))
+            .catch((error) => toast(errorMessage(error)))}, t("Follow")),
         " ", h("button", {type: "button", class: "link small", "data-block": String(message.seat),
           "aria-label": t("Block {name}", {name: personName(message.name)}),
           onclick: () => this.block(message)}, t("Block"))))));

@@ -2,7 +2,8 @@
    listed and watchers allowed, and, between hands, a seat replaced with a bot or a new invite. */
 
 import {app} from "../state.js";
-import {h, toast} from "../dom.js";
+import {api, h, toast} from "../dom.js";
+import {errorMessage} from "../errors.js";
 import {t} from "../i18n.js";
 import {botLevel, personName} from "../names.js";
 import {addInvite, savedInvites, savedWatch, seatLink, watchLink} from "../storage.js";
@@ -74,7 +75,8 @@ export class HostPanel {
           onclick: () => this.page.send({type: "seat", seat: seat.seat, kind: "bot", bot: app.meta.default_bot})}, t("Put a bot here")),
         " ",
         h("button", {type: "button", class: "small", disabled: !between, "data-host-invite": seat.seat,
-          onclick: () => this.page.send({type: "seat", seat: seat.seat, kind: "invite"})}, t("New invite link"))));
+          onclick: () => this.page.send({type: "seat", seat: seat.seat, kind: "invite"})}, t("New invite link")),
+        " ", this.friendChoice(seat.seat, between || (seat.kind !== "bot" && !seat.claimed))));
     }
     box.append(h("h3", {}, t("Seats")));
     if (!between) box.append(h("p", {class: "muted"}, t("Seats can be changed between hands.")));
@@ -82,8 +84,28 @@ export class HostPanel {
     return box;
   }
 
+  /** Invite one of the players the host follows to a seat (they are told in their lobby). */
+  friendChoice(seat, allowed) {
+    if (!this.friends || !this.friends.length || !allowed) return null;
+    const select = h("select", {"aria-label": t("Invite a friend to seat {n}", {n: seat}), "data-host-friend": seat},
+      h("option", {value: ""}, t("Invite a friend…")),
+      ...this.friends.map((friend) => h("option", {value: friend.player},
+        personName(friend.name) + (friend.online ? " · " + t("online") : ""))));
+    select.addEventListener("change", () => {
+      if (!select.value) return;
+      api("/api/tables/" + this.page.tableId + "/invite", {friend: select.value, seat})
+        .then(() => toast(t("Your friend is invited: they see it in their lobby.")))
+        .catch((error) => toast(errorMessage(error)));
+    });
+    return select;
+  }
+
   render() {
     const state = this.page.state;
+    if (state && state.you && state.you.host && this.friends === undefined) {
+      this.friends = [];
+      api("/api/me/friends").then((data) => { this.friends = data.friends; this.render(); }).catch(() => {});
+    }
     if (!state) return;
     const wasOpen = this.box.querySelector("#host-controls")?.open;
     this.box.replaceChildren(this.links(state.table), this.controls(state.table, state.observation) || "");
