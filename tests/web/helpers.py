@@ -87,22 +87,40 @@ class LiveServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def post(self, path: str, body: object) -> dict[str, Any]:
+    def post(self, path: str, body: object, cookie: str | None = None) -> dict[str, Any]:
+        """POST JSON; ``cookie``: as the player with that cookie (``new_player``); a refusal's body is returned."""
+        headers = {"Content-Type": "application/json", **({"Cookie": f"dehla_player={cookie}"} if cookie else {})}
         request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.loads(response.read())  # type: ignore[no-any-return]
+                                         headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return json.loads(response.read())  # type: ignore[no-any-return]
+        except urllib.error.HTTPError as error:
+            if cookie is None:
+                raise
+            return json.loads(error.read())  # type: ignore[no-any-return]
 
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + path, timeout=10) as response:
+    def get(self, path: str, cookie: str | None = None) -> Any:
+        headers = {"Cookie": f"dehla_player={cookie}"} if cookie else {}
+        with urllib.request.urlopen(urllib.request.Request(self.url + path, headers=headers), timeout=10) as response:
             return json.loads(response.read())
+
+    def new_player(self) -> str:
+        """A browser's first visit: the value of the player cookie the server gives it."""
+        with urllib.request.urlopen(self.url + "/", timeout=10) as response:
+            cookie = response.headers["Set-Cookie"]
+        return str(cookie.split("dehla_player=", 1)[1].split(";", 1)[0])
 
 
 class SeatClient:
     """One WebSocket connection to a table; every message it receives is kept in ``messages``."""
 
-    def __init__(self, server: LiveServer, table_id: str, token: str | None = None, watch: str | None = None) -> None:
+    def __init__(self, server: LiveServer, table_id: str, token: str | None = None, watch: str | None = None,
+                 cookie: str | None = None, mine: bool = False) -> None:
         self.server = server
+        #: The player cookie the socket's handshake carries (a player's window), and whether to ask for their seat.
+        self.cookie = cookie
+        self.mine = mine
         self.table_id = table_id
         self.token = token
         self.watch = watch
@@ -118,20 +136,25 @@ class SeatClient:
 
     async def open(self, *then: object) -> SeatClient:
         """Connect and say hello; ``then``: messages sent right after the hello, before its answer arrives."""
-        self.ws = await websockets.connect(f"{self.server.ws_url}/ws/{self.table_id}", max_size=2**22)
+        headers = {"Cookie": f"dehla_player={self.cookie}"} if self.cookie else None
+        self.ws = await websockets.connect(f"{self.server.ws_url}/ws/{self.table_id}", max_size=2**22,
+                                           additional_headers=headers)
         self._reader = asyncio.create_task(self._read())
         hello: dict[str, Any] = {"type": "hello"}
         if self.token:
             hello["token"] = self.token
         if self.watch:
             hello["watch"] = self.watch
+        if self.mine:
+            hello["mine"] = True
         await self.ws.send(json.dumps(hello))
         for message in then:
             await self.send(message)
         # the first state may predate the hello; with a token, wait for the seat (or the refusal)
         # the hello is answered with a state (with the seat, for a token) or refused with an error
+        seated = self.token or self.mine
         await self.wait_for(lambda: bool(self.errors) or (self.state is not None
-                                                          and (not self.token or self.state["seat"] is not None)))
+                                                          and (not seated or self.state["seat"] is not None)))
         return self
 
     async def _read(self) -> None:

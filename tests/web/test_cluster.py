@@ -376,3 +376,35 @@ def test_serve_workers_share_one_port(cluster_db: str) -> None:
     finally:
         serve.send_signal(signal.SIGTERM)
         assert serve.wait(30) == 0
+
+
+def test_find_a_game_and_ratings_across_two_processes(cluster_db: str) -> None:
+    """Four players wait for a rated game on two processes (two on each): one table seats all four, each opens
+    their own seat on their own process, the stand-ins play it out, and both processes show the same ratings,
+    each match rated once."""
+    servers = _servers(cluster_db, 2, bot_delay=0.01)
+    try:
+        players = [servers[number % 2].new_player() for number in range(4)]
+        for number, cookie in enumerate(players):
+            status = servers[number % 2].post("/api/queue", {"preset": "taash", "target": 30, "rated": True,
+                                                             "name": f"P{number}"}, cookie)
+        assert status["table"] is not None
+        table = status["table"]
+        for number, cookie in enumerate(players):
+            assert servers[(number + 1) % 2].get("/api/queue", cookie)["table"] == table  # the other process too
+
+        async def sit() -> None:
+            for number, cookie in enumerate(players):  # each opens their seat, then leaves: the stand-ins play
+                client = await SeatClient(servers[number % 2], table, cookie=cookie, mine=True).open()
+                assert client.state is not None and client.state["seat"] is not None
+                await client.close()
+
+        asyncio.run(sit())
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not servers[0].get("/api/ratings/taash")["players"]:
+            time.sleep(0.5)
+        boards = [server.get("/api/ratings/taash")["players"] for server in servers]
+        assert boards[0] == boards[1] and {row["name"] for row in boards[0]} == {"P0", "P1", "P2", "P3"}
+        assert all(row["matches"] == 1 for row in boards[0])  # rated once, whichever process finished it
+    finally:
+        _stop(servers)

@@ -6,6 +6,7 @@ stranger with the same link is told so and the host hears of it.  Screenshots go
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -133,3 +134,44 @@ def test_a_passkey_keeps_the_player_and_signs_in_on_a_second_device(browser: Any
     assert second.evaluate("() => fetch('/api/me').then((r) => r.json())")["name"] == "Asha"
     second.screenshot(path=str(SHOTS / "passkey-signed-in.png"))
     assert not first.errors and not second.errors
+
+
+def test_a_rated_match_between_four_browsers_rates_them_as_openskill_does(browser: Any, server: LiveServer) -> None:
+    from openskill.models import PlackettLuce
+
+    from dehla.record import replay
+
+    pages = [_page(browser) for _ in range(4)]
+    for page in pages:
+        page.goto(server.url + "/")
+    created = pages[0].evaluate("""async () => (await fetch("/api/tables", {method: "POST",
+      headers: {"Content-Type": "application/json"}, body: JSON.stringify({rules: {preset: "taash", target: 30},
+      name: "Rater 0", grace: 0, rated: true, seats: [{kind: "me"}, {kind: "person"}, {kind: "person"},
+      {kind: "person"}]})})).json()""")
+    tokens = {0: created["token"], **{invite["seat"]: invite["token"] for invite in created["invites"]}}
+    for seat, page in enumerate(pages):
+        page.goto(f"{server.url}/t/{created['id']}#seat={seat}&token={tokens[seat]}")
+        page.wait_for_selector(".felt, #start-now")
+        if seat:
+            page.evaluate("(name) => fetch('/api/me', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+                          " body: JSON.stringify({name})})", f"Rater {seat}")
+    for page in pages:  # everyone leaves: their stand-ins play the match out at once (grace 0)
+        page.goto(server.url + "/scorekeeper")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not server.get("/api/ratings/taash")["players"]:
+        time.sleep(0.5)
+    record = pages[0].evaluate(f"() => fetch('/api/history/{created['id']}/1/record').then((r) => r.json())")
+    winner = replay(record).winner
+    model = PlackettLuce()
+    rated = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]],
+                       ranks=[0.0 if team == winner else 1.0 for team in (0, 1)])
+    board = {row["name"]: row for row in server.get("/api/ratings/taash")["players"]}
+    for seat in range(4):
+        expected = rated[seat % 2][seat // 2]
+        row = board[record["players"][seat]]
+        assert (row["mu"], row["sigma"]) == (round(expected.mu, 2), round(expected.sigma, 2))
+    pages[0].goto(server.url + "/history")
+    pages[0].wait_for_selector("#leaderboard-taash li")
+    pages[0].wait_for_selector(".rating-chart")
+    pages[0].screenshot(path=str(SHOTS / "ratings-leaderboard.png"), full_page=True)
+    assert not any(page.errors for page in pages)

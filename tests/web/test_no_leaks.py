@@ -49,8 +49,10 @@ async def _play_match(server: LiveServer, preset: str, seed: int) -> tuple[str, 
         target = 3  # whole matches, kept short: three hands won
     created = server.post("/api/tables", {"rules": {"preset": preset, "target": target}, "seats": seats})
     table_id = created["id"]
-    watcher = await SeatClient(server, table_id, watch=created["watch_token"]).open()
-    clients = [await SeatClient(server, table_id, invite["token"]).open() for invite in created["invites"]]
+    # identities on: every person and the watcher is a player of their own (a cookie), as browsers are
+    watcher = await SeatClient(server, table_id, watch=created["watch_token"], cookie=server.new_player()).open()
+    clients = [await SeatClient(server, table_id, invite["token"], cookie=server.new_player()).open()
+               for invite in created["invites"]]
     for client in clients:  # people chat: what they type reaches everyone, and nothing else with it
         await client.send({"type": "chat", "text": "good luck, everyone <b>!</b>"})
     await asyncio.wait_for(asyncio.gather(*(_drive_seat(client, random.Random(rng.random())) for client in clients)),
