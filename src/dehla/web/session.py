@@ -55,16 +55,12 @@ from dehla.web.log import (
     match_entry,
     replay_log,
     seat_entry,
-    settings_entry,
     upgrade_entry,
 )
 from dehla.web.messages import WebError, english, register
 from dehla.web.protocol import (
     ActRequest,
     ClientMessage,
-    HelloRequest,
-    SeatRequest,
-    SettingsRequest,
 )
 from dehla.web.ratings import Rating, rate_match
 from dehla.web.replica import Bus, Replica
@@ -81,14 +77,12 @@ from dehla.web.schema import (
     TableMeta,
     read_meta,
 )
+from dehla.web.seating import Seating
 from dehla.web.seats import SeatInfo
 from dehla.web.settings import (
     DEFAULT_BOT_DELAY,
     DEFAULT_TRICK_PAUSE,
     TableSettings,
-    check_bot,
-    check_trick_pause,
-    clean_name,
 )
 from dehla.web.storage import FinishedMatch, LeaseLost, StaleLog, Storage, TableRow
 from dehla.web.views import (
@@ -218,6 +212,8 @@ class TableSession:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     #: The table's automatic steps (``driver.TableDriver``), run only where the table's lease is held.
     driver: TableDriver = field(init=False)
+    #: Who sits where, and the host's seat and settings commands (``seating.Seating``).
+    seating: Seating = field(init=False)
     #: Each seat's bot seed (a search bot thinking in the pool is rebuilt from its name and seed).
     bot_seeds: dict[int, int] = field(default_factory=dict)
     #: This copy among the processes serving the table (``replica.Replica``): its place in the log, the others'
@@ -231,6 +227,7 @@ class TableSession:
     def __post_init__(self) -> None:
         self.driver = TableDriver(self)
         self.replica = Replica(self, self.context.bus)
+        self.seating = Seating(self)
 
     # -- making and restoring ------------------------------------------------------------------
 
@@ -322,9 +319,9 @@ class TableSession:
 
     def _make_bots(self) -> None:
         for seat in range(len(self.seats)):
-            self._make_bot(seat)
+            self.make_bot(seat)
 
-    def _make_bot(self, seat: int) -> None:
+    def make_bot(self, seat: int) -> None:
         seed = self.rng.getrandbits(63)
         self.bot_seeds[seat] = seed
         self.bots[seat] = make_bot(self.seats[seat].bot, seed)
@@ -553,7 +550,7 @@ class TableSession:
 
     async def _dispatch(self, client: Listener, request: ClientMessage) -> None:
         if request["type"] == "hello":
-            await self._hello(client, request)
+            await self.seating.hello(client, request)
         elif client not in self.clients:
             raise WebError("watcher")
         elif request["type"] == "act":
@@ -581,9 +578,9 @@ class TableSession:
         elif request["type"] == "report":
             await self._report(client, request["chat"])
         elif request["type"] == "seat":
-            await self._seat_command(client, request)
+            await self.seating.seat_command(client, request)
         elif request["type"] == "settings":
-            await self._settings_command(client, request)
+            await self.seating.settings_command(client, request)
         else:  # pragma: no cover - "ping" is answered by the transport
             raise WebError("bad_message")
 
@@ -592,86 +589,16 @@ class TableSession:
             raise WebError("watcher", "forbidden")
         return client.seat
 
-    def _require_host(self, client: Listener) -> int:
+    def require_host(self, client: Listener) -> int:
         seat = self._require_seat(client)
         if seat != self.host:
             raise WebError("not_host", "forbidden")
         return seat
 
-    async def _hello(self, client: Listener, fields: HelloRequest) -> None:
-        """Take the seat of a token (moving it from another window), or watch (with a watch link if needed)."""
-        if client.player is not None and client not in self.blocking:
-            self.blocking[client] = frozenset(await self.context.storage.blocked_by(client.player))
-        token = fields.get("token")
-        seat = (self.seat_for_token(token) if token
-                else self.seat_of_player(client.player) if fields.get("mine") else None)
-        if seat is None:
-            was_seated = client.seat is not None and client in self.clients
-            if self.may_watch(fields.get("watch")) or was_seated:
-                client.seat = None
-                self.clients.add(client)
-                self._send_chat_log(client)
-                self.broadcast()
-                self.replica.publish_presence()
-            if token:
-                raise WebError("bad_token", "forbidden")
-            if client not in self.clients:
-                raise WebError("watchers_not_allowed", "forbidden")
-            return
-        info = self.seats[seat]
-        if client.player is not None and await self.context.storage.banned(client.player):
-            # a banned player may still watch the tables anyone may watch
-            if self.may_watch(fields.get("watch")):
-                client.seat = None
-                self.clients.add(client)
-                self._send_chat_log(client)
-                self.broadcast()
-            raise WebError("banned", "forbidden")
-        if not info.admits(client.player):
-            # Someone else holds the link: they are not seated (and watch only if they may), and the host is told.
-            self._tell_host("invite_reused", seat)
-            if self.may_watch(fields.get("watch")):
-                client.seat = None
-                self.clients.add(client)
-                self._send_chat_log(client)
-                self.broadcast()
-                self.replica.publish_presence()
-            raise WebError("seat_owned", "forbidden", seat=seat)
-        self.move_windows_off(seat, client)
-        self.replica.took(seat)
-        client.seat = seat
-        self.clients.add(client)
-        self.moved.discard(client)
-        name = clean_name(fields["name"], info.name) if "name" in fields else info.name
-        player = info.player or client.player
-        if not info.claimed or name != info.name or player != info.player:
-            await self._seat_event(seat, SeatInfo(info.kind, info.bot, name, info.token_hash, claimed=True,
-                                                  player=player))
-        self.disconnected_at.pop(seat, None)
-        self._send_chat_log(client)
-        self.replica.publish_presence()
-        if self.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.seats):
-            await self.start_match()
-        self.broadcast()
-
     def move_windows_off(self, seat: int, keep: Listener | None) -> None:
-        """One seat, one window: older windows on ``seat`` are told, and watch without cards from now on."""
-        for other in list(self.clients):
-            if other is not keep and other.seat == seat:
-                other.seat = None
-                self.moved.add(other)
-                other.push(dumps({"type": "notice", "code": "moved_elsewhere", "params": {},
-                                   "message": english("moved_elsewhere", {})}))
+        self.seating.move_windows_off(seat, keep)
 
-    def _tell_host(self, code: str, seat: int) -> None:
-        """A notice for the host's windows (here; another process's windows hear nothing of it)."""
-        text = dumps({"type": "notice", "code": code, "params": {"seat": seat},
-                       "message": english(code, {"seat": seat})})
-        for other in list(self.clients):
-            if other.seat is not None and other.seat == self.host:
-                other.push(text)
-
-    def _send_chat_log(self, client: Listener) -> None:
+    def send_chat_log(self, client: Listener) -> None:
         hidden = self.blocking.get(client, frozenset())
         lines = [line for line in self.chat.log() if self.seats[line["seat"]].player not in hidden or not hidden]
         client.push(dumps({"type": "chat_log", "messages": lines}))
@@ -707,20 +634,7 @@ class TableSession:
     async def invite_player(self, host: str | None, seat_value: object, player: str, name: str) -> None:
         """The host keeps an open seat for ``player`` (a friend): a seat nobody took yet, or any other seat between
         hands; the seat's old link no longer opens it."""
-        await self._decide(lambda: self._invite_player(host, seat_value, player, name))
-
-    async def _invite_player(self, host: str | None, seat_value: object, player: str, name: str) -> None:
-        if host is None or self.host is None or self.seats[self.host].player != host:
-            raise WebError("not_host", "forbidden")
-        seat = self._check_seat(seat_value)
-        if seat == self.host:
-            raise WebError("own_seat", "conflict")
-        info = self.seats[seat]
-        if not info.invited and not self.between_hands():
-            raise WebError("not_between_hands", "conflict")
-        await self._seat_event(seat, SeatInfo("person", info.bot, name, hash_token(new_token()), claimed=False,
-                                              player=player))
-        self.broadcast()
+        await self._decide(lambda: self.seating.invite_player(host, seat_value, player, name))
 
     def blocks_changed(self, player: str, blocked: frozenset[str]) -> None:
         for client in list(self.clients):
@@ -747,9 +661,9 @@ class TableSession:
 
     # -- seats and settings --------------------------------------------------------------------
 
-    async def _seat_event(self, seat: int, info: SeatInfo) -> None:
+    async def seat_event(self, seat: int, info: SeatInfo) -> None:
         """Log a seat's new state (the log is the truth), apply it, then keep the metadata row in step."""
-        await self._step(seat_entry(seat, info.to_meta()))
+        await self.step(seat_entry(seat, info.to_meta()))
         await self.save_meta()
 
     def _apply_seat(self, entry: SeatEntry) -> None:
@@ -759,7 +673,7 @@ class TableSession:
         new = SeatInfo.from_meta(entry)
         self.seats[seat] = new
         if new.bot != old.bot or new.kind != old.kind or new.token_hash != old.token_hash:
-            self._make_bot(seat)
+            self.make_bot(seat)
         if new.token_hash != old.token_hash:
             for other in list(self.clients):
                 if other.seat == seat:
@@ -770,81 +684,9 @@ class TableSession:
             self.disconnected_at[seat] = time.monotonic()
             self.replica.publish_presence()
 
-    def _check_seat(self, seat: object) -> int:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
-            raise WebError("bad_seat", max=len(self.seats) - 1)
-        return seat
-
     async def join(self, seat_value: object, name: object, player: str | None = None) -> tuple[int, str]:
         """A stranger takes a bot seat of a listed table between hands (the lobby's "Replace the bot")."""
-        return await self._decide(lambda: self._join(seat_value, name, player))
-
-    async def _join(self, seat_value: object, name: object, player: str | None) -> tuple[int, str]:
-        seat = self._check_seat(seat_value)
-        info = self.seats[seat]
-        if info.kind == "person" and info.claimed:
-            raise WebError("seat_taken", "conflict", seat=seat)
-        if info.invited:
-            raise WebError("seat_reserved", "conflict", seat=seat)
-        if self.private:
-            raise WebError("table_private", "forbidden")
-        if not self.between_hands():
-            raise WebError("seat_bot_until_hand_end", "conflict", seat=seat)
-        token = new_token()
-        await self._seat_event(seat, SeatInfo("person", info.bot, clean_name(name, f"Player {seat}"),
-                                              hash_token(token), claimed=True, player=player))
-        if self.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.seats):
-            await self.start_match()
-        self.broadcast()
-        return seat, token
-
-    async def _seat_command(self, client: Listener, fields: SeatRequest) -> None:
-        """The host replaces a seat with a bot or a fresh invite, before the match or between hands."""
-        host = self._require_host(client)
-        seat = self._check_seat(fields["seat"])
-        if seat == host:
-            raise WebError("own_seat", "conflict")
-        if not self.between_hands():
-            raise WebError("not_between_hands", "conflict")
-        old = self.seats[seat]
-        kind = fields["kind"]
-        token: str | None = None
-        if kind == "bot":
-            bot = check_bot(fields.get("bot") or old.bot, seat)
-            info = SeatInfo("bot", bot, f"Bot {seat}")
-        elif kind == "invite":
-            bot = check_bot(fields.get("bot") or old.bot, seat)
-            token = new_token()
-            info = SeatInfo("person", bot, f"Player {seat}", hash_token(token))
-        else:
-            raise WebError("seat_kind", seat=seat)
-        await self._seat_event(seat, info)
-        self._make_bot(seat)  # a fresh bot even when the same kind replaces it
-        self.disconnected_at.pop(seat, None)
-        if token is not None:
-            client.push(dumps({"type": "invite", "seat": seat, "token": token}))
-        if self.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.seats):
-            await self.start_match()
-        self.broadcast()
-
-    async def _settings_command(self, client: Listener, fields: SettingsRequest) -> None:
-        """The host chooses whether the table is in the lobby, whether watchers may come, and the trick pause."""
-        self._require_host(client)
-        pause = check_trick_pause(fields["trick_pause"]) if "trick_pause" in fields else self.trick_pause
-        listed = bool(fields.get("listed", self.listed))
-        watchers = bool(fields.get("watchers_allowed", self.watchers_allowed))
-        new_link = not listed and watchers and (self.listed or not self.watchers_allowed)
-        watch: str | None = None
-        watch_hash = self.watch_hash
-        if new_link:
-            # Watchers of a private table need a link; only its hash is kept, so the host gets a fresh one.
-            watch = new_token()
-            watch_hash = hash_token(watch)
-        await self._step(settings_entry(listed, watchers, pause, watch_hash))
-        if watch is not None:
-            client.push(dumps({"type": "watch_token", "token": watch}))
-        await self.save_meta()
-        self.broadcast()
+        return await self._decide(lambda: self.seating.join(seat_value, name, player))
 
     def _set_settings(self, entry: SettingsEntry) -> bool:
         """The host's settings from a ``settings`` entry; True if they admit fewer watchers than before."""
@@ -884,7 +726,7 @@ class TableSession:
             raise WebError("storage", "unavailable") from error
         self.seq += 1
 
-    async def _step(self, entry: LogEntry, lease: bool = False) -> tuple[Event, ...]:
+    async def step(self, entry: LogEntry, lease: bool = False) -> tuple[Event, ...]:
         """Append an entry, then apply it to this copy (the one way a table changes)."""
         await self._append(entry, lease)
         return self._apply(entry)
@@ -925,7 +767,7 @@ class TableSession:
         return ()
 
     async def commit(self, seat: int, action: Action, by: str, lease: bool = False) -> None:
-        await self._step(action_entry(seat, action, by), lease)
+        await self.step(action_entry(seat, action, by), lease)
         self.broadcast()
         match = self.match
         if match is not None and match.is_over:
@@ -934,12 +776,12 @@ class TableSession:
     async def deal(self, lease: bool = False) -> None:
         match = self.match
         assert match is not None and match.is_chance
-        await self._step(deal_entry(match.random_deal(self.context.deal_rng)), lease)
+        await self.step(deal_entry(match.random_deal(self.context.deal_rng)), lease)
         self.broadcast()
 
     async def start_match(self) -> None:
         first = draw_first_dealer(self.rules.players, self.context.deal_rng)
-        await self._step(match_entry(self.match_no + 1, first))
+        await self.step(match_entry(self.match_no + 1, first))
         await self.save_meta()
         self.broadcast()
 
