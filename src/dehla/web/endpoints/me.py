@@ -71,6 +71,29 @@ async def my_records(request: Request) -> Response:
                     headers={"Content-Disposition": 'attachment; filename="dehla-my-records.json"'})
 
 
+async def _someone(request: Request, player: str, yourself: str) -> tuple[str, str, str] | None:
+    """The person a ``POST {"table", "seat"}`` or ``DELETE {"player"}`` about someone names: (what to do, their
+    player, the name they sat under); ``None`` for a ``GET``.  Refused if nobody with a player sits there, or if it
+    is the asker (``yourself``: that refusal's code)."""
+    if request.method == "GET":
+        return None
+    data = await body(request)
+    if request.method == "DELETE":
+        if not isinstance(data, dict) or not isinstance(data.get("player"), str):
+            raise WebError("block_whom")
+        return "remove", data["player"], ""
+    if not isinstance(data, dict) or not isinstance(data.get("seat"), int):
+        raise WebError("block_whom")
+    session = await shared(request).service.find(data.get("table"))
+    seat = data["seat"]
+    someone = session.seats[seat].player if 0 <= seat < len(session.seats) else None
+    if someone is None:
+        raise WebError("block_nobody", "not_found")
+    if someone == player:
+        raise WebError(yourself)
+    return "add", someone, session.seats[seat].name
+
+
 async def blocks(request: Request) -> Response:
     """``GET``: the players this player blocked; ``POST {"table", "seat"}``: block whoever sits there (their chat is
     hidden from you, and Find a game never seats you together); ``DELETE {"player"}``: unblock."""
@@ -79,25 +102,15 @@ async def blocks(request: Request) -> Response:
     if player is None:
         return error(WebError("no_player", "forbidden"))
     try:
-        if request.method == "POST":
-            data = await body(request)
-            if not isinstance(data, dict) or not isinstance(data.get("seat"), int):
-                raise WebError("block_whom")
-            session = await found.service.find(data.get("table"))
-            seat = data["seat"]
-            blocked = session.seats[seat].player if 0 <= seat < len(session.seats) else None
-            if blocked is None:
-                raise WebError("block_nobody", "not_found")
-            if blocked == player:
-                raise WebError("block_self")
-            await found.storage.block(player, blocked, session.seats[seat].name)
-        elif request.method == "DELETE":
-            data = await body(request)
-            if not isinstance(data, dict) or not isinstance(data.get("player"), str):
-                raise WebError("block_whom")
-            await found.storage.unblock(player, data["player"])
+        change = await _someone(request, player, "block_self")
     except WebError as refusal:
         return error(refusal)
+    if change is not None:
+        what, someone, name = change
+        if what == "add":
+            await found.storage.block(player, someone, name)
+        else:
+            await found.storage.unblock(player, someone)
     listed = await found.storage.blocked_by(player)
     found.service.blocks_changed(player, frozenset(listed))
     return JSONResponse({"blocks": [{"player": blocked, "name": name} for blocked, name in sorted(listed.items())]})
@@ -111,25 +124,15 @@ async def friends(request: Request) -> Response:
     if player is None:
         return error(WebError("no_player", "forbidden"))
     try:
-        if request.method == "POST":
-            data = await body(request)
-            if not isinstance(data, dict) or not isinstance(data.get("seat"), int):
-                raise WebError("block_whom")
-            session = await found.service.find(data.get("table"))
-            seat = data["seat"]
-            friend = session.seats[seat].player if 0 <= seat < len(session.seats) else None
-            if friend is None:
-                raise WebError("block_nobody", "not_found")
-            if friend == player:
-                raise WebError("follow_self")
-            await found.storage.follow(player, friend, session.seats[seat].name)
-        elif request.method == "DELETE":
-            data = await body(request)
-            if not isinstance(data, dict) or not isinstance(data.get("player"), str):
-                raise WebError("block_whom")
-            await found.storage.unfollow(player, data["player"])
+        change = await _someone(request, player, "follow_self")
     except WebError as refusal:
         return error(refusal)
+    if change is not None:
+        what, someone, name = change
+        if what == "add":
+            await found.storage.follow(player, someone, name)
+        else:
+            await found.storage.unfollow(player, someone)
     await found.service.saw(player)
     now = time.time()
     return JSONResponse({"friends": [{"player": friend, "name": name, "online": seen is not None and

@@ -73,21 +73,29 @@ async def register_options(request: Request) -> Response:
     return _options(options, state)
 
 
+async def _answer(request: Request, ceremony: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """The browser's answer to a ceremony: its credential (a JSON object) and the state sealed with its options."""
+    data = await body(request)
+    if not isinstance(data, dict) or not isinstance(data.get("credential"), dict):
+        raise WebError("passkey_failed")
+    state = shared(request).identities.unseal(data.get("state"), CEREMONY_SECONDS)
+    if state is None or state.get("do") != ceremony:
+        raise WebError("passkey_failed")
+    return data["credential"], state
+
+
 async def register_passkey(request: Request) -> Response:
     """The browser's new credential: kept for the player the ceremony began for."""
     found = shared(request)
     try:
-        data = await body(request)
-        if not isinstance(data, dict) or not isinstance(data.get("credential"), dict):
-            raise WebError("passkey_failed")
-        state = found.identities.unseal(data.get("state"), CEREMONY_SECONDS)
+        credential, state = await _answer(request, "register")
         player = player_of(request.scope)
-        if state is None or state.get("do") != "register" or state.get("player") != player or player is None:
+        if state.get("player") != player or player is None:
             raise WebError("passkey_failed")
         rp_id, origin = _relying_party(request)
         try:
             verified = verify_registration_response(
-                credential=data["credential"], expected_challenge=base64url_to_bytes(state["challenge"]),
+                credential=credential, expected_challenge=base64url_to_bytes(state["challenge"]),
                 expected_rp_id=rp_id, expected_origin=origin)
         except (WebAuthnException, ValueError, TypeError, KeyError):
             raise WebError("passkey_failed") from None
@@ -111,21 +119,18 @@ async def login(request: Request) -> Response:
     """The browser's signed answer: this browser becomes the passkey's player (its cookie)."""
     found = shared(request)
     try:
-        data = await body(request)
-        if not isinstance(data, dict) or not isinstance(data.get("credential"), dict):
+        credential, state = await _answer(request, "login")
+        credential_id = credential.get("id")
+        if not isinstance(credential_id, str):
             raise WebError("passkey_failed")
-        state = found.identities.unseal(data.get("state"), CEREMONY_SECONDS)
-        if state is None or state.get("do") != "login":
-            raise WebError("passkey_failed")
-        credential_id = data["credential"].get("id")
-        known = await found.storage.passkey(credential_id) if isinstance(credential_id, str) else None
+        known = await found.storage.passkey(credential_id)
         if known is None:
             raise WebError("passkey_unknown", "not_found")
         player, public_key, sign_count = known
         rp_id, origin = _relying_party(request)
         try:
             verified = verify_authentication_response(
-                credential=data["credential"], expected_challenge=base64url_to_bytes(state["challenge"]),
+                credential=credential, expected_challenge=base64url_to_bytes(state["challenge"]),
                 expected_rp_id=rp_id, expected_origin=origin, credential_public_key=base64url_to_bytes(public_key),
                 credential_current_sign_count=sign_count)
         except (WebAuthnException, ValueError, TypeError, KeyError):
