@@ -408,3 +408,55 @@ def test_find_a_game_and_ratings_across_two_processes(cluster_db: str) -> None:
         assert all(row["matches"] == 1 for row in boards[0])  # rated once, whichever process finished it
     finally:
         _stop(servers)
+
+
+#: The schema the release before player identities (4be3870) made on PostgreSQL, as it wrote it.
+OLD_RELEASE_SCHEMA = (
+    "CREATE TABLE tables (id TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL, meta TEXT NOT NULL, "
+    "seq INTEGER NOT NULL DEFAULT 0, lease_owner TEXT)",
+    "CREATE TABLE log (table_id TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (table_id, seq))",
+    "CREATE TABLE finished (table_id TEXT NOT NULL, match_no INTEGER NOT NULL, finished DOUBLE PRECISION NOT NULL, "
+    "summary TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (table_id, match_no))",
+    "CREATE TABLE nodes (id TEXT PRIMARY KEY, started TIMESTAMPTZ NOT NULL DEFAULT now(), "
+    "seen TIMESTAMPTZ NOT NULL DEFAULT now())",
+)
+
+
+def test_a_postgresql_database_of_the_release_before_upgrades_with_private_matches_private(cluster_db: str) -> None:
+    import json
+
+    import psycopg
+
+    from dehla.web.storage import open_storage
+    from dehla.web.visibility import hash_token
+
+    with psycopg.connect(cluster_db, autocommit=True) as connection:
+        for statement in OLD_RELEASE_SCHEMA:
+            connection.execute(statement)
+        for table_id, listed in (("private1", False), ("public1", True)):
+            meta = {"rules": "pagat", "listed": listed, "watch_hash": hash_token(f"watch-{table_id}"), "seats": [
+                {"kind": "person", "bot": "", "name": "A", "token_hash": hash_token(f"seat-{table_id}"),
+                 "claimed": True}]}
+            connection.execute("INSERT INTO tables (id, created, meta) VALUES (%s, 1.0, %s)",
+                               (table_id, json.dumps(meta)))
+            connection.execute("INSERT INTO log (table_id, seq, entry) VALUES (%s, 0, %s)",
+                               (table_id, json.dumps({"type": "match", "match_no": 1, "first_dealer": 0})))
+            connection.execute("INSERT INTO finished VALUES (%s, 1, 2.0, %s, %s)",
+                               (table_id, json.dumps({"score": [1, 0]}), json.dumps({"format": "dehla-record/1"})))
+
+    async def run() -> None:
+        storage = open_storage(cluster_db)
+        await storage.open()
+        try:
+            assert [item.table_id for item in await storage.list_finished()] == ["public1"]
+            private = await storage.get_finished("private1", 1)
+            assert private is not None and not private.listed and private.record == {"format": "dehla-record/1"}
+            assert {hash_token("seat-private1"), hash_token("watch-private1")} <= set(private.hashes)
+            assert sorted(row.table_id for row in await storage.load_tables()) == ["private1", "public1"]
+            assert len(await storage.load_log("private1")) == 1
+        finally:
+            await storage.close()
+
+    asyncio.run(run())
+    with psycopg.connect(cluster_db, autocommit=True) as connection:
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
