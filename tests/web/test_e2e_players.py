@@ -175,3 +175,54 @@ def test_a_rated_match_between_four_browsers_rates_them_as_openskill_does(browse
     pages[0].wait_for_selector(".rating-chart")
     pages[0].screenshot(path=str(SHOTS / "ratings-leaderboard.png"), full_page=True)
     assert not any(page.errors for page in pages)
+
+
+def test_a_private_tables_finished_match_is_not_shown_to_a_stranger(browser: Any, server: LiveServer) -> None:
+    host = _page(browser)
+    host.goto(server.url + "/")
+    created = host.evaluate("""async () => (await fetch("/api/tables", {method: "POST",
+      headers: {"Content-Type": "application/json"}, body: JSON.stringify({rules: {preset: "taash", target: 30},
+      listed: false, grace: 0, seats: [{kind: "me"}, {kind: "bot", bot: "random"}, {kind: "bot", bot: "random"},
+      {kind: "bot", bot: "random"}]})})).json()""")
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not host.evaluate(
+            "() => fetch('/api/history').then((r) => r.json()).then((d) => d.matches.length)"):
+        time.sleep(0.5)
+    host.goto(server.url + "/history")
+    host.wait_for_selector(f"a[href='/replay/{created['id']}/1']")  # the host sees it
+    stranger = _page(browser)
+    stranger.goto(server.url + "/history")
+    stranger.wait_for_selector("text=No finished matches yet.")
+    stranger.goto(f"{server.url}/replay/{created['id']}/1")
+    stranger.wait_for_selector("text=There is no such finished match.", timeout=10_000)
+    for path in ("replay", "record"):
+        status = stranger.evaluate(f"() => fetch('/api/history/{created['id']}/1/{path}').then((r) => r.status)")
+        assert status == 404
+    assert not stranger.query_selector(".trick, .replay-trick")
+
+
+def test_thirty_analyses_at_once_from_one_page_are_refused_past_the_limit(browser: Any, server: LiveServer) -> None:
+    page = _page(browser)
+    page.goto(server.url + "/")
+    created = page.evaluate("""async () => (await fetch("/api/tables", {method: "POST",
+      headers: {"Content-Type": "application/json"}, body: JSON.stringify({rules: {preset: "taash", target: 200},
+      seats: [{kind: "bot", bot: "random"}, {kind: "bot", bot: "random"}, {kind: "bot", bot: "random"},
+      {kind: "bot", bot: "random"}]})})).json()""")
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not any(item["table"] == created["id"]
+                                                  for item in server.get("/api/history")["matches"]):
+        time.sleep(0.5)
+    hands = len(server.get(f"/api/history/{created['id']}/1/record")["hands"])
+    statuses = page.evaluate("""async ([table, hands]) => {
+      const asks = [];
+      for (let i = 0; i < 30; i++) {
+        const controller = new AbortController();
+        asks.push(fetch(`/api/history/${table}/1/analysis/${i % hands}?n=${i}`, {signal: controller.signal})
+          .then((r) => (r.status === 429 ? r.json().then((body) => [429, body.code, r.headers.get("Retry-After")])
+            : (controller.abort(), [r.status, null, null]))).catch(() => [0, null, null]));
+      }
+      return Promise.all(asks);
+    }""", [created["id"], hands])
+    refused = [item for item in statuses if item[0] == 429]
+    assert refused and all(code == "analysis_busy" and int(after) >= 1 for _, code, after in refused)
+    assert len(statuses) - len(refused) <= 2 + hands  # one page: at most its own two hands run or wait

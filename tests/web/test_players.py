@@ -8,6 +8,7 @@ are bounded; an action names the position it was chosen at; a finished match los
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -591,3 +592,51 @@ def test_a_friend_is_followed_seen_online_and_invited_to_a_table_by_name(client:
     assert client.post(f"/api/tables/{second['id']}/invite", json={"friend": friend_id, "seat": 2}).json()[
         "code"] == "not_a_friend"  # only the host invites, and only whom they follow
     assert client.request("DELETE", "/api/me/notices", json={"id": notices[0]["id"]}).json()["notices"] == []
+
+
+def test_a_table_is_a_fold_of_its_log_through_the_one_step(tmp_path: Path) -> None:
+    """``step.apply_entry`` alone, over a plain state, rebuilds what a live table and its record say."""
+    from dataclasses import dataclass, field
+
+    from dehla.engine.state import Match
+    from dehla.record import replay
+    from dehla.rules import Rules, parse_rules
+    from dehla.web.log import upgrade_entry
+    from dehla.web.schema import FinishedTrick, LastAction
+    from dehla.web.seats import SeatInfo
+    from dehla.web.step import apply_entry
+
+    @dataclass
+    class State:
+        rules: Rules
+        seats: list[SeatInfo]
+        listed: bool = True
+        watchers_allowed: bool = True
+        trick_pause: float = 0.0
+        watch_hash: str | None = None
+        match: Match | None = None
+        match_no: int = 0
+        status: str = "waiting"
+        seq: int = 0
+        game_seq: int = 0
+        last: LastAction | None = None
+        finished_trick: FinishedTrick | None = None
+        match_players: dict[int, str] = field(default_factory=dict)
+        ready: set[int] = field(default_factory=set)
+
+    db = tmp_path / "fold.sqlite3"
+    with TestClient(create_app(open_storage(str(db)), WebSettings(bot_delay=0, hand_pause=0, trick_pause=0))) as client:
+        table = client.post("/api/tables", json={"rules": "taash", "seats": RANDOM_BOTS + RANDOM_BOTS[:1]}).json()["id"]
+        _finished(client, table)
+        record = client.get(f"/api/history/{table}/1/record").json()
+    with sqlite3.connect(db) as connection:
+        entries = [upgrade_entry(json.loads(row[0])) for row in connection.execute(
+            "SELECT entry FROM log WHERE table_id = ? ORDER BY seq", (table,))]
+    state = State(parse_rules("taash"), [SeatInfo("bot", "random", f"Bot {seat}") for seat in range(4)])
+    for entry in entries:
+        state.seq += 1
+        apply_entry(state, entry)
+    expected = replay(record)
+    assert state.match is not None and state.match.is_over and state.status == "playing"
+    assert list(state.match.score) == list(expected.score) and state.match.results == expected.results
+    assert state.game_seq == len(entries) and state.last is not None

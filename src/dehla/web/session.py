@@ -46,12 +46,8 @@ from dehla.web.chat import CHAT_KEPT, MAX_CHAT, REACTIONS, TableChat
 from dehla.web.driver import TableDriver
 from dehla.web.log import (
     LogEntry,
-    SeatEntry,
-    SettingsEntry,
     action_entry,
     deal_entry,
-    deal_of,
-    last_action,
     match_entry,
     replay_log,
     seat_entry,
@@ -84,6 +80,7 @@ from dehla.web.settings import (
     DEFAULT_TRICK_PAUSE,
     TableSettings,
 )
+from dehla.web.step import apply_entry
 from dehla.web.storage import FinishedMatch, LeaseLost, StaleLog, Storage, TableRow
 from dehla.web.views import (
     Listener,
@@ -666,36 +663,9 @@ class TableSession:
         await self.step(seat_entry(seat, info.to_meta()))
         await self.save_meta()
 
-    def _apply_seat(self, entry: SeatEntry) -> None:
-        """A seat's new state; a new token voids the old link: windows on it only watch from then on."""
-        seat = entry["seat"]
-        old = self.seats[seat]
-        new = SeatInfo.from_meta(entry)
-        self.seats[seat] = new
-        if new.bot != old.bot or new.kind != old.kind or new.token_hash != old.token_hash:
-            self.make_bot(seat)
-        if new.token_hash != old.token_hash:
-            for other in list(self.clients):
-                if other.seat == seat:
-                    other.seat = None
-                    self.moved.add(other)
-            self.ready.discard(seat)
-            # nobody holds the new link yet: a person who joined has the grace time to open it
-            self.disconnected_at[seat] = time.monotonic()
-            self.replica.publish_presence()
-
     async def join(self, seat_value: object, name: object, player: str | None = None) -> tuple[int, str]:
         """A stranger takes a bot seat of a listed table between hands (the lobby's "Replace the bot")."""
         return await self._decide(lambda: self.seating.join(seat_value, name, player))
-
-    def _set_settings(self, entry: SettingsEntry) -> bool:
-        """The host's settings from a ``settings`` entry; True if they admit fewer watchers than before."""
-        listed, watchers = entry["listed"], entry["watchers_allowed"]
-        stricter = (self.listed and not listed) or (self.watchers_allowed and not watchers)
-        self.listed, self.watchers_allowed = listed, watchers
-        self.trick_pause = float(entry["trick_pause"])
-        self.watch_hash = entry["watch_hash"]
-        return stricter
 
     def _send_watchers_away(self) -> None:
         """Watchers who came in under the old settings leave: each is told why, then its socket is closed."""
@@ -732,39 +702,32 @@ class TableSession:
         return self._apply(entry)
 
     def _apply(self, entry: LogEntry) -> tuple[Event, ...]:
-        """Change this copy by one committed log entry, written here or read back from the log (``upgrade_entry``)."""
-        if entry["type"] in ("match", "deal", "action"):
-            self.game_seq = self.seq
-        if entry["type"] == "match":
-            self.match_players = {seat: info.player for seat, info in enumerate(self.seats) if info.player}
-            self.match = Match(self.rules, entry["first_dealer"])
-            self.match_no = entry["match_no"]
-            self.status = "playing"
-            self.last = None
-            self.ready.clear()
-            self._after_step((), 0)
-        elif entry["type"] == "deal":
-            match = self.match
-            if match is None:
-                raise DehlaError("a deal before any match in the log")
-            match.apply(deal_of(entry))
-            self.last = None
-            self.ready.clear()
-            self._after_step((), match.hand_number)
-        elif entry["type"] == "action":
-            match = self.match
-            if match is None:
-                raise DehlaError("an action before any match in the log")
-            hand = match.hand_number
-            events = match.apply(parse_action(entry["action"]))
-            self.last = last_action(entry)
-            self._after_step(events, hand)
-            return events
-        elif entry["type"] == "seat":
-            self._apply_seat(entry)
-        elif self._set_settings(entry):
+        """Change this copy by one committed log entry (``step.apply_entry``, the one step of live play, catching up
+        and restoring), then follow up what it says: the turn's clock, a seat's bot, a seat whose link changed,
+        watchers the settings no longer admit."""
+        applied = apply_entry(self, entry)
+        if applied.game:
+            now = time.monotonic()
+            self.turn_started = now
+            if self.finished_trick is not None:
+                self.trick_ended = now
+            if applied.hand_over:
+                self.hand_ended = now
+        if applied.new_bot is not None:
+            self.make_bot(applied.new_bot)
+        if applied.new_link is not None:
+            # a new token voids the old link: windows on it only watch from then on; nobody holds the new link yet,
+            # so a person who joined has the grace time to open it
+            seat = applied.new_link
+            for other in list(self.clients):
+                if other.seat == seat:
+                    other.seat = None
+                    self.moved.add(other)
+            self.disconnected_at[seat] = time.monotonic()
+            self.replica.publish_presence()
+        if applied.stricter:
             self._send_watchers_away()
-        return ()
+        return applied.events
 
     async def commit(self, seat: int, action: Action, by: str, lease: bool = False) -> None:
         await self.step(action_entry(seat, action, by), lease)
@@ -784,16 +747,6 @@ class TableSession:
         await self.step(match_entry(self.match_no + 1, first))
         await self.save_meta()
         self.broadcast()
-
-    def _after_step(self, events: tuple[Event, ...], hand: int) -> None:
-        now = time.monotonic()
-        self.turn_started = now
-        self.finished_trick = finished_trick_of(events, hand)
-        if self.finished_trick is not None:
-            self.trick_ended = now
-        match = self.match
-        if match is not None and match.is_chance and match.results:
-            self.hand_ended = now
 
     async def finish(self) -> None:
         match = self.match
