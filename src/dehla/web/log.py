@@ -171,8 +171,6 @@ class Replayed:
     seat_events: list[SeatEntry] = field(default_factory=list)
     #: The last ``settings`` entry, if the host ever changed them.
     settings: SettingsEntry | None = None
-    #: The log's length after its last match, deal or action entry.
-    game_seq: int = 0
     #: Every match of the log as a ``dehla-record/1`` record, by match number (the last one may still be in play).
     records: dict[int, RecordJSON] = field(default_factory=dict)
     #: Every entry, checked (``upgrade_entry``), in order.
@@ -183,11 +181,9 @@ def replay_log(rules: Rules, entries: Iterable[object]) -> Replayed:
     """Fold a table's log: the current match is rebuilt by replaying its record (``dehla.record.replay``)."""
     result = Replayed()
     record: RecordJSON | None = None
-    for position, raw in enumerate(entries, 1):
+    for raw in entries:
         entry = upgrade_entry(raw)
         result.entries.append(entry)
-        if entry["type"] in ("match", "deal", "action"):
-            result.game_seq = position
         if entry["type"] == "match":
             record = {"format": FORMAT, "rules": rules.to_json(), "first_dealer": entry["first_dealer"], "hands": []}
             result.records[entry["match_no"]] = record

@@ -74,6 +74,10 @@ class ReplicatedTable(Protocol):
 
     def broadcast(self) -> None: ...
 
+    def connected(self, seat: int) -> bool:
+        """Someone holds the seat's window here or on another process."""
+        ...
+
     def send_all(self, message: ChatMessage | ReactionMessage) -> None: ...
 
     def move_windows_off(self, seat: int, keep: Listener | None) -> None: ...
@@ -239,22 +243,19 @@ class Replica:
         """Another process's connections to this table (``None``: that process is gone)."""
         table = self.table
         seats = range(table.seat_count)
-        before = {seat for seat in seats if self._connected(seat)}
+        before = {seat for seat in seats if table.connected(seat)}
         if presence is None or (not presence[0] and not presence[1]):
             self.remote.pop(node, None)
         else:
             self.remote[node] = presence
         now = time.monotonic()
         for seat in seats:
-            if seat in before and not self._connected(seat):
+            if seat in before and not table.connected(seat):
                 table.disconnected_at[seat] = now
-            elif seat not in before and self._connected(seat):
+            elif seat not in before and table.connected(seat):
                 table.disconnected_at.pop(seat, None)
         table.broadcast()
         table.changed.set()
-
-    def _connected(self, seat: int) -> bool:
-        return any(client.seat == seat for client in self.table.clients) or self.connected_elsewhere(seat)
 
     def forget_nodes(self, live: set[str]) -> None:
         """Processes that stopped sending heartbeats hold no windows any more."""

@@ -67,7 +67,7 @@ class SeatedTable(Protocol):
 
     async def save_meta(self) -> None: ...
 
-    async def start_match(self) -> None: ...
+    async def start_when_seated(self) -> None: ...
 
 
 class Seating:
@@ -86,11 +86,7 @@ class Seating:
         if seat is None:
             was_seated = client.seat is not None and client in self.table.clients
             if self.table.may_watch(fields.get("watch")) or was_seated:
-                client.seat = None
-                self.table.clients.add(client)
-                self.table.send_chat_log(client)
-                self.table.broadcast()
-                self.table.replica.publish_presence()
+                self._watch(client)
             if token:
                 raise WebError("bad_token", "forbidden")
             if client not in self.table.clients:
@@ -100,20 +96,13 @@ class Seating:
         if client.player is not None and await self.table.storage.banned(client.player):
             # a banned player may still watch the tables anyone may watch
             if self.table.may_watch(fields.get("watch")):
-                client.seat = None
-                self.table.clients.add(client)
-                self.table.send_chat_log(client)
-                self.table.broadcast()
+                self._watch(client)
             raise WebError("banned", "forbidden")
         if not info.admits(client.player):
             # Someone else holds the link: they are not seated (and watch only if they may), and the host is told.
             self.tell_host("invite_reused", seat)
             if self.table.may_watch(fields.get("watch")):
-                client.seat = None
-                self.table.clients.add(client)
-                self.table.send_chat_log(client)
-                self.table.broadcast()
-                self.table.replica.publish_presence()
+                self._watch(client)
             raise WebError("seat_owned", "forbidden", seat=seat)
         self.move_windows_off(seat, client)
         self.table.replica.took(seat)
@@ -128,9 +117,16 @@ class Seating:
         self.table.disconnected_at.pop(seat, None)
         self.table.send_chat_log(client)
         self.table.replica.publish_presence()
-        if self.table.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.table.seats):
-            await self.table.start_match()
+        await self.table.start_when_seated()
         self.table.broadcast()
+
+    def _watch(self, client: Listener) -> None:
+        """``client`` watches the table (no seat, no cards), here and as told to the other processes."""
+        client.seat = None
+        self.table.clients.add(client)
+        self.table.send_chat_log(client)
+        self.table.broadcast()
+        self.table.replica.publish_presence()
 
     def move_windows_off(self, seat: int, keep: Listener | None) -> None:
         """One seat, one window: older windows on ``seat`` are told, and watch without cards from now on."""
@@ -176,8 +172,7 @@ class Seating:
         token = new_token()
         await self.table.seat_event(seat, SeatInfo("person", info.bot, clean_name(name, f"Player {seat}"),
                                               hash_token(token), claimed=True, player=player))
-        if self.table.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.table.seats):
-            await self.table.start_match()
+        await self.table.start_when_seated()
         self.table.broadcast()
         return seat, token
 
@@ -206,8 +201,7 @@ class Seating:
         self.table.disconnected_at.pop(seat, None)
         if token is not None:
             client.push(dumps({"type": "invite", "seat": seat, "token": token}))
-        if self.table.status == "waiting" and all(item.kind == "bot" or item.claimed for item in self.table.seats):
-            await self.table.start_match()
+        await self.table.start_when_seated()
         self.table.broadcast()
 
     async def settings_command(self, client: Listener, fields: SettingsRequest) -> None:

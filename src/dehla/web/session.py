@@ -138,9 +138,6 @@ register({
     "reported": "Thank you: the chat line was reported to the server's admins.",
 })
 
-_token_matches = token_matches
-
-
 def new_table_id() -> str:
     """A table's id: short, random, and only letters and digits (it goes in links)."""
     return secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
@@ -368,7 +365,7 @@ class TableSession:
         return listener in self.clients
 
     def seat_for_token(self, token: str) -> int | None:
-        return next((number for number, info in enumerate(self.seats) if _token_matches(info.token_hash, token)),
+        return next((number for number, info in enumerate(self.seats) if token_matches(info.token_hash, token)),
                     None)
 
     def seat_of_player(self, player: str | None) -> int | None:
@@ -377,15 +374,11 @@ class TableSession:
             return None
         return next((seat for seat, info in enumerate(self.seats) if info.player == player), None)
 
-    def seated_player(self, player: str | None) -> bool:
-        """``player`` holds one of the table's seats."""
-        return player is not None and any(info.player == player for info in self.seats)
-
     def may_watch(self, watch: str | None) -> bool:
         """Watchers need the table to allow them and, for a table not in the lobby, its watch link."""
         if not self.watchers_allowed:
             return False
-        return self.listed or (watch is not None and _token_matches(self.watch_hash, watch))
+        return self.listed or (watch is not None and token_matches(self.watch_hash, watch))
 
     @property
     def private(self) -> bool:
@@ -499,10 +492,14 @@ class TableSession:
     def send_all(self, message: ServerMessage) -> None:
         """A message for every listener; a chat line or reaction is not sent to those who blocked its speaker."""
         text = dumps(message)
-        speaker = self.seats[message["seat"]].player if message["type"] in ("chat", "reaction") else None
+        speaker = message["seat"] if message["type"] in ("chat", "reaction") else None
         for client in list(self.clients):
-            if speaker is None or speaker not in self.blocking.get(client, ()):
+            if speaker is None or self._hears(client, speaker):
                 client.push(text)
+
+    def _hears(self, client: Listener, seat: int) -> bool:
+        """Whether ``client`` is sent what the person at ``seat`` says (not if its player blocked theirs)."""
+        return self.seats[seat].player not in self.blocking.get(client, ())
 
     # -- connections ---------------------------------------------------------------------------
 
@@ -533,7 +530,7 @@ class TableSession:
         process wrote first; ``stale`` after three such losses."""
         async with self.lock:
             if self.replica.behind:
-                await self.replica.catch_up_locked()
+                await self.catch_up_locked()
             for _ in range(3):
                 try:
                     answer = await step()
@@ -596,8 +593,7 @@ class TableSession:
         self.seating.move_windows_off(seat, keep)
 
     def send_chat_log(self, client: Listener) -> None:
-        hidden = self.blocking.get(client, frozenset())
-        lines = [line for line in self.chat.log() if self.seats[line["seat"]].player not in hidden or not hidden]
+        lines = [line for line in self.chat.log() if self._hears(client, line["seat"])]
         client.push(dumps({"type": "chat_log", "messages": lines}))
 
     async def _person_act(self, client: Listener, fields: ActRequest) -> None:
@@ -741,6 +737,11 @@ class TableSession:
         assert match is not None and match.is_chance
         await self.step(deal_entry(match.random_deal(self.context.deal_rng)), lease)
         self.broadcast()
+
+    async def start_when_seated(self) -> None:
+        """Start the first match once every person's seat has been taken (bots fill the others)."""
+        if self.status == "waiting" and all(info.kind == "bot" or info.claimed for info in self.seats):
+            await self.start_match()
 
     async def start_match(self) -> None:
         first = draw_first_dealer(self.rules.players, self.context.deal_rng)

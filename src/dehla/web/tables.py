@@ -195,8 +195,7 @@ class TableService:
         if self.cluster is not None:
             self.cluster.publish({"k": "new", "t": session.table_id, "n": self.cluster.node})
         async with session.lock:
-            if all(info.kind == "bot" or info.claimed for info in session.seats):
-                await session.start_match()
+            await session.start_when_seated()
         session.start_driver()
         return Created(session, tokens, watch)
 
@@ -239,7 +238,7 @@ class TableService:
         if session.behind:
             await session.catch_up()
         if session.private and not (session.may_watch(watch) or (token and session.seat_for_token(token) is not None)
-                                    or session.seated_player(player)):
+                                    or session.seat_of_player(player) is not None):
             raise WebError("no_table", "not_found")
         return session
 
