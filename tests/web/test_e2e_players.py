@@ -225,4 +225,6 @@ def test_thirty_analyses_at_once_from_one_page_are_refused_past_the_limit(browse
     }""", [created["id"], hands])
     refused = [item for item in statuses if item[0] == 429]
     assert refused and all(code == "analysis_busy" and int(after) >= 1 for _, code, after in refused)
-    assert len(statuses) - len(refused) <= 2 + hands  # one page: at most its own two hands run or wait
+    # every other ask was answered: a hand already asked for is shared, and one whose analysis ended frees a place,
+    # so how many are answered depends on timing (the exact limits are test_players' service-level test)
+    assert all(status == 200 for status, _, _ in statuses if status != 429)
