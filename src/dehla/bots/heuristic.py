@@ -272,7 +272,7 @@ class _Decision:
 
         The bot does not do that (before the exact endgame): whichever of us takes the trick, my team
         has it, and the trump is worth more kept.  The double-dummy analysis of lost hands flagged
-        these plays (the measurement is in ``docs/benchmarks.md``, "Fourth round").
+        these plays (the measurement is in ``docs/benchmarks.md``, "Tuned weights").
         """
         return (
             not self.last_trick
