@@ -109,14 +109,12 @@ class Endgame:
     ) -> float:
         """Value for my team after ``seat`` plays ``card``, both sides playing perfectly from there (alpha-beta).
 
-        The line of play so far, as everybody sees it within one deal: ``hands`` (masks, copied before a change),
-        ``trick`` as (seat, card) in play order, its ``leader``, ``trump`` and ``trump_from`` (the index in the trick
-        from which trumps count), ``cut_open`` (the first card off the suit led will make trump), ``pile`` (the
-        tens in the centre, a mask), ``collector`` (the seat that takes it with one more trick), ``tens`` and
-        ``won`` per team, and the tricks ``played``.  Keyword-only, so that no caller can pass them out of order;
-        not a frozen state object, whose fields cost more to read at every card than arguments cost to bind
-        (docs/benchmarks.md, "Endgame arguments").
-        """
+        The line of play so far within one deal: ``hands`` (masks, copied before a change), ``trick`` as (seat,
+        card) in play order, its ``leader``, ``trump`` and ``trump_from`` (the trick index from which trumps count),
+        ``cut_open`` (the next card off the suit led makes trump), ``pile`` (the centre's tens, a mask),
+        ``collector`` (who takes it with one more trick), ``tens`` and ``won`` per team, the tricks ``played``.
+        Keyword-only, so that none is passed out of order; not a frozen state object, whose fields cost more to
+        read at every card than arguments cost to bind (docs/benchmarks.md, "Endgame arguments")."""
         hands = list(hands)
         hands[seat] &= ~(1 << card)
         if trick and cut_open and card // 13 != trick[0][1] // 13:
@@ -156,10 +154,8 @@ class Endgame:
     ) -> float:
         seat = (leader + len(trick)) % self.players
         hand = hands[seat]
-        if trick:
-            follow = hand & SUIT_MASKS[trick[0][1] // 13]
-            if follow:
-                hand = follow
+        follow = hand & SUIT_MASKS[trick[0][1] // 13] if trick else 0
+        hand = follow or hand  # the suit led if I hold it, else any card
         mine = seat % 2 == self.team
         cunning = self.cunning
         if not mine and cunning < 1.0:

@@ -54,6 +54,7 @@ def new_table(context: SessionContext, settings: TableSettings, player: str | No
     session.make_bots()
     return session, tokens, watch
 
+
 async def restore_table(context: SessionContext, row: TableRow, default_pause: float) -> TableSession:
     """Rebuild a table from its metadata row and its log, folding the log's entries with ``apply_logged``: the same
     step as live play and as catching up with another process.
