@@ -210,6 +210,10 @@ def test_a_shared_run_is_found(tmp_path: Path) -> None:
     assert len(shared_runs(first, second)) == 1
     second.write_text(f"import os\nimport sys\n{shared.replace('a3', 'c3')}")
     assert shared_runs(first, second) == []
+    imports = "".join(f"import m{i}\n" for i in range(SHARED_RUN)) + "from p import (\n    q,\n    r,\n)\n"
+    first.write_text(imports + "x = 1\n")
+    second.write_text(imports + "y = 2\n")
+    assert shared_runs(first, second) == []  # the same imports are not shared code
 
 
 def test_modules_classes_and_functions_keep_their_limits() -> None:
