@@ -12,12 +12,10 @@ from tests.helpers import position
 from dehla import Deal, Match, parse_cards
 from dehla.bots import HeuristicBot, make_bot
 from dehla.bots.base import BOTS, RandomBot
+from dehla.bots.endgame import HIGH, LOW, Endgame
 from dehla.bots.heuristic import (
-    _HIGH,
-    _LOW,
     Weights,
     _Decision,
-    _Endgame,
     _stakes_of,
     choose_hidden_card,
     choose_trump_call,
@@ -58,7 +56,7 @@ def test_registered_with_level_and_label() -> None:
 
 def test_modules_never_import_the_match() -> None:
     """The bot and its tracker read only the Observation: no import of the engine state or of Match."""
-    for name in ("heuristic.py", "tracking.py"):
+    for name in ("heuristic.py", "heuristic_weights.py", "endgame.py", "tracking.py"):
         tree = ast.parse((BOTS_DIR / name).read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
@@ -330,7 +328,7 @@ def test_winning_the_centre_run_is_worth_more_with_a_winner_to_lead_next() -> No
     assert 0.0 < weak._won_by(3, 1.0, ace) < 0.6 * strong.ten_value
 
 
-class _FullSearch(_Endgame):
+class _FullSearch(Endgame):
     """The exact endgame without its last-trick shortcut: the last trick searched like any other."""
 
     def _final_trick(
@@ -341,7 +339,7 @@ class _FullSearch(_Endgame):
         played = self.total - 1
         return self._turn(
             hands=hands, trick=[], leader=leader, trump=trump, trump_from=trump_from, cut_open=cut_open, pile=pile,
-            collector=None, tens=tens, won=won, played=played, alpha=_LOW, beta=_HIGH,
+            collector=None, tens=tens, won=won, played=played, alpha=LOW, beta=HIGH,
         )
 
 
@@ -360,14 +358,14 @@ def test_last_trick_shortcut_agrees_with_the_full_search(rules: str) -> None:
             observation = match.observe(seat)
             if len(observation.hand) <= 3 and len(observation.legal_actions) > 1 and observation.phase == "play":
                 decision = _Decision(observation, Weights())
-                quick = _Endgame(decision, random.Random(compared)).choose()
+                quick = Endgame(decision, random.Random(compared)).choose()
                 full = _FullSearch(decision, random.Random(compared)).choose()
                 assert quick == full
                 compared += 1
             match.apply(rng.choice(match.legal_actions()))
 
 
-class _Ending(_Endgame):
+class _Ending(Endgame):
     """The endgame with its scoring replaced by a record of the tens and tricks each line ends with."""
 
     def _result(self, tens: tuple[int, int], won: tuple[int, int]) -> float:

@@ -26,12 +26,14 @@ import random
 from dataclasses import dataclass
 
 from dehla.bots.base import register
+from dehla.bots.endgame import Endgame
+from dehla.bots.heuristic_weights import Weights
 from dehla.bots.tracking import CardTracker, beats, card_bit_above
-from dehla.cards import ALL_CARDS, SUIT_MASKS, TEN, TENS_MASK, Card, Suit, mask_of
+from dehla.cards import SUIT_MASKS, TEN, Card, Suit
 from dehla.engine.actions import CALLS, HIDES, Action, Call, Hide, Play, Reveal
 from dehla.engine.observe import Observation
 from dehla.engine.scoring import hand_outcome
-from dehla.engine.tricks import NOT_YET, collect, trick_winner
+from dehla.engine.tricks import trick_winner
 from dehla.errors import DehlaError
 from dehla.rules import Rules
 
@@ -59,64 +61,6 @@ def choose_hidden_card(cards: list[Card] | tuple[Card, ...]) -> Card:
     """The band-hukum card: the lowest card of the longest, strongest suit, so honours stay in hand."""
     suit = choose_trump_call(cards)
     return min(card for card in cards if card // 13 == suit)
-
-
-@dataclass(frozen=True)
-class Weights:
-    """Every tuned number of the bot, each with its reason: worths in units of one ten captured, chances and
-    shares as fractions.  How the tuned ones were chosen is in docs/benchmarks.md ("Heuristic bot")."""
-
-    trick: float = 0.15  # a trick, when tricks count (Mendikot, Taash)
-    win: float = 0.4  # a card that may win a later trick, kept in hand
-    centre_us: float = 0.5  # my team becoming the next collector of the centre (share of its tens)
-    centre_rest: float = 0.0  # ... my share of it when I won the trick but my next lead may not win
-    centre_them: float = 0.05  # the opponents becoming the next collector
-    cunning: float = 0.0  # opponents beat a card when they can (1) or play blind (0), or in between
-    partner_willing: float = 1.0  # how surely partner beats an opponent's card when it can
-    overtake_again: float = 0.5  # once someone still to play has overtaken, the chance a later one beats the
-    # (higher, unknown) card now best is taken as this share of its chance to beat the card it had to beat
-    draw_trumps: float = 0.12  # leading trumps while holding most of them
-    falling: float = 0.8  # how surely a player holding the ten of the suit led drops it, per card of the suit
-    last_reserve: float = 0.3  # keeping the top trump for the last trick, per ten expected in the centre then
-    lead_ten: float = 0.6  # leading a ten that a higher card still out can catch
-    trump_partner: float = 10.0  # trumping a trick my partner's card is winning (large: only when every card would)
-    cut_suit: float = 0.06  # per unit of strength of the suit a cut would make trump
-    ten_base: float = 0.55  # chance of saving a ten with higher cards out, before length and danger
-    ten_length: float = 0.1  # ... more for each other card of its suit I hold
-    ten_length_cap: int = 3  # ... counting at most this many: past three guards, length no longer protects a ten
-    ten_danger: float = 0.06  # ... less for each higher card still out
-    ten_late: float = 0.2  # ... less as the hand goes on
-    ten_floor: float = 0.4  # ... never below this: it may still be dropped on partner's winner later
-    odds: float = 0.5  # chance that each ten still open ends with my team, in judging what a ten is worth
-    sweep: float = 0.3  # extra worth of taking all four tens (a kot in Pagat's rules, 80 points in Taash)
-    endgame: int = 3  # play the last this many tricks exactly, over every deal of the unseen cards
-    endgame_deals: int = 12  # ... or over this many random deals when there are more
-    endgame_many: int = 2  # ... with six or eight players (longer tricks, many more lines of play)
-    endgame_cunning: float = 0.3  # opponents in the exact endgame: best reply (1) or any card (0), or in between
-    endgame_deals_many: int = 12  # ... with six or eight players (longer tricks, many more deals)
-    endgame_lines: int = 12000  # ... and at most about this many lines of play in all
-    blunder: float = 0.0  # chance of a random legal action (a weaker player)
-    # Chances the card tracker cannot give: how likely a player void in the suit led can trump.
-    ruff_chooser: float = 0.9  # the band-hukum chooser, card still hidden: it chose the suit, so holds most of it
-    ruff_unknown: float = 0.45  # anyone else, when I do not know the hidden suit: about one suit in two is live
-    ruff_blind_hidden: float = 0.2  # a void player playing blind, card still hidden: few of its cards are trumps
-    # What a card kept for later is worth, as a share of ``win`` (a likely winner).
-    win_decay: float = 0.55  # per higher card still out: each one may take the trick my card would win
-    trump_win_floor: float = 0.35  # a trump wins at least this often: it also beats every card of a void suit
-    trump_risk_cut: float = 0.75  # a card of a plain suit while a trump is live: it may be trumped
-    ten_as_winner: float = 0.5  # a ten kept is also a card that may win a trick, less so than any other card
-    ten_win_decay: float = 0.5  # ... per higher card still out (steeper than win_decay: it is a target)
-    rank_tiebreak: float = 0.002  # per rank: between cards of equal value keep the higher, play the lower
-    # Chance of capturing my own ten later (see ``ten_base``), where no card of the suit decides it.
-    ten_trump: float = 0.9  # a ten of trumps: only a higher trump takes it
-    ten_trump_danger: float = 0.06  # ... less for each higher trump still out
-    ten_boss: float = 0.9  # a ten no card still out can beat, while no trump can be played
-    ten_boss_trumped: float = 0.8  # ... and while a trump is or may become live: a void player may trump it
-    ten_ceiling: float = 0.95  # never above this: a ten can always be lost to a line nobody tracks
-    loose_tens: float = 0.3  # share of the tens neither taken nor in the centre expected there by the last trick
-    draw_trumps_low: float = 0.3  # share of ``draw_trumps`` for leading a trump a card still out can beat
-    cut_alone: float = 1.0  # strength taken off a cut that would leave me no other card of the new trump suit
-    endgame_deals_min: int = 4  # the exact endgame looks at no fewer deals, however many lines each has
 
 
 @dataclass
@@ -157,7 +101,7 @@ class HeuristicBot:
         decision = _Decision(observation, self.weights)
         endgame = self.weights.endgame if observation.players == 4 else self.weights.endgame_many
         if len(observation.hand) <= endgame:
-            action = _Endgame(decision, self.rng).choose()
+            action = Endgame(decision, self.rng).choose()
             if action is not None:
                 return action
         return decision.choose()
@@ -580,198 +524,6 @@ class _Decision:
         """How good a trump ``suit`` would be for me (cut trump): my other cards of it and their honours."""
         others = [c for c in self.obs.hand if c // 13 == suit and c != card]
         return suit_strength(others, suit) - self.weights.cut_alone * (not others)
-
-
-_LOW, _HIGH = -10.0, 10.0  # beyond any hand value
-
-
-class _Endgame:
-    """Exact play of the last tricks: every deal of the unseen cards, every line of play, for each card I may play.
-
-    Within a deal every player is assumed to see all the cards: my team plays
-    to maximise my chance of winning the hand, an opponent is taken as a blend
-    of one that always finds the best reply and one that plays any legal card
-    (``endgame_cunning``).  The card with the best average over the deals is
-    played.
-    """
-
-    def __init__(self, decision: _Decision, rng: random.Random) -> None:
-        self.decision = decision
-        self.rng = rng
-        obs = decision.obs
-        self.rules = obs.rules
-        self.players = obs.players
-        self.team = decision.team
-        self.total = self.rules.tricks_per_hand
-        self.centre = self.rules.collection == "centre"
-        self.resets = self.rules.streak_resets
-        self.sweep = decision.weights.sweep if self.rules.scoring != "mendikot" else 0.0
-        self.cunning = decision.weights.endgame_cunning
-        self._results: dict[tuple[tuple[int, int], tuple[int, int]], float] = {}
-
-    def choose(self) -> Action | None:
-        decision = self.decision
-        obs = decision.obs
-        tracker = decision.tracker
-        if tracker.hidden_open or any(obs.undealt) or obs.phase != "play":
-            return None
-        plays = [action for action in obs.legal_actions if isinstance(action, Play)]
-        if len(plays) != len(obs.legal_actions):
-            return None  # pragma: no cover - reveal is only offered while the card is hidden
-        limit = self.decision.weights.endgame_deals if self.players == 4 else self.decision.weights.endgame_deals_many
-        # Fewer deals when each has many lines of play, so that no decision takes long.
-        lines = 1
-        for size in obs.hand_sizes:
-            lines *= math.factorial(size)
-        limit = max(self.decision.weights.endgame_deals_min, min(limit, self.decision.weights.endgame_lines // lines))
-        # The greedy pass, not quite uniform: uniform deals did no better here (the measurement is in
-        # docs/benchmarks.md, "Heuristic bot").
-        deals = tracker.deals(limit, self.rng, exact=False)
-        if not deals:
-            return None  # pragma: no cover - the real deal is always consistent
-        trick = list(obs.trick)
-        leader = obs.leader if obs.leader is not None else decision.me
-        trump = decision.trump
-        trump_from = tracker.trump_from if trump is not None else NOT_YET
-        tens = (obs.tens[0], obs.tens[1])
-        won = (obs.tricks_won[0], obs.tricks_won[1])
-        centre_tens = mask_of(obs.centre) & TENS_MASK
-        best_action: Action | None = None
-        best_total = float("-inf")
-        for action in plays:
-            total = 0.0
-            for deal in deals:
-                hands = list(deal.hands)
-                total += self._play(
-                    hands=hands, trick=trick, leader=leader, seat=decision.me, card=action.card, trump=trump,
-                    trump_from=trump_from, cut_open=tracker.cut_open, pile=centre_tens, collector=obs.next_collector,
-                    tens=tens, won=won, played=len(obs.tricks), alpha=_LOW, beta=_HIGH,
-                )
-            if total > best_total + 1e-9:
-                best_action, best_total = action, total
-        return best_action
-
-    def _play(
-        self, *, hands: list[int], trick: list[tuple[int, Card]], leader: int, seat: int, card: int,
-        trump: int | None, trump_from: int, cut_open: bool, pile: int, collector: int | None,
-        tens: tuple[int, int], won: tuple[int, int], played: int, alpha: float, beta: float,
-    ) -> float:
-        """Value for my team after ``seat`` plays ``card``, both sides playing perfectly from there (alpha-beta).
-
-        The line of play so far, as everybody sees it within one deal: ``hands`` (masks, copied before a change),
-        ``trick`` as (seat, card) in play order, its ``leader``, ``trump`` and ``trump_from`` (the index in the trick
-        from which trumps count), ``cut_open`` (the first card off the suit led will make trump), ``pile`` (the
-        tens in the centre, a mask), ``collector`` (the seat that takes it with one more trick), ``tens`` and
-        ``won`` per team, and the tricks ``played``.  Keyword-only, so that no caller can pass them out of order;
-        not a frozen state object, whose fields cost more to read at every card than arguments cost to bind
-        (docs/benchmarks.md, "Endgame arguments").
-        """
-        hands = list(hands)
-        hands[seat] &= ~(1 << card)
-        if trick and cut_open and card // 13 != trick[0][1] // 13:
-            trump, trump_from, cut_open = card // 13, len(trick), False
-        trick = [*trick, (seat, ALL_CARDS[card])]
-        if len(trick) < self.players:
-            return self._turn(
-                hands=hands, trick=trick, leader=leader, trump=trump, trump_from=trump_from, cut_open=cut_open,
-                pile=pile, collector=collector, tens=tens, won=won, played=played, alpha=alpha, beta=beta,
-            )
-        cards = [played_card for _seat, played_card in trick]
-        winner = (leader + trick_winner(cards, trump, trump_from)) % self.players
-        side = winner % 2
-        played += 1
-        last = played == self.total
-        won = (won[0] + 1, won[1]) if side == 0 else (won[0], won[1] + 1)
-        # Only the tens matter here, so the centre (``pile``) and what a trick takes are masks of tens.
-        trick_tens = sum(1 << played_card for played_card in cards if played_card % 13 == TEN)
-        taken, pile, collector = collect(trick_tens, winner, pile, collector, last, not self.centre, self.resets)
-        if taken:
-            count = taken.bit_count()
-            tens = (tens[0] + count, tens[1]) if side == 0 else (tens[0], tens[1] + count)
-        if last:
-            return self._result(tens, won)
-        if played + 1 == self.total:
-            return self._final_trick(hands, winner, trump, cut_open, pile, tens, won)
-        follow_from = 0 if trump is not None else NOT_YET
-        return self._turn(
-            hands=hands, trick=[], leader=winner, trump=trump, trump_from=follow_from, cut_open=cut_open,
-            pile=pile, collector=collector, tens=tens, won=won, played=played, alpha=alpha, beta=beta,
-        )
-
-    def _turn(
-        self, *, hands: list[int], trick: list[tuple[int, Card]], leader: int, trump: int | None, trump_from: int,
-        cut_open: bool, pile: int, collector: int | None, tens: tuple[int, int], won: tuple[int, int], played: int,
-        alpha: float, beta: float,
-    ) -> float:
-        seat = (leader + len(trick)) % self.players
-        hand = hands[seat]
-        if trick:
-            follow = hand & SUIT_MASKS[trick[0][1] // 13]
-            if follow:
-                hand = follow
-        mine = seat % 2 == self.team
-        cunning = self.cunning
-        if not mine and cunning < 1.0:
-            # Opponents: partly the best reply, partly any legal card (no pruning below such a node).
-            values = []
-            while hand:
-                low = hand & -hand
-                hand ^= low
-                values.append(self._play(
-                    hands=hands, trick=trick, leader=leader, seat=seat, card=low.bit_length() - 1, trump=trump,
-                    trump_from=trump_from, cut_open=cut_open, pile=pile, collector=collector, tens=tens, won=won,
-                    played=played, alpha=_LOW, beta=_HIGH,
-                ))
-            return cunning * min(values) + (1.0 - cunning) * sum(values) / len(values)
-        best = _LOW if mine else _HIGH
-        while hand:
-            low = hand & -hand
-            hand ^= low
-            value = self._play(
-                hands=hands, trick=trick, leader=leader, seat=seat, card=low.bit_length() - 1, trump=trump,
-                trump_from=trump_from, cut_open=cut_open, pile=pile, collector=collector, tens=tens, won=won,
-                played=played, alpha=alpha, beta=beta,
-            )
-            if mine:
-                best = max(best, value)
-                alpha = max(alpha, best)
-            else:
-                best = min(best, value)
-                beta = min(beta, best)
-            if alpha >= beta:
-                break
-        return best
-
-    def _final_trick(
-        self, hands: list[int], leader: int, trump: int | None, cut_open: bool, pile: int,
-        tens: tuple[int, int], won: tuple[int, int],
-    ) -> float:
-        """The last trick, where every player has one card left: no choice, so no search (the hot path)."""
-        cards: list[int] = []
-        trump_from = 0 if trump is not None else NOT_YET
-        for offset in range(self.players):
-            card = hands[(leader + offset) % self.players].bit_length() - 1
-            if offset and cut_open and card // 13 != cards[0] // 13:
-                trump, trump_from, cut_open = card // 13, offset, False
-            cards.append(card)
-        winner = (leader + trick_winner(cards, trump, trump_from)) % self.players
-        side = winner % 2
-        trick_tens = sum(1 << card for card in cards if card % 13 == TEN)
-        taken = collect(trick_tens, winner, pile, None, True, not self.centre, self.resets)[0].bit_count()
-        won = (won[0] + 1, won[1]) if side == 0 else (won[0], won[1] + 1)
-        tens = (tens[0] + taken, tens[1]) if side == 0 else (tens[0], tens[1] + taken)
-        return self._result(tens, won)
-
-    def _result(self, tens: tuple[int, int], won: tuple[int, int]) -> float:
-        key = (tens, won)
-        value = self._results.get(key)
-        if value is None:
-            outcome = hand_outcome(self.rules, self.decision.obs.dealer, tens, won)
-            value = 1.0 if outcome.winner == self.team else (0.5 if outcome.winner is None else 0.0)
-            if self.sweep:
-                value += self.sweep * ((tens[self.team] == 4) - (tens[1 - self.team] == 4))
-            self._results[key] = value
-        return value
 
 
 _NEUTRAL = 0.1875  # what one ten moves the chance of winning at the start of a hand (both scorings)

@@ -7,18 +7,24 @@ bots, a person's seat after the grace time, the turn timer) go through the same
 path from the session's driver task, after the table's ``trick_pause`` when a
 trick has just finished.
 
-What each listener receives is built in ``TableSession.state_message``: the
+What each listener receives is built in ``broadcast.state_message``: the
 seat's own ``Observation.to_json()``, or for watchers the public view of
 ``protocol.watcher_view``, plus public table info and the finished trick (whose
 cards were all played face up).  No other code path sends card information;
 chat carries only what people typed.
 
+The session holds the table's state and its lock; its collaborators hold the
+rest: ``commands`` (what a listener's message does), ``seating`` (who sits
+where), ``broadcast`` (what is sent), ``archive`` (finished matches kept and
+rated), ``replica`` (the other processes), ``driver`` (bots and timers),
+``step`` (one log entry applied), ``making`` (a table made or restored).
+
 Many processes may serve one table (PostgreSQL storage): each keeps a copy,
 every step is appended to the log with the version checked (``StaleLog`` when
 another process got there first: the copy catches up and decides again), and
 copies are brought up to date from the log when the cluster's bus says it grew
-(``poke``).  The same ``_apply`` changes a copy whether this process wrote the
-entry or read it.  Only the process holding the table's lease runs its driver
+(``poke``).  The same ``apply_logged`` changes a copy whether this process wrote
+the entry or read it.  Only the process holding the table's lease runs its driver
 (bots, timers); presence, chat, reactions and "next hand" travel on the bus.
 """
 
@@ -33,67 +39,54 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from dehla.bots import BOTS, Bot, make_bot
-from dehla.engine.actions import Action, parse_action
+from dehla.bots import Bot, make_bot
+from dehla.engine.actions import Action
 from dehla.engine.events import Event
-from dehla.engine.observe import ObservationJSON, action_text_for
 from dehla.engine.state import Match, draw_first_dealer
-from dehla.errors import DehlaError
-from dehla.record import replay, to_record
-from dehla.rules import Rules, parse_rules
+from dehla.rules import Rules
+from dehla.web.archive import keep_finished, log_entries, rate, save_finished
 from dehla.web.botpool import BotPool
+from dehla.web.broadcast import broadcast, hears, public_info, send_all
 from dehla.web.chat import CHAT_KEPT, MAX_CHAT, REACTIONS, TableChat
+from dehla.web.commands import dispatch, require_seat
 from dehla.web.driver import TableDriver
 from dehla.web.log import (
     LogEntry,
     action_entry,
     deal_entry,
     match_entry,
-    replay_log,
     seat_entry,
     upgrade_entry,
 )
-from dehla.web.messages import WebError, english, register
+from dehla.web.messages import WebError, register
 from dehla.web.protocol import (
-    ActRequest,
     ClientMessage,
 )
-from dehla.web.ratings import Rating, rate_match
 from dehla.web.replica import Bus, Replica
 from dehla.web.schema import (
     FinishedTrick,
-    FinishedTrickView,
     Heard,
     LastAction,
-    MatchSummary,
-    SeatView,
     ServerMessage,
-    StateMessage,
     TableInfo,
     TableMeta,
-    read_meta,
 )
 from dehla.web.seating import Seating
 from dehla.web.seats import SeatInfo
 from dehla.web.settings import (
     DEFAULT_BOT_DELAY,
     DEFAULT_TRICK_PAUSE,
-    TableSettings,
 )
 from dehla.web.step import apply_entry
-from dehla.web.storage import FinishedMatch, LeaseLost, StaleLog, Storage, TableRow
+from dehla.web.storage import LeaseLost, StaleLog, Storage
 from dehla.web.views import (
     Listener,
-    Views,
     dumps,
-    dumps_state,
-    encode,
     error_message,
     finished_trick_of,
     illegal_reason,
 )
-from dehla.web.visibility import hash_token, match_audience, new_token, token_matches
-from dehla.web.yours import family_of
+from dehla.web.visibility import hash_token, new_token, token_matches
 
 T = TypeVar("T")
 
@@ -223,95 +216,10 @@ class TableSession:
         self.replica = Replica(self, self.context.bus)
         self.seating = Seating(self)
 
-    # -- making and restoring ------------------------------------------------------------------
+    # -- bots and metadata -------------------------------------------------------------------
 
-    @classmethod
-    def new(cls, context: SessionContext, settings: TableSettings, player: str | None = None,
-            table_id: str | None = None) -> tuple[TableSession, dict[int, str], str]:
-        """A new table from validated settings, made by ``player``; returns it, every person seat's token and the
-        watch token.  The creator's seat belongs to the creator from the start."""
-        seats: list[SeatInfo] = []
-        tokens: dict[int, str] = {}
-        for number, spec in enumerate(settings.seats):
-            if spec.kind == "bot":
-                seats.append(SeatInfo("bot", spec.bot, spec.name))
-                continue
-            token = new_token()
-            tokens[number] = token
-            mine = spec.kind == "me"
-            seats.append(SeatInfo("person", spec.bot, spec.name, hash_token(token), claimed=mine,
-                                  player=player if mine else spec.player))
-        watch = new_token()
-        session = cls(
-            context=context,
-            table_id=table_id or new_table_id(),
-            title=settings.title,
-            rules=settings.rules,
-            seats=seats,
-            grace=settings.grace,
-            timer=settings.timer,
-            created=time.time(),
-            listed=settings.listed,
-            first_listed=settings.listed,
-            rated=settings.rated,
-            watchers_allowed=settings.watchers_allowed,
-            trick_pause=settings.trick_pause,
-            host=settings.me,
-            watch_hash=hash_token(watch),
-            rng=random.Random(context.deal_rng.getrandbits(64)),
-        )
-        session._make_bots()
-        return session, tokens, watch
-
-    @classmethod
-    async def restore(cls, context: SessionContext, row: TableRow, default_pause: float) -> TableSession:
-        """Rebuild a table from its metadata row and its log, folding the log's entries with ``_apply``: the same
-        step as live play and as catching up with another process.
-
-        A row or entry that is not what the server writes raises ``DehlaError`` naming the field.
-        """
-        meta = read_meta(row.meta, row.table_id)
-        rules = parse_rules(meta["rules"])
-        session = cls(
-            context=context,
-            table_id=row.table_id,
-            title=meta.get("title", ""),
-            rules=rules,
-            seats=[SeatInfo.from_meta(seat) for seat in meta["seats"]],
-            grace=float(meta.get("grace", 60)),
-            timer=meta.get("timer"),
-            created=row.created,
-            listed=meta.get("listed", True),
-            watchers_allowed=meta.get("watchers_allowed", True),
-            trick_pause=float(meta.get("trick_pause", default_pause)),
-            host=meta.get("host"),
-            watch_hash=meta.get("watch_hash"),
-            rated=meta.get("rated", False),
-            rng=random.Random(context.deal_rng.getrandbits(64)),
-        )
-        entries = [upgrade_entry(raw) for raw in await context.storage.load_log(row.table_id)]
-        # a table made before the first setting was kept: as listed as now, unless the host ever changed it
-        changed = any(entry["type"] == "settings" for entry in entries)
-        session.first_listed = meta.get("first_listed", session.listed if not changed else False)
-        for entry in entries:
-            session.seq += 1
-            session._apply(entry)
-        session.status = meta.get("status", "waiting")
-        session.match_no = max(meta.get("match_no", 0), session.match_no)
-        if session.match is not None and session.status == "waiting":
-            session.status = "playing"  # the server stopped between starting the match and saving the status
-        if session.match is not None and session.match.is_over and context.bus is not None:
-            session.status = "over"  # the log says so, whatever the row (another process may not have saved it yet)
-        now = time.monotonic()
-        session.turn_started = now
-        session.hand_ended = now
-        session.trick_ended = now - session.trick_pause  # shown again, but nobody waits for it twice
-        for seat in session.people_seated():
-            session.disconnected_at[seat] = now  # nobody is connected after a restart: grace starts now
-        session._make_bots()
-        return session
-
-    def _make_bots(self) -> None:
+    def make_bots(self) -> None:
+        """A fresh bot (and seed) for every seat, from the table's own random source."""
         for seat in range(len(self.seats)):
             self.make_bot(seat)
 
@@ -392,114 +300,16 @@ class TableSession:
     # -- views ---------------------------------------------------------------------------------
 
     def public_info(self, now: float) -> TableInfo:
-        """What anyone may know about the table (no cards, no tokens): seats, status, options, deadlines."""
-        seats: list[SeatView] = []
-        for number, info in enumerate(self.seats):
-            seats.append({
-                "seat": number,
-                "team": number % 2,
-                "kind": info.kind,
-                "name": info.name,
-                "bot": info.bot,
-                "bot_label": BOTS[info.bot].label if info.bot in BOTS else info.bot,
-                "claimed": info.claimed,
-                "connected": self.connected(number),
-                "auto": not self.person_in_control(number, now),
-            })
-        return {
-            "id": self.table_id,
-            "title": self.title,
-            "rules": self.rules.to_json(),
-            "options": self.rules.options(),
-            "preset": self.rules.preset,
-            "players": self.rules.players,
-            "status": self.status,
-            "match_no": self.match_no,
-            "grace": self.grace,
-            "timer": self.timer,
-            "seats": seats,
-            "ready": sorted(self.ready),
-            "watchers": sum(1 for client in self.clients if client.seat is None)
-            + self.replica.watchers_elsewhere(),
-            "private": self.private,
-            "listed": self.listed,
-            "watchers_allowed": self.watchers_allowed,
-            "host": self.host,
-            "trick_pause": self.trick_pause,
-            "rated": self.rated,
-        }
-
-    def finished_trick_view(self, now: float) -> FinishedTrickView | None:
-        if self.finished_trick is None:
-            return None
-        left = max(0.0, self.trick_ended + self.trick_pause - now)
-        return {**self.finished_trick, "pause": round(left, 2)}
-
-    def state_message(self, client: Listener, info: TableInfo, views: Views,
-                      deadline: float | None, finished: FinishedTrickView | None) -> StateMessage:
-        """The full state for one listener: its seat's observation, or the watcher view."""
-        seat = client.seat
-        observation: ObservationJSON | None = None
-        if self.match is not None:
-            # The scored hands of the match only grow: send them once, then only when a hand is added.
-            known = (self.match_no, views.hands(seat))
-            observation = views.view(seat, with_hands=client.hands_sent != known)
-            client.hands_sent = known
-        last = self.last
-        if last is not None:
-            last = {**last, "action": action_text_for(last["action"], last["seat"], seat)}
-        message: StateMessage = {
-            "type": "state",
-            "version": self.seq,
-            "seat": seat,
-            "table": info,
-            "observation": observation,
-            "last": last,
-            "deadline": deadline,
-            "finished_trick": finished,
-        }
-        if seat is not None:
-            message["you"] = {"host": seat == self.host}
-        return message
+        """What anyone may know about the table (``broadcast.public_info``)."""
+        return public_info(self, now)
 
     def broadcast(self) -> None:
-        """Send every listener its newest state (a slow one gets only the newest, see the transport's outbox).
-
-        A state depends only on the listener's seat and on whether it still needs the scored hands, so
-        each distinct state is built and encoded once per broadcast (watchers share one).
-        """
-        if not self.clients:
-            return
-        now = time.monotonic()
-        info = self.public_info(now)
-        deadline = self.driver.deadline(now)
-        finished = self.finished_trick_view(now)
-        views = Views(self.match)
-        table_text = encode(info)
-        texts: dict[tuple[int | None, bool], tuple[str, str]] = {}
-        for client in list(self.clients):
-            seat = client.seat
-            key = (seat, self.match is not None and client.hands_sent != (self.match_no, views.hands(seat)))
-            sent = texts.get(key)
-            if sent is None:
-                message = self.state_message(client, info, views, deadline, finished)
-                full = message["observation"] is not None and "hands" in message["observation"]["match"]
-                sent = texts[key] = (dumps_state(message, table_text), "state_full" if full else "state")
-            elif self.match is not None:
-                client.hands_sent = (self.match_no, views.hands(seat))
-            client.push(sent[0], sent[1])
+        """Send every listener its newest state (``broadcast.broadcast``)."""
+        broadcast(self)
 
     def send_all(self, message: ServerMessage) -> None:
-        """A message for every listener; a chat line or reaction is not sent to those who blocked its speaker."""
-        text = dumps(message)
-        speaker = message["seat"] if message["type"] in ("chat", "reaction") else None
-        for client in list(self.clients):
-            if speaker is None or self._hears(client, speaker):
-                client.push(text)
-
-    def _hears(self, client: Listener, seat: int) -> bool:
-        """Whether ``client`` is sent what the person at ``seat`` says (not if its player blocked theirs)."""
-        return self.seats[seat].player not in self.blocking.get(client, ())
+        """A message for every listener but those who blocked its speaker (``broadcast.send_all``)."""
+        send_all(self, message)
 
     # -- connections ---------------------------------------------------------------------------
 
@@ -523,7 +333,7 @@ class TableSession:
         up and the message is decided again against the new state: an action sent
         with the version it was chosen at is then refused as ``stale``.
         """
-        await self._decide(lambda: self._dispatch(client, request))
+        await self._decide(lambda: dispatch(self, client, request))
 
     async def _decide(self, step: Callable[[], Awaitable[T]]) -> T:
         """Run ``step`` under the lock against the newest log, catching up and deciding again when another
@@ -542,49 +352,8 @@ class TableSession:
         self.changed.set()
         return answer
 
-    async def _dispatch(self, client: Listener, request: ClientMessage) -> None:
-        if request["type"] == "hello":
-            await self.seating.hello(client, request)
-        elif client not in self.clients:
-            raise WebError("watcher")
-        elif request["type"] == "act":
-            await self._person_act(client, request)
-        elif request["type"] == "next":
-            seat = self._require_seat(client)
-            if self.match is None or not self.match.is_chance or not self.match.results:
-                raise WebError("no_hand_to_move_on", "conflict")
-            self.ready.add(seat)
-            self.replica.publish({"k": "ready", "seat": seat, "v": self.seq})
-            self.broadcast()
-        elif request["type"] in ("start", "rematch"):
-            # a first match starts from a waiting table, a rematch from a finished one
-            starting = request["type"] == "start"
-            needed, refusal = ("waiting", "match_started") if starting else ("over", "rematch_not_yet")
-            self._require_seat(client)
-            if self.status != needed:
-                raise WebError(refusal, "conflict")
-            await self.start_match()
-            self.broadcast()
-        elif request["type"] == "chat":
-            self._chat(client, request["text"])
-        elif request["type"] == "react":
-            self._react(client, request["reaction"])
-        elif request["type"] == "report":
-            await self._report(client, request["chat"])
-        elif request["type"] == "seat":
-            await self.seating.seat_command(client, request)
-        elif request["type"] == "settings":
-            await self.seating.settings_command(client, request)
-        else:  # pragma: no cover - "ping" is answered by the transport
-            raise WebError("bad_message")
-
-    def _require_seat(self, client: Listener) -> int:
-        if client.seat is None:
-            raise WebError("watcher", "forbidden")
-        return client.seat
-
     def require_host(self, client: Listener) -> int:
-        seat = self._require_seat(client)
+        seat = require_seat(client)
         if seat != self.host:
             raise WebError("not_host", "forbidden")
         return seat
@@ -593,36 +362,10 @@ class TableSession:
         self.seating.move_windows_off(seat, keep)
 
     def send_chat_log(self, client: Listener) -> None:
-        lines = [line for line in self.chat.log() if self._hears(client, line["seat"])]
+        lines = [line for line in self.chat.log() if hears(self, client, line["seat"])]
         client.push(dumps({"type": "chat_log", "messages": lines}))
 
-    async def _person_act(self, client: Listener, fields: ActRequest) -> None:
-        seat = self._require_seat(client)
-        match = self.match
-        if match is None or self.status != "playing":
-            raise WebError("match_not_started" if self.status == "waiting" else "match_over", "conflict")
-        if not self.game_seq <= fields["version"] <= self.seq:
-            raise WebError("stale", "conflict")
-        if match.to_act != seat:
-            if match.to_act is None:
-                raise WebError("waiting_for_deal", "conflict")
-            raise WebError("not_your_turn", "conflict", seat=match.to_act)
-        try:
-            action = parse_action(fields["action"])
-        except DehlaError:
-            raise WebError("bad_action", text=str(fields["action"])[:16]) from None
-        if not match.is_legal(action):
-            raise illegal_reason(match.observe(seat), action)
-        await self.commit(seat, action, "person")
-
-    # -- chat and reactions --------------------------------------------------------------------
-
-    def _chat(self, client: Listener, text: str) -> None:
-        """A short line of plain text to everyone at the table (``chat.TableChat``), here and on other processes."""
-        seat = self._require_seat(client)
-        message = self.chat.line(seat, self.seats[seat].name, text)
-        self.send_all(message)
-        self.replica.publish({"k": "chat", "m": message})
+    # -- players, seats and settings ----------------------------------------------------------
 
     async def invite_player(self, host: str | None, seat_value: object, player: str, name: str) -> None:
         """The host keeps an open seat for ``player`` (a friend): a seat nobody took yet, or any other seat between
@@ -633,26 +376,6 @@ class TableSession:
         for client in list(self.clients):
             if client.player == player:
                 self.blocking[client] = blocked
-
-    async def _report(self, client: Listener, chat_id: int) -> None:
-        """Someone reports a chat line to the admins (``dehla admin reports``); they are told it was sent."""
-        if client.player is None:
-            raise WebError("no_player", "forbidden")
-        line = next((line for line in self.chat.log() if line["id"] == chat_id), None)
-        if line is None:
-            raise WebError("no_chat_line", "not_found")
-        await self.context.storage.report(self.table_id, client.player, self.seats[line["seat"]].player,
-                                          line["name"], line["text"])
-        client.push(dumps({"type": "notice", "code": "reported", "params": {},
-                           "message": english("reported", {})}))
-
-    def _react(self, client: Listener, reaction: str) -> None:
-        seat = self._require_seat(client)
-        message = self.chat.reaction(seat, self.seats[seat].name, reaction)
-        self.send_all(message)
-        self.replica.publish({"k": "react", "m": message})
-
-    # -- seats and settings --------------------------------------------------------------------
 
     async def seat_event(self, seat: int, info: SeatInfo) -> None:
         """Log a seat's new state (the log is the truth), apply it, then keep the metadata row in step."""
@@ -695,9 +418,9 @@ class TableSession:
     async def step(self, entry: LogEntry, lease: bool = False) -> tuple[Event, ...]:
         """Append an entry, then apply it to this copy (the one way a table changes)."""
         await self._append(entry, lease)
-        return self._apply(entry)
+        return self.apply_logged(entry)
 
-    def _apply(self, entry: LogEntry) -> tuple[Event, ...]:
+    def apply_logged(self, entry: LogEntry) -> tuple[Event, ...]:
         """Change this copy by one committed log entry (``step.apply_entry``, the one step of live play, catching up
         and restoring), then follow up what it says: the turn's clock, a seat's bot, a seat whose link changed,
         watchers the settings no longer admit."""
@@ -754,69 +477,14 @@ class TableSession:
         assert match is not None and match.is_over
         self.status = "over"
         await self.save_meta()
-        await self._save_finished(self.match_no, match, await self._log_entries())
+        await save_finished(self, self.match_no, match, await log_entries(self))
         if self.rated:
-            await self._rate(self.match_no, match)
+            await rate(self, self.match_no, match)
         self.broadcast()
 
-    async def _rate(self, match_no: int, match: Match) -> None:
-        """Rate the players who began a rated match (once, whichever process gets there first)."""
-        began = self.match_players
-        if match.winner is None or len(began) != len(self.seats):
-            return  # not every seat had a player when it began: nothing to rate
-        leavers = {player for seat, player in began.items() if self.seats[seat].player != player}
-        family = family_of(self.rules.preset)
-        storage = self.context.storage
-        current = {player: Rating(*values) for player, values in (await storage.ratings(family, list(began.values())))
-                   .items()}
-        new = rate_match(began, match.winner, leavers, current)
-        names = {player: self.seats[seat].name for seat, player in began.items()}
-        await storage.save_ratings(self.table_id, match_no, family,
-                                   {player: (names[player], value.mu, value.sigma, value.matches)
-                                    for player, value in new.items()}, time.time())
-
-    async def _log_entries(self) -> list[LogEntry]:
-        return [upgrade_entry(raw) for raw in await self.context.storage.load_log(self.table_id)]
-
-    async def _save_finished(self, match_no: int, match: Match, entries: list[LogEntry]) -> None:
-        """Keep a finished match with its summary, its record and who may see it (``visibility``)."""
-        names = [info.name for info in self.seats]
-        summary: MatchSummary = {
-            "title": self.title,
-            "preset": self.rules.preset,
-            "rules": self.rules.to_json(),
-            "players": names,
-            "score": list(match.score),
-            "winner": match.winner,
-            "hands": len(match.results),
-        }
-        audience = match_audience(entries, match_no, self.first_listed, [info.to_meta() for info in self.seats],
-                                  self.watch_hash)
-        seats = tuple((info.player, seat) for seat, info in enumerate(self.seats) if info.player is not None)
-        await self.context.storage.save_finished(FinishedMatch(
-            self.table_id, match_no, time.time(), summary, to_record(match, names), audience.listed,
-            tuple(sorted(audience.players)), tuple(sorted(audience.hashes)), seats))
-
     async def keep_finished(self) -> int:
-        """Save every finished match of the log that storage lacks (its process died between the last action and
-        the save); returns how many.  Any process may do it: the same log gives the same record."""
-        kept = await self.context.storage.finished_numbers(self.table_id)
-        if set(range(1, self.match_no + (1 if self.status == "over" else 0))) <= kept:
-            return 0
-        replayed = replay_log(self.rules, await self.context.storage.load_log(self.table_id))
-        saved = 0
-        for match_no, record in replayed.records.items():
-            if match_no in kept:
-                continue
-            match = replay(record)
-            if match.is_over:
-                await self._save_finished(match_no, match, replayed.entries)
-                if self.rated and match_no == self.match_no:
-                    await self._rate(match_no, match)  # rated once, whoever gets there first
-                log.warning("table %s: match %d was finished but not kept; kept it from the log",
-                            self.table_id, match_no)
-                saved += 1
-        return saved
+        """Save the finished matches of the log that storage lacks (``archive.keep_finished``); returns how many."""
+        return await keep_finished(self)
 
     async def _keep_finished_soon(self) -> None:
         """The runner's check that another process's last action was followed by its finished match."""
@@ -872,7 +540,7 @@ class TableSession:
         """Apply an entry another process committed (read back or heard on the channel), then broadcast."""
         entry = upgrade_entry(raw)
         self.seq += 1
-        self._apply(entry)
+        self.apply_logged(entry)
         match = self.match
         if match is not None and match.is_over and self.status == "playing":
             # the process that wrote the last action keeps the finished record; if it dies first, the runner does

@@ -22,6 +22,7 @@ from typing import NotRequired, TypedDict
 from dehla.errors import DehlaError
 from dehla.web.botpool import BotPool
 from dehla.web.cluster import DEFAULT_LEASE_SECONDS, Cluster
+from dehla.web.making import new_table, restore_table
 from dehla.web.messages import WebError
 from dehla.web.schema import TableInfo, read_note
 from dehla.web.session import SessionContext, TableSession, hash_token
@@ -127,7 +128,7 @@ class TableService:
 
     async def _restore(self, row: TableRow) -> TableSession | None:
         try:
-            session = await TableSession.restore(self.context, row, self.trick_pause)
+            session = await restore_table(self.context, row, self.trick_pause)
         except (DehlaError, KeyError, TypeError, ValueError) as error:
             log.error("table %s cannot be restored: %s", row.table_id, error)
             return None
@@ -188,7 +189,7 @@ class TableService:
     async def create(self, settings: TableSettings, player: str | None = None,
                      table_id: str | None = None) -> Created:
         """Create a table from validated settings (made by ``player``; with the id ``table_id`` if given)."""
-        session, tokens, watch = TableSession.new(self.context, settings, player, table_id)
+        session, tokens, watch = new_table(self.context, settings, player, table_id)
         lease = None if self.cluster is None else self.cluster.node
         await self.storage.create_table(TableRow(session.table_id, session.meta(), session.created), lease=lease)
         self.tables[session.table_id] = session
