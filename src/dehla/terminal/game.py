@@ -54,6 +54,11 @@ class TableGame:
         self._match = Match.new(rules, rng)
 
     @property
+    def match(self) -> Match:
+        """The match itself, for the driver that paces it (``pacing``); the screen reads only ``view()``."""
+        return self._match
+
+    @property
     def first_dealer(self) -> int:
         """Who deals the first hand (drawn by lot when the match was made)."""
         return self._match.dealer
