@@ -35,21 +35,19 @@ from dehla.engine.actions import Action, Call, Hide, Play, Reveal, parse_action
 from dehla.engine.observe import Observation
 from dehla.errors import DehlaError
 from dehla.rules_text import explain
-from dehla.terminal.felt import Moment, draw_felt, suit_style
+from dehla.terminal.felt import IN_HAND, Moment, draw_felt, side_text, suit_style, title_text
 from dehla.terminal.game import TableGame
 from dehla.terminal.pacing import TablePacing
 from dehla.terminal.screens import ResultScreen, SaveScreen, TextScreen
 from dehla.terminal.story import Outcome, Panel
-from dehla.terminal.words import GLOSSARY, KEYS, card_text, hint_note, last_trick_text, trump_text, why_not
-from dehla.text import score_text, seat_label
+from dehla.terminal.words import GLOSSARY, KEYS, card_text, hint_note, last_trick_text, why_not
+from dehla.text import seat_label
 
 __all__ = ["Felt", "HandView", "Outcome", "ResultScreen", "SaveScreen", "TableApp", "TextScreen"]
 
 #: Keys that start typing an action (ranks, T for ten, 'call', 'reveal'); other letters are commands.
 STARTERS = frozenset("0123456789tjqkacr")
 QUIT_WORDS = ("quit", "exit", "q")
-#: Observation phases while a hand is being played.
-IN_HAND = ("call", "hide", "play")
 
 
 def _hard_hinter() -> Bot:
@@ -407,44 +405,12 @@ class TableApp(App[Outcome]):
         else:
             felt.border_title = f"Trick {len(obs.tricks) + 1}"
         felt.border_subtitle = "any key goes on" if self.holding else ""
-        self.query_one("#title", Static).update(self._title(obs))
-        self.query_one("#side", Static).update(self._side(obs))
+        self.query_one("#title", Static).update(title_text(obs, self.names))
+        self.query_one("#side", Static).update(side_text(obs, self.names, self.symbols))
         self._draw_log()
         self._draw_bar(obs)
         self.query_one(HandView).refresh(layout=True)
         self.query_one("#prompt", Static).update(self._prompt())
-
-    def _title(self, obs: Observation) -> Text:
-        me = seat_label(obs.seat, self.names)
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"dehla · {obs.rules.preset}", Style(bold=True))
-        hand = obs.hand_number + 1 if obs.phase in IN_HAND else max(1, len(obs.results))
-        text.append(f" · {me}, team {obs.team} · Hand {hand} · {score_text(obs.score, obs.rules)}")
-        return text
-
-    def _side(self, obs: Observation) -> Text:
-        sym = self.symbols
-        out = Text(no_wrap=False)
-        out.append("Trump ", Style(bold=True))
-        out.append(trump_text(obs, sym) + "\n")
-        out.append("Dealer ", Style(bold=True))
-        out.append(self.names[obs.dealer] + "\n")
-        if obs.rules.collection == "centre":
-            tens = " ".join(card_text(card, sym) for card in obs.centre if card.is_ten) or "no tens"
-            out.append("Centre ", Style(bold=True))
-            out.append(f"{len(obs.centre)} cards, {tens}\n")
-            if obs.next_collector is not None:
-                out.append(f" {self.names[obs.next_collector]} collects by winning the next trick\n")
-        for team in (0, 1):
-            mine = " (yours)" if team == obs.team else ""
-            out.append(f"Team {team}{mine}\n", Style(bold=True, color="cyan" if team == 0 else "magenta"))
-            tens = " ".join(card_text(card, sym) for card in obs.captured[team] if card.is_ten)
-            out.append(f" tricks {obs.tricks_won[team]} · tens {obs.tens[team]}" + (f": {tens}" if tens else "") + "\n")
-        out.append(score_text(obs.score, obs.rules), Style(bold=True))
-        if max(obs.streak):
-            team = 0 if obs.streak[0] else 1
-            out.append(f"\n streak: team {team}, {max(obs.streak)} in a row")
-        return out
 
     def _draw_log(self) -> None:
         log = self.query_one(EventLog)
