@@ -232,7 +232,6 @@ class TableApp(App[Outcome]):
         self.game = game
         self.names = game.names
         self.symbols = symbols
-        self.pause = pause
         self.save_path = save_path
         self.make_hinter = hinter
         self.hinter: Bot | None = None
