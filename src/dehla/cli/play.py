@@ -21,7 +21,7 @@ from dehla.engine.events import Event
 from dehla.engine.observe import Observation
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
-from dehla.play import BotFailure, checked_act, close_bots
+from dehla.play import BotFailure, checked_act, close_bots, play_steps
 from dehla.protocol.host import COMMAND_PREFIX, make_player
 from dehla.protocol.messages import DEFAULT_MOVE_TIMEOUT
 from dehla.record import to_record, write_records
@@ -351,24 +351,23 @@ def _run_plain(rules: Rules, args: argparse.Namespace) -> int:
 
 
 def _play(match: Match, players: list[Bot], rng: random.Random, names: list[str], me: int) -> None:
+    """The match on the shared pacing loop, unpaced: the person's prompt blocks while it waits for them."""
     rules = match.rules
-    while not match.is_over:
-        if match.is_chance:
-            events: tuple[Event, ...] = match.apply(match.random_deal(rng))
-        else:
-            seat = match.to_act
-            assert seat is not None
-            observation = match.observe(seat)
-            action = players[seat].act(observation) if seat == me else checked_act(players[seat], observation)
-            events = match.apply(action)
-            if isinstance(action, Play) and not makes_trump(action.card, events):
-                print(f"  {seat_label(seat, names)} plays {action.card}")
-            elif isinstance(action, Hide) and seat != me:
-                print(f"  {seat_label(seat, names)} lays a card face down as the hidden trump")
+
+    def choose(seat: int, observation: Observation) -> Action:
+        return players[seat].act(observation) if seat == me else checked_act(players[seat], observation)
+
+    def told(seat: int | None, action: Action | None, events: tuple[Event, ...]) -> None:
+        if isinstance(action, Play) and seat is not None and not makes_trump(action.card, events):
+            print(f"  {seat_label(seat, names)} plays {action.card}")
+        elif isinstance(action, Hide) and seat is not None and seat != me:
+            print(f"  {seat_label(seat, names)} lays a card face down as the hidden trump")
         for event in events:
             text = describe_event(event, rules, names)
             if text:
                 print(f"  {text}")
+
+    play_steps(match, choose, rng, told)
     print(f"\nMatch over: {score_text(match.score, rules)}.")
     assert match.winner is not None
     verdict = "Your team wins!" if match.winner == me % 2 else "The other team wins."

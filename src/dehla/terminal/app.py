@@ -1,61 +1,53 @@
 """The full-screen table of ``dehla play`` (Textual): one person against bots, drawn from that seat's observation.
 
 The screen reads only the person's ``Observation`` and the events each step returns; whether an action
-is allowed is ``observation.legal_actions``, and the reasons come from ``dehla.terminal.words``.  One
-asyncio task (``_drive``) runs the match: deals, bots (each decision in a worker thread, so the screen
-stays alive while a search bot or an outside program thinks), and the person's turns, which wait for
-a click, a key or a typed card.  A finished trick and a centre collection hold the table for a moment
-(any key goes on at once; ``pause=None`` waits for a key, which the tests use), and a hand's result
-opens a panel with "Next hand".
+is allowed is ``observation.legal_actions``, and the reasons come from ``dehla.terminal.words``.  The match
+is run by the one pacing loop every door shares (``dehla.play.driver.MatchDriver``, through
+``pacing.TablePacing``) in a Textual worker: deals, bots (each decision in a thread worker, so the screen
+stays alive while a search bot or an outside program thinks), and the person's turns, which wait for a
+click, a key or a typed card.  A finished trick and a centre collection hold the table for a moment (any
+key goes on at once; ``pause=None`` waits for a key, which the tests use), and a hand's result opens a
+panel with "Next hand".  What the screen shows lives in reactive attributes; their watch methods repaint.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import events
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.containers import Horizontal
+from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, RichLog, Static
+from textual.widgets import Button, Footer, RichLog, Static
+from textual.worker import WorkerFailed
 
 from dehla.bots.base import Bot, make_bot
 from dehla.cards import Card, Suit
 from dehla.engine.actions import Action, Call, Hide, Play, Reveal, parse_action
-from dehla.engine.events import CentreCollected, HandResult, HandStarted, MatchOver, Trick
 from dehla.engine.observe import Observation
 from dehla.errors import DehlaError
-from dehla.play import BotFailure
 from dehla.rules_text import explain
-from dehla.terminal.felt import Moment, draw_felt, suit_style
-from dehla.terminal.game import Step, TableGame
-from dehla.terminal.words import GLOSSARY, KEYS, card_text, hint_note, last_trick_text, trump_text, why_not
-from dehla.text import describe_event, makes_trump, result_text, score_text, seat_label, team_label
+from dehla.terminal.felt import IN_HAND, Moment, draw_felt, side_text, suit_style, title_text
+from dehla.terminal.game import TableGame
+from dehla.terminal.pacing import TablePacing
+from dehla.terminal.screens import ResultScreen, SaveScreen, TextScreen
+from dehla.terminal.story import Outcome, Panel
+from dehla.terminal.words import GLOSSARY, KEYS, card_text, hint_note, last_trick_text, why_not
+from dehla.text import seat_label
 
-__all__ = ["Outcome", "TableApp"]
+__all__ = ["Felt", "HandView", "Outcome", "ResultScreen", "SaveScreen", "TableApp", "TextScreen"]
 
 #: Keys that start typing an action (ranks, T for ten, 'call', 'reveal'); other letters are commands.
 STARTERS = frozenset("0123456789tjqkacr")
 QUIT_WORDS = ("quit", "exit", "q")
-#: Observation phases while a hand is being played.
-IN_HAND = ("call", "hide", "play")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How the table ended, for the command to report: ``over``, ``abandoned`` or ``failed`` (a bot broke)."""
-
-    status: str
-    lines: tuple[str, ...] = ()
 
 
 def _hard_hinter() -> Bot:
@@ -65,9 +57,6 @@ def _hard_hinter() -> Bot:
 class HandView(Widget, can_focus=True):
     """The person's hand on one line, by suit, legal cards bright, the chosen card reversed; click or keys."""
 
-    DEFAULT_CSS = """
-    HandView { height: auto; min-height: 1; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "Card", show=False),
         Binding("right", "move(1)", "Card", show=False),
@@ -137,7 +126,6 @@ class HandView(Widget, can_focus=True):
             return
         if table.peek is not None and event.key not in ("l",):
             table.peek = None
-            table.draw()
         if event.key == "backspace" and table.typed:
             table.typed = table.typed[:-1]
         elif event.key == "escape" and table.typed:
@@ -155,7 +143,6 @@ class HandView(Widget, can_focus=True):
             return
         event.stop()
         event.prevent_default()
-        table.draw()
 
     def on_click(self, event: events.Click) -> None:
         table = self.table
@@ -201,102 +188,6 @@ class Felt(Static):
                 app.skip_moment()
             elif app.peek is not None:
                 app.peek = None
-                app.draw()
-
-
-class TextScreen(ModalScreen[None]):
-    """Help (the game's words, the keys, this preset's rules): scrolls, any of Escape, ?, q or Close ends it."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close"),
-        Binding("question_mark", "close", "Close", show=False),
-        Binding("q", "close", "Close", show=False),
-    ]
-
-    def __init__(self, title: str, body: str) -> None:
-        super().__init__()
-        self.title_text = title
-        self.body = body
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="box"):
-            yield Static(Text(self.title_text, Style(bold=True)), id="box-title")
-            with VerticalScroll(id="box-body"):
-                yield Static(Text(self.body))
-            yield Button("Close", id="close", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#box-body").focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(None)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class ResultScreen(ModalScreen[str]):
-    """A hand's result (and the match's, when it is over): "Next hand" (or "Close"), and "Save record"."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "go", "Next", show=False),
-        Binding("n", "go", "Next hand"),
-        Binding("s", "save", "Save"),
-    ]
-
-    def __init__(self, title: str, lines: Sequence[str], over: bool) -> None:
-        super().__init__()
-        self.title_text = title
-        self.lines = list(lines)
-        self.over = over
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="box"):
-            yield Static(Text(self.title_text, Style(bold=True)), id="box-title")
-            with VerticalScroll(id="box-body"):
-                yield Static(Text("\n".join(self.lines)))
-            with Horizontal(id="box-buttons"):
-                yield Button("Close" if self.over else "Next hand", id="go", variant="primary", compact=True)
-                yield Button("Save record", id="save", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#go").focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "save":
-            self.action_save()
-        else:
-            self.action_go()
-
-    def action_go(self) -> None:
-        self.dismiss("go")
-
-    def action_save(self) -> None:
-        app = self.app
-        if isinstance(app, TableApp):
-            app.action_save()
-
-
-class SaveScreen(ModalScreen[str | None]):
-    """Ask where to write the record; Enter saves there, Escape does not."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, path: str) -> None:
-        super().__init__()
-        self.path = path
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="box"):
-            yield Static(Text("Save the match record (dehla-record/1) to:", Style(bold=True)), id="box-title")
-            yield Input(self.path, id="path")
-            yield Static("Enter saves, Escape cancels; replay it with: dehla replay FILE")
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class TableApp(App[Outcome]):
@@ -304,28 +195,7 @@ class TableApp(App[Outcome]):
 
     TITLE = "dehla"
     ENABLE_COMMAND_PALETTE = False
-    CSS = """
-    Screen { layout: vertical; }
-    #title { height: 1; background: $boost; padding: 0 1; }
-    #main { height: 1fr; }
-    Felt { width: 1fr; height: 1fr; border: round $primary; border-title-align: center;
-           border-subtitle-align: center; }
-    #side { width: 30; height: 1fr; border: round $secondary; padding: 0 1; }
-    #log { height: 3; padding: 0 1; color: $text-muted; background: $background;
-           scrollbar-size-vertical: 1; }
-    #bar { height: 1; }
-    #bar Button { margin: 0 1 0 0; min-width: 0; width: auto; }
-    #status { width: 1fr; height: 1; padding: 0 1; }
-    HandView { padding: 0 1; }
-    #prompt { height: 1; padding: 0 1; }
-    ModalScreen { align: center middle; }
-    #box { width: 76; max-width: 100%; height: auto; max-height: 90%; border: thick $primary;
-           background: $surface; padding: 0 1; }
-    #box-title { height: auto; margin-bottom: 1; }
-    #box-body { height: auto; max-height: 30; }
-    #box-buttons { height: 1; margin-top: 1; }
-    #box-buttons Button { margin: 0 2 0 0; }
-    """
+    CSS_PATH = "table.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "hint", "Hint"),
         Binding("l", "last", "Last trick"),
@@ -334,6 +204,19 @@ class TableApp(App[Outcome]):
         Binding("s", "save", "Save"),
         Binding("ctrl+q", "leave", "Quit", priority=True),
     ]
+
+    #: The person's observation, renewed after every step: the only view of the match the screen draws.
+    view: reactive[Observation | None] = reactive(None)
+    #: A finished trick or a collection on show (``moment``), or the last trick the person asked for (``peek``).
+    moment: reactive[Moment | None] = reactive(None)
+    peek: reactive[Moment | None] = reactive(None)
+    #: The bot whose turn it is, or ``None``.
+    thinking: reactive[int | None] = reactive(None)
+    #: The person is to act (and nothing holds the table).
+    person_turn: reactive[bool] = reactive(False)
+    typed: reactive[str] = reactive("")
+    selected: reactive[Card | None] = reactive(None)
+    message: reactive[str] = reactive("")
 
     def __init__(
         self,
@@ -349,25 +232,21 @@ class TableApp(App[Outcome]):
         self.game = game
         self.names = game.names
         self.symbols = symbols
-        self.pause = pause
-        self.pace = pace
         self.save_path = save_path
         self.make_hinter = hinter
         self.hinter: Bot | None = None
-        self.view: Observation | None = None
-        self.moment: Moment | None = None
-        self.peek: Moment | None = None
-        self.thinking: int | None = None
-        self.typed = ""
-        self.selected: Card | None = None
-        self.message = ""
         self.log_lines: list[str] = []
         self._logged = 0  # how many of log_lines the log widget shows
-        self.choice: asyncio.Future[Action] | None = None
-        self._skip: asyncio.Event | None = None
+        self._viewed = -1  # the step whose observation ``view`` holds
+        self._asked = -1  # the step after which the person was last asked to act
         self.outcome = Outcome("abandoned", ("Match abandoned.",))
-        self.steps = 0  # decisions and deals applied, for tests that wait on the table
         self.ready = False  # set once the widgets exist
+        self.pacing = TablePacing(game, self, pause, pace)
+
+    @property
+    def steps(self) -> int:
+        """Decisions and deals applied, for tests that wait on the table."""
+        return self.pacing.version
 
     # -- layout ------------------------------------------------------------------------------------
 
@@ -379,7 +258,7 @@ class TableApp(App[Outcome]):
         yield EventLog(id="log", wrap=True, min_width=20)
         with Horizontal(id="bar"):
             for suit in Suit:
-                yield Button(f"Call {self._suit_words(suit)}", id=f"call-{suit.letter}", compact=True)
+                yield Button(f"Call {self._suit_words(suit)}", id=f"call-{suit.letter}", classes="call", compact=True)
             yield Button("Ask for trump", id="reveal", compact=True)
             yield Button("Hide card", id="hide", compact=True)
             yield Static(id="status")
@@ -394,22 +273,100 @@ class TableApp(App[Outcome]):
         self.ready = True
         self.query_one(HandView).focus()
         self.draw()
-        self.run_worker(self._drive(), name="match", exclusive=True)
+        self.log_lines.append(f"First dealer by lot: {seat_label(self.game.first_dealer, self.names)}")
+        self.drive()
+
+    @work(name="match", exclusive=True)
+    async def drive(self) -> None:
+        """Run the match to its end on the shared pacing loop."""
+        await self.pacing.run()
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#log").styles.height = max(3, event.size.height // 6)
         self.draw()
 
+    # -- what the pacing tells the screen (``pacing.TableScreen``) ---------------------------------
+
+    def tell(self, lines: tuple[str, ...]) -> None:
+        self.log_lines.extend(lines)
+        if self.ready and self.view is not None:
+            self._draw_log()
+
+    def show(self, hold: Moment | Panel | None) -> None:
+        self.moment = hold if isinstance(hold, Moment) else None
+        if isinstance(hold, Panel):
+            if hold.outcome is not None:
+                self.outcome = hold.outcome
+            self.push_screen(ResultScreen(hold.title, hold.lines, over=hold.outcome is not None), self._panel_closed)
+
+    def _panel_closed(self, answer: str | None) -> None:
+        self.pacing.closed()
+        self.query_one(HandView).focus()
+
+    def changed_turn(self) -> None:
+        pacing = self.pacing
+        if self._viewed != pacing.version:
+            self._viewed = pacing.version
+            self.view = self.game.view()
+        self.thinking = pacing.thinking
+        self.person_turn = pacing.person_turn
+        if self.person_turn and self._asked != pacing.version:
+            self._asked = pacing.version
+            self._ask()
+
+    def _ask(self) -> None:
+        """The person's turn begins: the cursor on a card they may play, the status line theirs."""
+        legal = self.legal_cards()
+        if legal and self.selected not in legal and self.view is not None:
+            order = [card for suit in Suit for card in self.view.hand if card.suit == suit]
+            self.selected = next(card for card in order if card in legal)
+        self.message = ""
+
+    async def think(self, seat: int, player: Bot, observation: Observation) -> Action:
+        worker = self.run_worker(partial(self.game.bot_decides, player, observation), name=f"seat {seat}",
+                                 group="bots", thread=True, exit_on_error=False)
+        try:
+            return await worker.wait()
+        except WorkerFailed as failed:
+            raise failed.error from None
+
+    async def ended(self, panel: Panel | None) -> None:
+        if panel is not None:
+            if panel.outcome is not None:
+                self.outcome = panel.outcome
+            await self.push_screen(ResultScreen(panel.title, panel.lines, over=True), wait_for_dismiss=True)
+        self.exit(self.outcome)
+
     # -- state the screen shows --------------------------------------------------------------------
+
+    def watch_view(self) -> None:
+        self.draw()
+
+    def watch_moment(self) -> None:
+        self.draw()
+
+    def watch_peek(self) -> None:
+        self.draw()
+
+    def watch_thinking(self) -> None:
+        self.draw()
+
+    def watch_person_turn(self) -> None:
+        self.draw()
+
+    def watch_typed(self) -> None:
+        self.draw()
+
+    def watch_selected(self) -> None:
+        self.draw()
+
+    def watch_message(self) -> None:
+        self.draw()
 
     @property
     def holding(self) -> bool:
         """A finished trick or a collection is on show, waiting for its moment (or a key)."""
-        return self._skip is not None
-
-    @property
-    def person_turn(self) -> bool:
-        return self.choice is not None and not self.choice.done()
+        return isinstance(self.pacing.hold, Moment)
 
     def legal_cards(self) -> set[Card]:
         """Cards the person may play (or hide) now: read from the observation's legal actions."""
@@ -419,10 +376,9 @@ class TableApp(App[Outcome]):
 
     def say(self, text: str) -> None:
         self.message = text
-        self.draw()
 
     def draw(self) -> None:
-        """Show the current state everywhere (cheap: called after every change)."""
+        """Show the current state everywhere (cheap: each watch method calls it)."""
         if not self.ready:
             return
         obs = self.view
@@ -447,47 +403,13 @@ class TableApp(App[Outcome]):
             felt.border_title = "A card is hidden as trump"
         else:
             felt.border_title = f"Trick {len(obs.tricks) + 1}"
-        felt.border_subtitle = "any key goes on" if self.holding and self.pause is None else ""
-        if self.holding and self.pause is not None:
-            felt.border_subtitle = "any key goes on"
-        self.query_one("#title", Static).update(self._title(obs))
-        self.query_one("#side", Static).update(self._side(obs))
+        felt.border_subtitle = "any key goes on" if self.holding else ""
+        self.query_one("#title", Static).update(title_text(obs, self.names))
+        self.query_one("#side", Static).update(side_text(obs, self.names, self.symbols))
         self._draw_log()
         self._draw_bar(obs)
         self.query_one(HandView).refresh(layout=True)
         self.query_one("#prompt", Static).update(self._prompt())
-
-    def _title(self, obs: Observation) -> Text:
-        me = seat_label(obs.seat, self.names)
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"dehla · {obs.rules.preset}", Style(bold=True))
-        hand = obs.hand_number + 1 if obs.phase in IN_HAND else max(1, len(obs.results))
-        text.append(f" · {me}, team {obs.team} · Hand {hand} · {score_text(obs.score, obs.rules)}")
-        return text
-
-    def _side(self, obs: Observation) -> Text:
-        sym = self.symbols
-        out = Text(no_wrap=False)
-        out.append("Trump ", Style(bold=True))
-        out.append(trump_text(obs, sym) + "\n")
-        out.append("Dealer ", Style(bold=True))
-        out.append(self.names[obs.dealer] + "\n")
-        if obs.rules.collection == "centre":
-            tens = " ".join(card_text(card, sym) for card in obs.centre if card.is_ten) or "no tens"
-            out.append("Centre ", Style(bold=True))
-            out.append(f"{len(obs.centre)} cards, {tens}\n")
-            if obs.next_collector is not None:
-                out.append(f" {self.names[obs.next_collector]} collects by winning the next trick\n")
-        for team in (0, 1):
-            mine = " (yours)" if team == obs.team else ""
-            out.append(f"Team {team}{mine}\n", Style(bold=True, color="cyan" if team == 0 else "magenta"))
-            tens = " ".join(card_text(card, sym) for card in obs.captured[team] if card.is_ten)
-            out.append(f" tricks {obs.tricks_won[team]} · tens {obs.tens[team]}" + (f": {tens}" if tens else "") + "\n")
-        out.append(score_text(obs.score, obs.rules), Style(bold=True))
-        if max(obs.streak):
-            team = 0 if obs.streak[0] else 1
-            out.append(f"\n streak: team {team}, {max(obs.streak)} in a row")
-        return out
 
     def _draw_log(self) -> None:
         log = self.query_one(EventLog)
@@ -557,7 +479,6 @@ class TableApp(App[Outcome]):
         else:
             self.selected = order[(order.index(self.selected) + step) % len(order)]
         self.message = ""
-        self.draw()
 
     def choose_card(self, card: Card) -> None:
         """The card under the cursor or the mouse: play it, or hide it under band hukum, if that is legal."""
@@ -601,27 +522,32 @@ class TableApp(App[Outcome]):
             self.say(f"{action} is not allowed now: {why_not(obs, action)}")
 
     def submit(self, action: Action) -> None:
-        if self.choice is not None and not self.choice.done():
+        if self.person_turn:
             self.message = ""
-            self.choice.set_result(action)
+            self.pacing.play(action)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        button = event.button.id or ""
-        if button.startswith("call-"):
-            self._press(Call(Suit[button[-1]]))
-        elif button == "reveal":
-            self._press(Reveal())
-        elif button == "hide" and self.selected is not None:
+    @on(Button.Pressed, "#bar .call")
+    def call_pressed(self, event: Button.Pressed) -> None:
+        self._press(Call(Suit[(event.button.id or "")[-1]]))
+
+    @on(Button.Pressed, "#reveal")
+    def reveal_pressed(self) -> None:
+        self._press(Reveal())
+
+    @on(Button.Pressed, "#hide")
+    def hide_pressed(self) -> None:
+        if self.selected is not None:
             self._press(Hide(self.selected))
-        self.query_one(HandView).focus()
+        else:
+            self.query_one(HandView).focus()
 
     def _press(self, action: Action) -> None:
         if self.view is not None and self.person_turn and action in self.view.legal_actions:
             self.submit(action)
+        self.query_one(HandView).focus()
 
     def skip_moment(self) -> None:
-        if self._skip is not None:
-            self._skip.set()
+        self.pacing.skip()
 
     # -- commands ----------------------------------------------------------------------------------
 
@@ -631,8 +557,9 @@ class TableApp(App[Outcome]):
             self.say("hint: it is not your turn")
             return
         self.say("hint: thinking…")
-        self.run_worker(self._hint(obs), name="hint", group="hint", exclusive=True)
+        self._hint(obs)
 
+    @work(name="hint", group="hint", exclusive=True)
     async def _hint(self, obs: Observation) -> None:
         def think() -> tuple[Action, tuple[str, str]]:
             if self.hinter is None:
@@ -650,7 +577,7 @@ class TableApp(App[Outcome]):
         name = getattr(self.hinter, "name", "hard")
         extra = f" — {note}" if note else ""
         if full_note:
-            self.log_lines.append(f"hint: {full_note}")  # the status line is one line; the log keeps all of it
+            self.tell((f"hint: {full_note}",))  # the status line is one line; the log keeps all of it
         if isinstance(action, Play):
             self.selected = action.card
             self.say(f"hint: the {name} bot would play {card_text(action.card, self.symbols)} (Enter plays it){extra}")
@@ -693,149 +620,3 @@ class TableApp(App[Outcome]):
 
     def action_leave(self) -> None:
         self.exit(self.outcome)
-
-    # -- the match ---------------------------------------------------------------------------------
-
-    async def _drive(self) -> None:
-        """Run the match to its end: deals, bots in worker threads, the person's turns, moments, results."""
-        game = self.game
-        self.log_lines.append(f"First dealer by lot: {seat_label(game.first_dealer, self.names)}")
-        try:
-            while not game.over:
-                if game.chance_due:
-                    step = game.deal()
-                elif game.to_act == game.me:
-                    step = game.apply(game.me, await self._ask_person())
-                else:
-                    seat, player, seen = game.bot_view()
-                    self.thinking = seat
-                    self.draw()
-                    if self.pace:
-                        await asyncio.sleep(self.pace)
-                    action = await asyncio.to_thread(game.bot_decides, player, seen)
-                    self.thinking = None
-                    step = game.apply(seat, action)
-                self.steps += 1
-                self.view = game.view()
-                await self._show(step)
-        except BotFailure as failure:
-            self.thinking = None
-            lines = (str(failure), f"Match over: team {failure.team} loses, as its bot failed.",
-                     "Your team wins!" if failure.team != game.me % 2 else "The other team wins.")
-            self.outcome = Outcome("failed", lines)
-            await self._panel("A bot failed", lines, over=True)
-            self.exit(self.outcome)
-
-    async def _ask_person(self) -> Action:
-        self.view = self.game.view()
-        self.choice = asyncio.get_running_loop().create_future()
-        legal = self.legal_cards()
-        if legal and self.selected not in legal:
-            order = [card for suit in Suit for card in self.view.hand if card.suit == suit]
-            self.selected = next(card for card in order if card in legal)
-        self.message = ""
-        self.draw()
-        try:
-            return await self.choice
-        finally:
-            self.choice = None
-
-    async def _show(self, step: Step) -> None:
-        """Log a step, hold the table on each finished trick and collection, open the result panel."""
-        rules = self.game.rules
-        names = self.names
-        if isinstance(step.action, Play) and step.seat is not None and not makes_trump(step.action.card, step.events):
-            who = "You play" if step.seat == self.game.me else f"{names[step.seat]} plays"
-            self.log_lines.append(f"{who} {card_text(step.action.card, self.symbols)}")
-        elif isinstance(step.action, Hide) and step.seat is not None and step.seat != self.game.me:
-            self.log_lines.append(f"{names[step.seat]} lays a card face down as the hidden trump")
-        result: HandResult | None = None
-        over: MatchOver | None = None
-        extra: list[str] = []
-        for event in step.events:
-            if isinstance(event, HandStarted):
-                self.log_lines.append(f"Hand {event.hand + 1}: {seat_label(event.dealer, names)} deals"
-                                      + (f", open draw {event.open_draw}" if event.open_draw is not None else ""))
-                continue
-            text = describe_event(event, rules, names)
-            if isinstance(event, HandResult):
-                result = event
-            elif isinstance(event, MatchOver):
-                over = event
-            elif text and result is not None:
-                extra.append(text)
-            if isinstance(event, Trick):
-                self.log_lines.append(self._trick_line(event))
-            elif text and not isinstance(event, HandResult):
-                self.log_lines.append(text)
-            if isinstance(event, Trick):
-                winner = names[event.winner]
-                title = f"Trick {event.number} won by {winner}"
-                if rules.collection == "centre" and event.collected_by is None:
-                    title += ", to the centre"
-                await self._hold(Moment(title, event))
-            elif isinstance(event, CentreCollected):
-                who = names[event.seat]
-                tens = f"{event.tens} ten{'s' if event.tens != 1 else ''}"
-                await self._hold(Moment(f"{who} collects the centre",
-                                        None, f"{who} collects {len(event.cards)} cards, {tens}"))
-        self.draw()
-        if result is not None:
-            await self._result(result, extra, over)
-
-    def _trick_line(self, trick: Trick) -> str:
-        """A finished trick in short: ``Trick 3: 10♥ You, K♥ Heuristic1, ... — won by Heuristic1``."""
-        plays = ", ".join(f"{card_text(card, self.symbols)} {self.names[seat]}"
-                          for seat, card in zip(trick.seats, trick.cards))
-        line = f"Trick {trick.number}: {plays} — won by {self.names[trick.winner]}"
-        if self.game.rules.collection == "centre" and trick.collected_by is None:
-            line += ", stays in the centre"
-        return line
-
-    async def _hold(self, moment: Moment) -> None:
-        self.moment = moment
-        self._skip = asyncio.Event()
-        self.draw()
-        try:
-            if self.pause is None:
-                await self._skip.wait()
-            else:
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(self.pause):  # not wait_for, which can swallow a cancel (3.11)
-                        await self._skip.wait()
-        finally:
-            self._skip = None
-            self.moment = None
-            self.draw()
-
-    async def _result(self, result: HandResult, extra: list[str], over: MatchOver | None) -> None:
-        rules = self.game.rules
-        me = self.game.me
-        lines = []
-        for team in (0, 1):
-            mine = " (yours)" if team == me % 2 else ""
-            lines.append(f"{team_label(team, rules.players, self.names)}{mine}: tens {result.tens[team]}, "
-                         f"tricks {result.tricks_won[team]}")
-        lines += ["", result_text(result, rules, self.names), *extra]
-        if over is not None:
-            verdict = "Your team wins!" if over.winner == me % 2 else "The other team wins."
-            lines += ["", f"Match over: {score_text(over.score, rules)}. {verdict}"]
-            self.outcome = Outcome("over", (f"Match over: {score_text(over.score, rules)}.", verdict))
-        title = f"Hand {result.hand + 1}: " + (
-            "nobody scores" if result.winner is None
-            else ("your team wins" if result.winner == me % 2 else "the other team wins")
-        )
-        await self._panel(title, lines, over=over is not None)
-        if over is not None:
-            self.exit(self.outcome)
-
-    async def _panel(self, title: str, lines: Sequence[str], over: bool) -> None:
-        done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
-
-        def closed(answer: str | None) -> None:
-            if not done.done():
-                done.set_result(answer)
-
-        self.push_screen(ResultScreen(title, lines, over), closed)
-        await done
-        self.query_one(HandView).focus()

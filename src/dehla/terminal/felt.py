@@ -18,9 +18,10 @@ from rich.text import Text
 from dehla.cards import Card, Suit
 from dehla.engine.events import Trick
 from dehla.engine.observe import Observation
-from dehla.terminal.words import card_text
+from dehla.terminal.words import card_text, trump_text
+from dehla.text import score_text, seat_label
 
-__all__ = ["Moment", "draw_felt", "seat_angle", "seat_point", "suit_style"]
+__all__ = ["Moment", "draw_felt", "seat_angle", "seat_point", "side_text", "suit_style", "title_text"]
 
 RED = Style(color="red", bold=True)
 BLACK = Style(bold=True)
@@ -192,3 +193,42 @@ def draw_felt(
         row = max(0, _nearest(middle_y) - 2)  # above the side seats' labels
         canvas.centred(width // 2, row, [(_short(moment.note, max(4, width - 4)), Style(bold=True))])
     return canvas.text()
+
+
+#: Observation phases while a hand is being played.
+IN_HAND = ("call", "hide", "play")
+
+
+def title_text(obs: Observation, names: Sequence[str]) -> Text:
+    """The title line: the preset, who you are, the hand, the match score."""
+    me = seat_label(obs.seat, names)
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"dehla · {obs.rules.preset}", Style(bold=True))
+    hand = obs.hand_number + 1 if obs.phase in IN_HAND else max(1, len(obs.results))
+    text.append(f" · {me}, team {obs.team} · Hand {hand} · {score_text(obs.score, obs.rules)}")
+    return text
+
+
+def side_text(obs: Observation, names: Sequence[str], symbols: bool = True) -> Text:
+    """The side panel: trump, the dealer, the centre, each team's tricks and tens, the score and any streak."""
+    out = Text(no_wrap=False)
+    out.append("Trump ", Style(bold=True))
+    out.append(trump_text(obs, symbols) + "\n")
+    out.append("Dealer ", Style(bold=True))
+    out.append(names[obs.dealer] + "\n")
+    if obs.rules.collection == "centre":
+        tens = " ".join(card_text(card, symbols) for card in obs.centre if card.is_ten) or "no tens"
+        out.append("Centre ", Style(bold=True))
+        out.append(f"{len(obs.centre)} cards, {tens}\n")
+        if obs.next_collector is not None:
+            out.append(f" {names[obs.next_collector]} collects by winning the next trick\n")
+    for team in (0, 1):
+        mine = " (yours)" if team == obs.team else ""
+        out.append(f"Team {team}{mine}\n", Style(bold=True, color="cyan" if team == 0 else "magenta"))
+        tens = " ".join(card_text(card, symbols) for card in obs.captured[team] if card.is_ten)
+        out.append(f" tricks {obs.tricks_won[team]} · tens {obs.tens[team]}" + (f": {tens}" if tens else "") + "\n")
+    out.append(score_text(obs.score, obs.rules), Style(bold=True))
+    if max(obs.streak):
+        team = 0 if obs.streak[0] else 1
+        out.append(f"\n streak: team {team}, {max(obs.streak)} in a row")
+    return out

@@ -1,8 +1,9 @@
 """The match behind the full-screen table: one person's seat, bots in the others, chance from a seeded rng.
 
-This is the same loop as ``dehla play``'s line-by-line mode and ``dehla.play.play_match``, cut into steps
-so that a screen can show each one: the table never reads the ``Match`` itself, only the person's
-``Observation`` (``view()``) and the events each step returns.
+Its steps (a deal, a bot's decision, the person's decision) are the ones the shared pacing loop takes
+(``dehla.play.driver.MatchDriver``, through ``pacing.TablePacing``), so that a screen can show each one:
+the screen never reads the ``Match`` itself, only the person's ``Observation`` (``view()``) and the
+events each step returns.
 """
 
 from __future__ import annotations
@@ -52,6 +53,11 @@ class TableGame:
         self.names = list(names)
         self.rng = rng
         self._match = Match.new(rules, rng)
+
+    @property
+    def match(self) -> Match:
+        """The match itself, for the driver that paces it (``pacing``); the screen reads only ``view()``."""
+        return self._match
 
     @property
     def first_dealer(self) -> int:

@@ -1,13 +1,15 @@
-"""A table's driver: everything that happens at a table without a person acting.
+"""A table's driver: everything that happens at a table without a person acting, on the shared pacing loop.
 
 The deal, the bots' moves, a person's seat played by its stand-in bot after the
 grace time, the turn timer, and the pauses between them (the bot delay, the
 finished trick shown for the table's trick pause, the wait between hands until
-every person is ready).  One task per table, on the process that holds the
-table's lease; each step goes through the table's own ``commit`` (append to the
-log, apply, broadcast), under the table's lock, like a person's action.  A bot
-thinks outside the lock, off the event loop (a thread, or the search bots'
-worker pool), and its move is dropped if the table moved on meanwhile.
+every person is ready).  When each is due and the loop that takes it are
+``dehla.play.driver.MatchDriver``'s, as at the terminal's table; ``TableDriver`` is the
+web's side of it.  One task per table, on the process that holds the table's
+lease; each step goes through the table's own ``commit`` (append to the log,
+apply, broadcast), under the table's lock, like a person's action.  A bot thinks
+outside the lock, off the event loop (a thread, or the search bots' worker
+pool), and its move is dropped if the table moved on meanwhile.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import asyncio
 import contextlib
 import logging
 import random
-import time
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -24,6 +25,7 @@ from dehla.bots import Bot
 from dehla.engine.actions import Action
 from dehla.engine.observe import Observation
 from dehla.engine.state import Match
+from dehla.play.driver import MatchDriver
 from dehla.web.botpool import BotPool
 from dehla.web.seats import SeatInfo
 from dehla.web.storage import LeaseLost, StaleLog
@@ -92,10 +94,11 @@ class DrivenTable(Protocol):
 
 
 class TableDriver:
-    """The automatic steps of one table, and when each is due."""
+    """The web table's side of the pacing loop (``dehla.play.driver.DrivenTable``): its clocks, its log, its bots."""
 
     def __init__(self, table: DrivenTable) -> None:
         self.table = table
+        self.driver = MatchDriver(self)
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -104,7 +107,7 @@ class TableDriver:
 
     def start(self) -> None:
         if not self.running:
-            self._task = asyncio.get_running_loop().create_task(self._drive(), name=f"table-{self.table.table_id}")
+            self._task = asyncio.get_running_loop().create_task(self.driver.run(), name=f"table-{self.table.table_id}")
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -115,7 +118,7 @@ class TableDriver:
 
     # -- when ---------------------------------------------------------------------------------------
 
-    def person_due(self, seat: int) -> float | None:
+    def person_due(self, seat: int, now: float = 0.0) -> float | None:
         """When the turn timer or the grace time plays for a person's seat (monotonic time), if either applies."""
         table = self.table
         times = []
@@ -140,96 +143,96 @@ class TableDriver:
         due = self.person_due(seat)
         return None if due is None else max(0.0, round(due - now, 1))
 
-    def next_due(self) -> float | None:
-        """When the next automatic step is due (monotonic time), or ``None`` to wait for a person.
-
-        Bots and the deal wait until a finished trick has been shown for ``trick_pause``.
-        """
+    def held_until(self, now: float) -> float | None:
+        """A finished trick is shown for the trick pause before bots go on (people may play meanwhile)."""
         table = self.table
-        match = table.match
-        if match is None or table.status != "playing":
+        if not table.finished_trick_shown:
             return None
-        now = time.monotonic()
-        if match.is_over:
-            return now
-        shown = table.trick_ended + table.trick_pause if table.finished_trick_shown else 0.0
-        if match.is_chance:
-            if not match.results:
-                return now
-            waiting = [seat for seat in table.people_seated()
-                       if table.person_in_control(seat, now) and seat not in table.ready]
-            if not waiting:
-                return max(table.hand_ended + table.bot_delay, shown)
-            return max(table.hand_ended + table.hand_pause, shown)
-        seat = match.to_act
-        assert seat is not None
-        if not table.person_in_control(seat, now):
-            return max(table.turn_started + table.bot_delay, shown)
-        return self.person_due(seat)
+        until = table.trick_ended + table.trick_pause
+        return until if until > now else None
+
+    def people_waited_for(self, now: float) -> bool:
+        table = self.table
+        return any(table.person_in_control(seat, now) and seat not in table.ready for seat in table.people_seated())
+
+    # -- the table, as the driver sees it -----------------------------------------------------------
+
+    @property
+    def changed(self) -> asyncio.Event:
+        return self.table.changed
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        return self.table.lock
+
+    @property
+    def match(self) -> Match | None:
+        return self.table.match
+
+    @property
+    def playing(self) -> bool:
+        return self.table.status == "playing"
+
+    @property
+    def done(self) -> bool:
+        return False  # a table outlives its matches: the driver runs until it is stopped or loses the lease
+
+    @property
+    def version(self) -> int:
+        return self.table.seq
+
+    @property
+    def turn_started(self) -> float:
+        return self.table.turn_started
+
+    @property
+    def hand_ended(self) -> float:
+        return self.table.hand_ended
+
+    @property
+    def bot_delay(self) -> float:
+        return self.table.bot_delay
+
+    @property
+    def hand_pause(self) -> float:
+        return self.table.hand_pause
+
+    def person_in_control(self, seat: int, now: float) -> bool:
+        return self.table.person_in_control(seat, now)
+
+    def let_go(self) -> None:
+        pass  # the finished trick stays on the table until the next card; only its pause holds the bots
 
     # -- what ---------------------------------------------------------------------------------------
 
-    async def _drive(self) -> None:
-        table = self.table
-        while True:
-            try:
-                due = self.next_due()
-                now = time.monotonic()
-                if due is not None and due <= now:
-                    await self._automatic()
-                    continue
-                table.changed.clear()
-                # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancel that comes just after
-                # the event is set, and stop would then wait for this loop forever.
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(None if due is None else due - now):
-                        await table.changed.wait()
-            except asyncio.CancelledError:
-                raise
-            except LeaseLost:
-                log.info("table %s: another process runs it now", table.table_id)
-                return
-            except StaleLog:
-                await table.catch_up()  # a person's action on another process came first: decide again
-            except Exception:
-                log.exception("table %s: automatic step failed", table.table_id)
-                await asyncio.sleep(1.0)
+    async def refresh(self) -> None:
+        if self.table.behind:
+            await self.table.catch_up_locked()
 
-    async def _automatic(self) -> None:
+    async def deal(self) -> None:
+        await self.table.deal(lease=True)
+
+    async def commit(self, seat: int, action: Action, by: str) -> None:
+        await self.table.commit(seat, action, by, lease=True)
+
+    async def finish(self) -> None:
+        await self.table.finish()
+
+    async def think(self, seat: int, observation: Observation) -> Action:
+        """The seat's bot decides; a bot that fails or answers an illegal action is replaced by a random legal one."""
         table = self.table
-        async with table.lock:
-            if table.behind:
-                await table.catch_up_locked()
-            match = table.match
-            due = self.next_due()
-            if match is None or due is None or due > time.monotonic():
-                return
-            if match.is_over:
-                if table.status == "playing":
-                    await table.finish()
-                return
-            if match.is_chance:
-                await table.deal(lease=True)
-                return
-            seat = match.to_act
-            assert seat is not None
-            version = table.seq
-            observation = match.observe(seat)
-            by = "timer" if table.person_in_control(seat, time.monotonic()) else "bot"
-            bot = table.bots[seat]
-            name, seed = table.seats[seat].bot, table.bot_seeds.get(seat, 0)
+        bot = table.bots[seat]
+        name, seed = table.seats[seat].bot, table.bot_seeds.get(seat, 0)
+        legal = observation.legal_actions
         try:
             action = await self._think(seat, bot, name, seed, observation)
         except Exception:
             log.exception("table %s: bot %s failed; playing a random legal action", table.table_id, name)
-            action = table.rng.choice(observation.legal_actions)
-        async with table.lock:
-            if table.seq != version or table.match is not match or match.to_act != seat:
-                return  # a person acted meanwhile
-            if not match.is_legal(action):
-                log.error("table %s: bot %s chose illegal %s", table.table_id, name, action)
-                action = table.rng.choice(match.legal_actions())
-            await table.commit(seat, action, by, lease=True)
+            return table.rng.choice(legal)
+        if action not in legal:
+            log.error("table %s: bot %s chose illegal %s", table.table_id, name, action)
+            return table.rng.choice(legal)
+        return action
 
     async def _think(self, seat: int, bot: Bot, name: str, seed: int, observation: Observation) -> Action:
         """A search bot thinks in the server's worker pool; a quick bot in a thread of this process."""
@@ -237,3 +240,15 @@ class TableDriver:
         if pool is not None and pool.thinks(name):
             return await pool.act(f"{self.table.table_id}:{seat}:{name}:{seed}", name, seed, observation)
         return await asyncio.to_thread(bot.act, observation)
+
+    async def step_failed(self, error: Exception) -> bool:
+        table = self.table
+        if isinstance(error, LeaseLost):
+            log.info("table %s: another process runs it now", table.table_id)
+            return False
+        if isinstance(error, StaleLog):
+            await table.catch_up()  # a person's action on another process came first: decide again
+            return True
+        log.exception("table %s: automatic step failed", table.table_id, exc_info=error)
+        await asyncio.sleep(1.0)
+        return True

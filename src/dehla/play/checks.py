@@ -1,8 +1,4 @@
-"""Running matches between players that decide from observations (bots, people, outside programs).
-
-* ``play_match`` plays a whole match; ``play_hand`` plays the decisions of one hand after its deal, the loop
-  the arena and the benchmarks share.
-* ``checked_act`` holds any player to the rules, and ``BotFailure`` reports one that broke them.
+"""Holding a player to the rules: ``checked_act``, and ``BotFailure`` for one that broke them.
 
 Whatever seat a bot takes (registered in this process, or an outside program
 over the bot protocol), the host may ask it through ``checked_act``: an
@@ -13,17 +9,13 @@ what the bot said.  The caller then scores the match as lost by the bot's team.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from typing import TypedDict
 
-from dehla.bots.base import Bot, bind_bots
+from dehla.bots.base import Bot
 from dehla.engine.actions import Action
-from dehla.engine.events import Event
 from dehla.engine.observe import Observation
-from dehla.engine.state import Match
 from dehla.errors import DehlaError
-from dehla.rules import Rules
 
 __all__ = [
     "BotFailure",
@@ -34,8 +26,6 @@ __all__ = [
     "close_bots",
     "describe_position",
     "legal_text",
-    "play_hand",
-    "play_match",
     "position_of",
 ]
 
@@ -50,48 +40,6 @@ FAILURE_KINDS = {
 }
 
 _SAID_LIMIT = 200
-
-#: Chooses the action of the seat to act from that seat's observation: ``choose(seat, observation)``.
-Chooser = Callable[[int, Observation], Action]
-
-
-def play_match(
-    rules: Rules | str,
-    players: Sequence[Bot],
-    rng: random.Random,
-    on_events: Callable[[Match, tuple[Event, ...]], None] | None = None,
-    match: Match | None = None,
-) -> Match:
-    """Play a whole match: chance from ``rng``, each seat's decisions from its player's ``act``.
-
-    Each player is shown only its own seat's observation (a measurement-only bot such as ``cheat`` is
-    also bound to the match, which is how it sees every card).
-    """
-    game = match if match is not None else Match.new(rules, rng)
-    bind_bots(players, game)
-    while not game.is_over:
-        if game.is_chance:
-            events = game.apply(game.random_deal(rng))
-        else:
-            seat = game.to_act
-            assert seat is not None
-            events = game.apply(players[seat].act(game.observe(seat)))
-        if on_events is not None and events:
-            on_events(game, events)
-    return game
-
-
-def play_hand(match: Match, choose: Chooser) -> None:
-    """Play the decisions of the hand in progress until it ends (chance is next, or the match is over).
-
-    ``choose(seat, observation)`` decides for the seat to act from that seat's observation, e.g.
-    ``lambda seat, seen: checked_act(bots[seat], seen)``; a wrapper may time or inspect the decision.
-    """
-    while not match.is_chance and not match.is_over:
-        seat = match.to_act
-        assert seat is not None
-        match.apply(choose(seat, match.observe(seat)))
-
 
 class Position(TypedDict):
     """Where a match stands, for a report: hands are numbered from 0 as in records, tricks from 1."""
