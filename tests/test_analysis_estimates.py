@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 from tests.helpers import random_hand_record
 
+from dehla.analysis.record import RecordAnalysis, analyse_record
 from dehla.cli.main import main
 from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
 from dehla.engine.state import Match
+from dehla.learn.value import default_model, model_leaves, trick_values
 from dehla.record import dumps_record, replay
 from dehla.solver import Solver
 from dehla.solver import analysis as analysis_module
-from dehla.solver.analysis import RecordAnalysis, analyse_record
-from dehla.solver.value import default_model, model_leaves, trick_values
 
 TINY = 5_000  # nodes: too few for the first tricks of a full deal, plenty for the last ones
 

@@ -17,7 +17,7 @@ from dehla.engine.actions import Deal
 from dehla.engine.observe import Observation
 from dehla.engine.phase import Phase
 from dehla.engine.state import Match
-from dehla.solver.value import default_model
+from dehla.learn.value import default_model
 
 pytestmark = pytest.mark.skipif(default_model() is None, reason="the value model file is not installed")
 

@@ -24,8 +24,8 @@ from dehla import Match
 from dehla.batch import Batch, deal_of
 from dehla.batch import kernel as k
 from dehla.engine.events import HandResult
-from dehla.envs.encoding import FIELDS, NUM_ACTIONS, action_index, encode, layout
 from dehla.errors import IllegalActionError
+from dehla.features.observation import FIELDS, NUM_ACTIONS, action_index, encode, layout
 from dehla.rules import parse_rules
 
 #: Hands per preset in the random-play comparison (per option variant: ``VARIANT_HANDS``).

@@ -1,4 +1,4 @@
-"""The shared action space and observation vector (dehla.envs.encoding): layout, range, masks."""
+"""The shared action space and observation vector (dehla.features.observation): layout, range, masks."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from dehla import PRESETS, Match
 from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL
-from dehla.envs.encoding import (
+from dehla.features.observation import (
     ACTIONS,
     FIELDS,
     NUM_ACTIONS,

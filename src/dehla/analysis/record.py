@@ -24,7 +24,7 @@ decision there is answered; a position still too big (usually at trick 1) is
 reported as not solved rather than guessed.
 
 Such a decision gets an *estimate* instead (``estimates=True``, the default):
-the learned value (``dehla.solver.value``) searches the true position to the end
+the learned value (``dehla.learn.value``) searches the true position to the end
 of the trick in progress and values every way it can end.  An estimate is kept
 apart from the exact answers everywhere: ``Decision.estimate`` (never ``value``,
 ``best_value``, ``levels_lost`` or ``hand_lost``), an ``estimate`` object with
@@ -68,11 +68,11 @@ from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
+from dehla.learn.value import LeafValues, default_model, model_leaves, result_scale, trick_values
 from dehla.record import replay
 from dehla.rules import RulesJSON
 from dehla.solver.fast import Results, Solution, SolveLimitReached, Solver
 from dehla.solver.objective import Value
-from dehla.solver.value import LeafValues, default_model, model_leaves, result_scale, trick_values
 
 __all__ = [
     "Decision",
