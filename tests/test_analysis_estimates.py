@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from tests.helpers import random_hand_record
 
+from dehla.analysis import record as analysis_module
 from dehla.analysis.record import RecordAnalysis, analyse_record
 from dehla.cli.main import main
 from dehla.engine.actions import Action, Deal
@@ -19,7 +20,6 @@ from dehla.engine.state import Match
 from dehla.learn.value import default_model, model_leaves, trick_values
 from dehla.record import dumps_record, replay
 from dehla.solver import Solver
-from dehla.solver import analysis as analysis_module
 
 TINY = 5_000  # nodes: too few for the first tricks of a full deal, plenty for the last ones
 
