@@ -103,7 +103,7 @@ def test_the_shipped_model_is_small_and_covers_the_four_player_families() -> Non
         assert model.covers(PRESETS[name])
     assert not supported(PRESETS["mendikot-6"])
     assert not model.covers(PRESETS["mendikot-6"])
-    path = Path(__file__).parent.parent / "src" / "dehla" / "solver" / "models" / "value.npz"
+    path = Path(__file__).parent.parent / "src" / "dehla" / "learn" / "models" / "value.npz"
     assert path.stat().st_size < 5_000_000
 
 
