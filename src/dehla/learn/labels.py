@@ -68,7 +68,8 @@ class DataTask:
     to_trick: int
     node_limit: int
     explore: float
-    #: Makes each seat's player from a seed (a class or a module-level function: tasks go to other processes).
+    #: Makes each seat's player from a seed: given, not imported, as the bots sit above the model they read; a
+    #: class or a module-level function, since tasks go to other processes.
     player: Callable[[int], Player]
     backward_to: int | None = None  # keep positions from this many tricks on, unlabelled, for backward labels
     keep_history: bool = False  # the solver's positions keep their history too (to rebuild them: benchmarks)
