@@ -15,7 +15,8 @@ import pytest
 from tests.helpers import random_hand_record, random_record
 
 from dehla.analysis import record as analysis_module
-from dehla.analysis.record import Decision, RecordAnalysis, analyse_record
+from dehla.analysis.findings import Decision, RecordAnalysis
+from dehla.analysis.record import analyse_record
 from dehla.cli.main import main
 from dehla.engine.actions import Action
 from dehla.engine.state import Match

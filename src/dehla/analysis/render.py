@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
-if TYPE_CHECKING:  # a hand reply is typed in the serving process, which never loads the solver
-    from dehla.analysis.record import (
-        Decision,
-        DecisionEstimate,
-        DecisionJSON,
-        HandAnalysisJSON,
-        RecordAnalysis,
-        SeatSummaryJSON,
-    )
+from dehla.analysis.findings import (
+    Decision,
+    DecisionEstimate,
+    DecisionJSON,
+    HandAnalysisJSON,
+    RecordAnalysis,
+    SeatSummaryJSON,
+)
 
 __all__ = ["ESTIMATE_LEGEND", "ESTIMATE_WORDS", "HandReply", "NoDecisions", "analysis_text", "hand_reply"]
 
