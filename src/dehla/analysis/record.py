@@ -71,6 +71,7 @@ from dehla.engine.state import Match
 from dehla.errors import DehlaError
 from dehla.learn.value import LeafValues, default_model, model_leaves, result_scale, trick_values
 from dehla.record import replay
+from dehla.rules import RulesJSON
 from dehla.solver.fast import Results, Solution, SolveLimitReached, Solver
 from dehla.solver.objective import Value
 
@@ -172,7 +173,6 @@ def analyse_record(
     solver = solver if solver is not None else Solver()
     keep = solver.keep_table
     solver.keep_table = True
-    seats = [SeatSummary(seat) for seat in range(final.players)]
     decisions: list[Decision | None] = [None] * len(positions)
     done = 0
     try:
@@ -190,6 +190,13 @@ def analyse_record(
         solver.keep_table = keep
     if progress is not None:
         progress(len(positions), len(positions))
+    return _gathered(rules_json, final.players, positions, decisions)
+
+
+def _gathered(rules_json: RulesJSON, players: int, positions: list[tuple[int, int, Match, Action]],
+              decisions: list[Decision | None]) -> RecordAnalysis:
+    """The judged decisions (one for each of ``positions``) by hand, and each seat's summary of them."""
+    seats = [SeatSummary(seat) for seat in range(players)]
     analysed: dict[int, HandAnalysis] = {}
     for (hand, _, match, _), decision in zip(positions, decisions):
         assert decision is not None
