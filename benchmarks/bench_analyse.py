@@ -21,11 +21,11 @@ import random
 import statistics
 import time
 
+from dehla.analysis import record as analysis_module
+from dehla.analysis.record import DEFAULT_NODE_LIMIT, HAND_SECONDS, RESULT_NODE_LIMIT, analyse_record
 from dehla.bots.heuristic import HeuristicBot
 from dehla.engine.state import Match
 from dehla.record import to_record
-from dehla.solver import analysis as analysis_module
-from dehla.solver.analysis import DEFAULT_NODE_LIMIT, HAND_SECONDS, RESULT_NODE_LIMIT, analyse_record
 from dehla.solver.fast import Solver
 
 #: Issue 18's target for a whole hand's analysis on this project's machine.

@@ -38,8 +38,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 from dehla.envs import dehla_v0
-from dehla.envs.encoding import NUM_ACTIONS, observation_size
 from dehla.envs.gym_env import DehlaEnv
+from dehla.features.observation import NUM_ACTIONS, observation_size
 
 DECISIONS_PER_HAND = 52
 

@@ -21,7 +21,7 @@ from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import estimate_action
 from dehla.engine.phase import Phase
 from dehla.engine.state import Match
-from dehla.solver.value import default_model
+from dehla.learn.value import default_model
 from dehla.solver.warm import warm_up
 from dehla.terminal.words import hint_note
 

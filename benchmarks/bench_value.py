@@ -41,21 +41,13 @@ import numpy as np
 
 from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import SearchBot, SearchSettings
-from dehla.cli.train import (
-    FAMILY_PRESETS,
-    SOLVER,
-    Dataset,
-    accuracy,
-    backward_label,
-    data_tasks,
-    held_out,
-    make_data,
-    match_of,
-    sorted_by_hand,
-)
 from dehla.engine.state import Match, Phase
+from dehla.features.position import encode_raw, raw_of
+from dehla.learn.data import SOLVER, Dataset, match_of, sorted_by_hand
+from dehla.learn.fit import accuracy, held_out
+from dehla.learn.labels import FAMILY_PRESETS, backward_label, data_tasks, make_data
+from dehla.learn.value import ValueModel, default_model
 from dehla.rules import PRESETS, Rules
-from dehla.solver.value import ValueModel, default_model, encode_raw, raw_of
 
 
 def _model(path: Path | None) -> ValueModel:
@@ -236,7 +228,7 @@ def run_search(args: argparse.Namespace) -> None:
     model = _model(args.model)
     tasks = data_tasks(
         tuple(FAMILY_PRESETS), args.hands, args.seed, min(args.tricks), max(args.tricks), args.node_limit,
-        explore=0.1, keep_history=True,
+        explore=0.1, player=HeuristicBot, keep_history=True,
     )  # fmt: skip
     data = make_data(tasks, workers=1)
     data = data.subset((data.source == SOLVER) & np.isin(data.trick, args.tricks))

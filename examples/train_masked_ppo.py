@@ -29,8 +29,8 @@ from dehla.arena.stats import wilson
 from dehla.bots.base import RandomBot
 from dehla.engine.actions import Action
 from dehla.engine.observe import Observation
-from dehla.envs.encoding import ACTIONS, action_index, action_mask, encode
 from dehla.envs.gym_env import DehlaEnv
+from dehla.features.observation import ACTIONS, action_index, action_mask, encode
 
 
 class PolicyBot:

@@ -14,14 +14,15 @@ from typing import cast
 import pytest
 from tests.helpers import random_hand_record, random_record
 
+from dehla.analysis import record as analysis_module
+from dehla.analysis.findings import Decision, RecordAnalysis
+from dehla.analysis.record import analyse_record
 from dehla.cli.main import main
 from dehla.engine.actions import Action
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
 from dehla.record import dumps_record
 from dehla.solver import Solver
-from dehla.solver import analysis as analysis_module
-from dehla.solver.analysis import Decision, RecordAnalysis, analyse_record
 from dehla.solver.fast import Results, Solution
 
 

@@ -11,15 +11,16 @@ from pathlib import Path
 import pytest
 from tests.helpers import random_hand_record
 
+from dehla.analysis import record as analysis_module
+from dehla.analysis.findings import DecisionEstimate, RecordAnalysis
+from dehla.analysis.record import analyse_record
 from dehla.cli.main import main
 from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
 from dehla.engine.state import Match
+from dehla.learn.value import default_model, model_leaves, trick_values
 from dehla.record import dumps_record, replay
 from dehla.solver import Solver
-from dehla.solver import analysis as analysis_module
-from dehla.solver.analysis import RecordAnalysis, analyse_record
-from dehla.solver.value import default_model, model_leaves, trick_values
 
 TINY = 5_000  # nodes: too few for the first tricks of a full deal, plenty for the last ones
 
@@ -132,7 +133,7 @@ def test_json_keeps_the_estimate_in_an_object_of_its_own_marked_not_exact(pagat_
 def test_the_verdict_every_front_end_shows_is_decided_once_by_the_estimate(
     value: float, best_value: float, scale: int, verdict: str
 ) -> None:
-    estimate = analysis_module.DecisionEstimate(value, best_value, [], scale)
+    estimate = DecisionEstimate(value, best_value, [], scale)
     assert estimate.verdict == verdict
     assert estimate.hand_lost == (verdict == "hand")
     assert estimate.to_json()["verdict"] == verdict

@@ -12,12 +12,12 @@ import re
 import pytest
 
 from dehla.bots.search import SearchBot, SearchSettings, estimate_action, move_source
-from dehla.cli.play import TerminalPlayer
 from dehla.engine.actions import Deal
 from dehla.engine.observe import Observation
 from dehla.engine.phase import Phase
 from dehla.engine.state import Match
-from dehla.solver.value import default_model
+from dehla.learn.value import default_model
+from dehla.terminal.plain import TerminalPlayer
 
 pytestmark = pytest.mark.skipif(default_model() is None, reason="the value model file is not installed")
 

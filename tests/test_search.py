@@ -22,12 +22,12 @@ from dehla.bots.search import (
 )
 from dehla.bots.tracking import CardTracker
 from dehla.cards import Card
-from dehla.cli.play import TerminalPlayer
 from dehla.engine.actions import Play
 from dehla.engine.state import Match, Phase
 from dehla.errors import DehlaError
 from dehla.rules import PRESETS
 from dehla.solver import Solver, objective_for
+from dehla.terminal.plain import TerminalPlayer
 
 
 def _random_position(preset: str, rng: random.Random, stop: float) -> Match:

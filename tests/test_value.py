@@ -12,36 +12,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import SearchBot, SearchSettings
 from dehla.cards import Suit, mask_of, parse_cards
 from dehla.cli.main import main
-from dehla.cli.train import (
-    SOLVER,
-    UNLABELLED,
-    Dataset,
-    DataTask,
-    backward_label,
-    held_out,
-    label_task,
-    match_of,
-    sorted_by_hand,
-)
 from dehla.engine.state import Match, Phase
 from dehla.errors import DehlaError
+from dehla.features.position import FEATURES, RAW_FIELDS, encode_raw, raw_of, rename_suits
+from dehla.learn.data import SOLVER, UNLABELLED, Dataset, match_of, sorted_by_hand
+from dehla.learn.fit import held_out
+from dehla.learn.labels import DataTask, backward_label, label_task
+from dehla.learn.value import ValueModel, default_model, model_leaves, supported, trick_values
 from dehla.rules import PRESETS
 from dehla.solver import Solver
-from dehla.solver.value import (
-    FEATURES,
-    RAW_FIELDS,
-    ValueModel,
-    default_model,
-    encode_raw,
-    model_leaves,
-    raw_of,
-    rename_suits,
-    supported,
-    trick_values,
-)
 
 _F = {name: index for index, name in enumerate(RAW_FIELDS)}
 
@@ -120,7 +103,7 @@ def test_the_shipped_model_is_small_and_covers_the_four_player_families() -> Non
         assert model.covers(PRESETS[name])
     assert not supported(PRESETS["mendikot-6"])
     assert not model.covers(PRESETS["mendikot-6"])
-    path = Path(__file__).parent.parent / "src" / "dehla" / "solver" / "models" / "value.npz"
+    path = Path(__file__).parent.parent / "src" / "dehla" / "learn" / "models" / "value.npz"
     assert path.stat().st_size < 5_000_000
 
 
@@ -214,7 +197,6 @@ def test_a_trump_call_or_hide_is_valued_at_the_position_it_leads_to(preset: str)
 
 @pytest.mark.parametrize("preset", ["pagat", "mendikot-band"])
 def test_search_bot_makes_the_trump_call_and_the_hide_with_the_model(preset: str) -> None:
-    from dehla.bots.heuristic import HeuristicBot
     from dehla.bots.search import move_source
 
     rng = random.Random(6)
@@ -237,7 +219,7 @@ def test_search_bot_makes_the_trump_call_and_the_hide_with_the_model(preset: str
 
 
 def test_training_data_is_reproducible_and_labelled_for_the_mover() -> None:
-    task = DataTask("pagat", 7, 2, 0, 9, 12, 1_000_000, 0.2)
+    task = DataTask("pagat", 7, 2, 0, 9, 12, 1_000_000, 0.2, HeuristicBot)
     first = label_task(task)
     second = label_task(task)
     assert len(first) > 0
@@ -260,9 +242,9 @@ def test_train_rejects_bad_options_with_a_message(capsys: pytest.CaptureFixture[
 
 
 def test_renaming_side_suits_keeps_trump_and_every_seats_count() -> None:
-    from dehla.cli.train import permute_suits
+    from dehla.learn.fit import permute_suits
 
-    data = label_task(DataTask("mendikot", 3, 2, 0, 8, 12, 1_000_000, 0.0))
+    data = label_task(DataTask("mendikot", 3, 2, 0, 8, 12, 1_000_000, 0.0, HeuristicBot))
     renamed = permute_suits(data, np.random.default_rng(0))
     trump = data.rows[:, _F["trump"]]
     for field in ("hand0", "hand1", "hand2", "hand3", "centre", "captured0", "captured1"):
@@ -306,8 +288,6 @@ def test_the_model_answers_the_same_for_every_renaming_of_the_suits_that_keeps_t
 
 
 def test_search_bot_keeps_the_heuristics_move_without_a_clear_estimated_gain() -> None:
-    from dehla.bots.heuristic import HeuristicBot
-
     rng = random.Random(4)
     match = Match.new("mendikot", rng)
     match.apply(match.random_deal(rng))
@@ -337,7 +317,7 @@ def test_one_command_makes_the_data_and_trains_a_model_that_play_can_load(tmp_pa
 
 def test_a_kept_history_rebuilds_its_position() -> None:
     for preset in ("pagat-cut", "taash", "mendikot-band", "mendikot-band-auto", "mendikot-open"):
-        data = label_task(DataTask(preset, 5, 2, 0, 11, 12, 1_000_000, 0.2, backward_to=0))
+        data = label_task(DataTask(preset, 5, 2, 0, 11, 12, 1_000_000, 0.2, HeuristicBot, backward_to=0))
         kept = np.flatnonzero(data.source == UNLABELLED)
         assert set(data.trick[kept].tolist()) == set(range(11))
         assert np.all(data.history[data.source == SOLVER] == -1)
@@ -347,7 +327,7 @@ def test_a_kept_history_rebuilds_its_position() -> None:
 
 def test_solved_positions_keep_their_history_when_asked() -> None:
     for preset in ("pagat", "taash", "mendikot-band"):
-        task = DataTask(preset, 5, 2, 0, 9, 12, 1_000_000, 0.2)
+        task = DataTask(preset, 5, 2, 0, 9, 12, 1_000_000, 0.2, HeuristicBot)
         asked = label_task(dataclasses.replace(task, keep_history=True))
         plain = label_task(task)
         assert np.array_equal(asked.rows, plain.rows) and np.array_equal(asked.margin, plain.margin)

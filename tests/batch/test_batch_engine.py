@@ -24,8 +24,8 @@ from dehla import Match
 from dehla.batch import Batch, deal_of
 from dehla.batch import kernel as k
 from dehla.engine.events import HandResult
-from dehla.envs.encoding import FIELDS, NUM_ACTIONS, action_index, encode, layout
 from dehla.errors import IllegalActionError
+from dehla.features.observation import FIELDS, NUM_ACTIONS, action_index, encode, layout
 from dehla.rules import parse_rules
 
 #: Hands per preset in the random-play comparison (per option variant: ``VARIANT_HANDS``).
@@ -241,8 +241,10 @@ def test_the_layout_fits() -> None:
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
-def test_observations_are_the_environments_encoding(rules: Any) -> None:
-    """At every step of random hands, for every seat (and after the end), the batch's vector is ``encode``'s."""
+def test_the_compiled_observation_is_the_specifications(rules: Any) -> None:
+    """The kernel's twin of the observation vector against its one specification (``dehla.features.observation``):
+    at every step of random hands of every preset and variant, for every seat (and after the end), the batch's
+    vector is ``encode``'s."""
     count = 12 if rules in PRESET_NAMES else 4
     players = parse_rules(rules).players
     rng = random.Random(rules_id(rules) + "/observations")

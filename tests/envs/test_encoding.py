@@ -1,7 +1,8 @@
-"""The shared action space and observation vector (dehla.envs.encoding): layout, range, masks."""
+"""The shared action space and observation vector (dehla.features.observation): layout, range, masks."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 
@@ -9,17 +10,20 @@ import numpy as np
 import pytest
 
 from dehla import PRESETS, Match
-from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL
-from dehla.envs.encoding import (
+from dehla.cards import Card
+from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Play, parse_action
+from dehla.features.observation import (
     ACTIONS,
     FIELDS,
     NUM_ACTIONS,
+    RULES_FEATURES,
     action_index,
     action_mask,
     action_of,
     encode,
     layout,
     observation_size,
+    rules_ones,
 )
 
 
@@ -29,6 +33,18 @@ def test_action_space_is_fixed_and_round_trips() -> None:
     for index, action in enumerate(ACTIONS):
         assert action_index(action) == index
         assert action_of(index) == action
+
+
+def test_equal_values_encode_alike_whatever_the_object() -> None:
+    """Actions and rules are looked up by value: a copy (not the interned object) gets the same index and field."""
+    copies = [Play(Card(int(a.card))) if isinstance(a, Play) else parse_action(str(a)) for a in ACTIONS]
+    assert all(copy is not action for copy, action in zip(copies[:52], ACTIONS[:52]))
+    assert [action_index(action) for action in copies] == list(range(NUM_ACTIONS))
+    for rules in PRESETS.values():
+        copy = dataclasses.replace(rules)
+        assert copy is not rules and rules_ones(copy) == rules_ones(rules)
+        wanted = [index for index, (name, value) in enumerate(RULES_FEATURES) if getattr(rules, name) == value]
+        assert list(rules_ones(copy)) == wanted
 
 
 def test_sizes_follow_the_documented_formula() -> None:

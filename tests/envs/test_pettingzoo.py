@@ -13,8 +13,8 @@ from pettingzoo.test import api_test, seed_test
 
 from dehla import PRESETS
 from dehla.envs import dehla_v0
-from dehla.envs.encoding import encode
 from dehla.errors import DehlaError
+from dehla.features.observation import encode
 
 
 @pytest.mark.filterwarnings("ignore:Observation:UserWarning")  # a dict of observation and mask, as documented

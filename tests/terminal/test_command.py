@@ -17,6 +17,7 @@ from dehla.cli.main import main
 from dehla.engine.observe import Observation
 from dehla.terminal.app import Outcome, TableApp
 from dehla.terminal.felt import draw_felt, seat_point
+from dehla.terminal.plain import play_lines
 
 
 class FakeTable:
@@ -74,7 +75,7 @@ def test_the_plain_mode_tells_a_card_that_makes_trump_once(capsys: pytest.Captur
     rng = random.Random(5)
     match = Match(PRESETS["taash"], 0)
     bots = [HeuristicBot(seat) for seat in range(4)]
-    play_command._play(match, list(bots), rng, ["You", "Heuristic1", "Heuristic2", "Heuristic3"], 0)
+    play_lines(match, list(bots), rng, ["You", "Heuristic1", "Heuristic2", "Heuristic3"], 0)
     lines = capsys.readouterr().out.splitlines()
     cuts = [index for index, line in enumerate(lines) if "cannot follow and plays" in line]
     assert cuts  # a whole Taash match: some hand's trump is made by a cut

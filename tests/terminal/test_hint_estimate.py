@@ -9,7 +9,7 @@ from tests.terminal.helpers import make_table, settle
 
 from dehla.bots.search import SearchBot, SearchSettings
 from dehla.engine.actions import Play
-from dehla.solver.value import default_model
+from dehla.learn.value import default_model
 from dehla.solver.warm import compile_here
 
 SIZE = (100, 30)

@@ -128,7 +128,7 @@ def test_a_bots_only_match_is_kept_in_history_and_downloads_as_a_record(client: 
 
 
 def test_the_replay_offers_the_solvers_analysis_one_hand_at_a_time(tmp_path: Path) -> None:
-    from dehla.solver.analysis import analyse_record
+    from dehla.analysis.record import analyse_record
 
     settings = WebSettings(bot_delay=0, hand_pause=0, trick_pause=0, analysis_nodes=100_000)
     with TestClient(create_app(open_storage(str(tmp_path / "analysis.sqlite3")), settings)) as client:

@@ -14,11 +14,12 @@ import pytest
 from starlette.testclient import TestClient
 from tests.web.helpers import LiveServer, SeatClient
 
-from dehla.cli.serve import _options, _server
+from dehla.cli.serve import serve_options
 from dehla.engine.state import Match
 from dehla.rules import parse_rules
 from dehla.web.app import WebSettings, create_app
 from dehla.web.botpool import BOT_NICENESS, BotPool, SolverPreparation
+from dehla.web.serving import make_server
 from dehla.web.storage import open_storage
 
 
@@ -120,7 +121,7 @@ def test_a_server_prepares_the_solver_aside_at_startup_and_the_lobby_says_so(
 def test_the_serve_command_prepares_the_solver(tmp_path: Path) -> None:
     args = argparse.Namespace(db=str(tmp_path / "serve.sqlite3"), bot_delay=0.0, hand_pause=0.0, allow_origin=[],
                               bot_workers=0, workers=1, lease_seconds=None)
-    server = _server(_options(args))
+    server = make_server(serve_options(args))
     assert server.config.app.state.settings.prepare_solver is True
 
 

@@ -19,8 +19,9 @@ import pytest
 from starlette.testclient import TestClient
 from tests.web.test_tables import _until
 
+from dehla.analysis.render import HandReply
 from dehla.web import analysis as analysis_module
-from dehla.web.analysis import AnalysisService, HandReply
+from dehla.web.analysis import AnalysisService
 from dehla.web.app import WebSettings, create_app
 from dehla.web.messages import WebError
 from dehla.web.players import COOKIE, Identities

@@ -12,7 +12,7 @@ them one by one); ``deal_of(rules, seed)`` gives that hand's dealer and ``Deal``
 ``Match(rules, dealer).apply(deal)`` starts the same hand in the engine (how the seed becomes a deal:
 ``dehla.batch.kernel``).  The dealer comes from the seed unless ``reset`` is given ``dealers``.
 
-Actions and observations are the environments' (``dehla.envs.encoding``): ``ACTIONS`` indices, and
+Actions and observations are the environments' (``dehla.features.observation``): ``ACTIONS`` indices, and
 ``observations()`` is ``encode(match.observe(seat))`` of a match whose first hand this is.
 """
 
@@ -28,8 +28,8 @@ from dehla.cards import ALL_CARDS, Card, Suit
 from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action, Deal
 from dehla.engine.events import Trick
 from dehla.engine.tricks import HandState
-from dehla.envs.encoding import ACTIONS, NUM_ACTIONS, PHASES, RULES_FEATURES, layout
 from dehla.errors import DehlaError, IllegalActionError
+from dehla.features.observation import ACTIONS, NUM_ACTIONS, PHASES, RULES_FEATURES, layout
 from dehla.rules import Rules, parse_rules
 
 __all__ = ["Batch", "BatchResult", "Reward", "deal_of", "params_of"]

@@ -13,7 +13,7 @@ budget; ``expert`` has a larger one.  While the hand is still too big to solve
 samples within the budget (the first tricks), they play as the ``heuristic``
 bot does; with ``SearchSettings(use_model=True)`` they search each sample
 there only to the end of the trick in progress and value every way it can end
-with a learned estimate of the solver's answer (``dehla.solver.value``; best
+with a learned estimate of the solver's answer (``dehla.learn.value``; best
 play by both teams within the trick, all endings valued in one numpy batch),
 and value each trump call or band-hukum card by the estimate of the position
 it leads to; without it those choices are the ``heuristic`` bot's.
@@ -360,7 +360,7 @@ class SearchSettings:
     slower to tune but reproducible (and where no sample can be solved, it
     searches ``model_samples`` samples with the value model).  ``table_bits``
     sizes the solver's table.  ``use_model`` lets the bot value the samples it
-    cannot solve with the learned value (``dehla.solver.value``), and make the
+    cannot solve with the learned value (``dehla.learn.value``), and make the
     trump call and the band-hukum choice with it; without it (the default: on
     200 ``pagat`` deals the model's first tricks have not beaten the heuristic's
     beyond noise, see docs/model.md) those moves are the heuristic's; and where
@@ -516,7 +516,7 @@ class SearchBot:
         Spends what is left of the move's budget (all of it when no exact solve was
         tried); ``None`` when the rules have no model (the heuristic plays then).
         """
-        from dehla.solver.value import default_model, model_leaves, result_scale, trick_values
+        from dehla.learn.value import default_model, model_leaves, result_scale, trick_values
 
         model = default_model() if self.settings.use_model else None
         if model is None or not model.covers(observation.rules):
@@ -598,7 +598,7 @@ def estimate_action(
     ``None`` when the rules have no model, the model file is missing, or no deal
     could be sampled.  Plays nothing and changes no bot.
     """
-    from dehla.solver.value import default_model, model_leaves, result_scale, trick_values
+    from dehla.learn.value import default_model, model_leaves, result_scale, trick_values
 
     model = default_model()
     if model is None or not model.covers(observation.rules) or action not in observation.legal_actions:

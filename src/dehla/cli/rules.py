@@ -8,8 +8,8 @@ import shutil
 import textwrap
 from typing import Any
 
-from dehla.errors import RulesError
-from dehla.rules import PRESETS, parse_rules
+from dehla.cli.common import read_rules
+from dehla.rules import PRESETS
 from dehla.rules_text import explain
 
 
@@ -37,14 +37,7 @@ def run(args: argparse.Namespace) -> int:
         for name, rules in PRESETS.items():
             print(f"  {name:<{width}}  {rules.description}")
         return 0
-    text = args.preset.strip()
-    value: object = text
-    if text.startswith("{"):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RulesError(f"the rules object is not valid JSON: {error.msg}") from None
-    rules = parse_rules(value)
+    rules = read_rules(args.preset)
     if args.json:
         print(json.dumps({"preset": rules.preset, **rules.options()}, indent=2))
         return 0

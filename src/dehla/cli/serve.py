@@ -11,21 +11,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import multiprocessing
-import os
-import signal
-import socket
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from multiprocessing.process import BaseProcess
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dehla.errors import DehlaError
+from dehla.web.serving import ServeOptions, bot_workers_for, browser_host, check_storage, make_server, supervise
 from dehla.web.settings import DEFAULT_BOT_DELAY
-
-if TYPE_CHECKING:
-    import uvicorn
 
 #: Why several processes cannot share a SQLite file (said when ``--workers`` is above 1 without PostgreSQL).
 SQLITE_ONE_PROCESS = (
@@ -120,61 +111,14 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-async def _check_storage(url: str | None) -> None:
-    from dehla.web.storage import open_storage
-
-    storage = open_storage(url)
-    await storage.open()
-    await storage.close()
-
-
-@dataclass(frozen=True)
-class ServeOptions:
-    """What each serving process needs, as plain data (a child process is given it)."""
-
-    db: str | None
-    bot_delay: float
-    hand_pause: float
-    allowed_origins: tuple[str, ...]
-    bot_workers: int
-    lease_seconds: float
-
-
-def _options(args: argparse.Namespace) -> ServeOptions:
+def serve_options(args: argparse.Namespace) -> ServeOptions:
     """The serving processes' options from the command line."""
     from dehla.web.cluster import DEFAULT_LEASE_SECONDS
 
-    bot_workers = args.bot_workers
-    if bot_workers is None:
-        # a core is left for serving: a pool as large as the machine would starve the tables' messages
-        bot_workers = max(1, ((os.cpu_count() or 1) - 1) // args.workers)
+    bot_workers = bot_workers_for(args.workers) if args.bot_workers is None else args.bot_workers
     return ServeOptions(db=args.db, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
                         allowed_origins=tuple(args.allow_origin), bot_workers=bot_workers,
                         lease_seconds=args.lease_seconds or DEFAULT_LEASE_SECONDS)
-
-
-def _server(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000) -> uvicorn.Server:
-    """A server of the web app; ``host`` and ``port`` are uvicorn's defaults (a child serves the socket it is given)."""
-    import uvicorn
-
-    from dehla.web.app import WebSettings, create_app
-    from dehla.web.storage import open_storage
-
-    settings = WebSettings(bot_delay=options.bot_delay, hand_pause=options.hand_pause,
-                           allowed_origins=options.allowed_origins, bot_workers=options.bot_workers,
-                           lease_seconds=options.lease_seconds, prepare_solver=True,
-                           address=f"{socket.gethostname()}:{port} pid {os.getpid()}")
-    app = create_app(open_storage(options.db), settings)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=65536,
-                            ws_per_message_deflate=False, ws="websockets-sansio" if _has_sansio() else "auto",
-                            lifespan="on")
-    return uvicorn.Server(config)
-
-
-def _child(options: ServeOptions, sock: socket.socket) -> None:
-    """One of ``--workers`` serving processes: a whole server on the socket the supervisor bound."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor says when to stop (SIGTERM)
-    _server(options).run(sockets=[sock])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -186,68 +130,18 @@ def run(args: argparse.Namespace) -> int:
 
     if args.workers > 1 and not isinstance(open_storage(args.db), PostgresStorage):
         raise DehlaError(SQLITE_ONE_PROCESS.format(n=args.workers))
-    asyncio.run(_check_storage(args.db))
-    options = _options(args)
-    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0") else args.host
+    asyncio.run(check_storage(args.db))
+    options = serve_options(args)
     if args.workers > 1:
-        return _supervise(args, options, shown)
-    print(f"dehla serve: open http://{shown}:{args.port}/ in a browser (Ctrl-C stops)", flush=True)
-    server = _server(options, host=args.host, port=args.port)
+        return supervise(options, args.host, args.port, args.workers, _say)
+    _say(f"open http://{browser_host(args.host)}:{args.port}/ in a browser (Ctrl-C stops)")
+    server = make_server(options, host=args.host, port=args.port)
     server.run()
     return 0 if server.started else 1
 
 
-def _supervise(args: argparse.Namespace, options: ServeOptions, shown: str) -> int:
-    """Bind the port once, start ``--workers`` children on it, restart one that dies, stop them all on a signal."""
-    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((args.host, args.port))
-    except OSError as error:
-        raise DehlaError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
-    sock.listen(2048)
-    sock.set_inheritable(True)
-    context = multiprocessing.get_context("spawn")
-    stopping = False
-
-    def stop(signum: int, frame: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-
-    def start() -> BaseProcess:
-        child = context.Process(target=_child, args=(options, sock), name="dehla-serve", daemon=False)
-        child.start()
-        return child
-
-    children = [start() for _ in range(args.workers)]
-    print(f"dehla serve: {args.workers} processes on http://{shown}:{args.port}/ (Ctrl-C stops)", flush=True)
-    while not stopping:
-        time.sleep(0.5)
-        for index, child in enumerate(children):
-            if not child.is_alive() and not stopping:
-                print(f"dehla serve: process {child.pid} ended (code {child.exitcode}); starting another", flush=True)
-                children[index] = start()
-    for child in children:
-        if child.is_alive():
-            child.terminate()  # SIGTERM: uvicorn closes its sockets, the service releases its tables' leases
-    for child in children:
-        child.join(15)
-        if child.is_alive():
-            child.kill()
-    sock.close()
-    return 0
+def _say(text: str) -> None:
+    print(f"dehla serve: {text}", flush=True)
 
 
-def _has_sansio() -> bool:
-    try:
-        from uvicorn.protocols.websockets import websockets_sansio_impl  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-__all__ = ["add_parser", "run", "SQLITE_ONE_PROCESS"]
+__all__ = ["add_parser", "run", "serve_options", "SQLITE_ONE_PROCESS"]

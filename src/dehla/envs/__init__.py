@@ -1,12 +1,20 @@
 """Research environments over the engine: PettingZoo, Gymnasium and OpenSpiel (docs/envs.md).
 
 Every environment sees the game through ``Match.observe(seat)`` only and shares one action space and
-observation vector (``dehla.envs.encoding``).  The libraries are optional (``pip install dehla[envs]``,
+observation vector (``dehla.features.observation``).  The libraries are optional (``pip install dehla[envs]``,
 ``dehla[openspiel]``): ``encoding`` needs only numpy; the PettingZoo, Gymnasium and OpenSpiel modules
 import their library when they are imported.
 """
 
-from dehla.envs.encoding import ACTIONS, NUM_ACTIONS, action_index, action_mask, action_of, encode, observation_size
+from dehla.features.observation import (
+    ACTIONS,
+    NUM_ACTIONS,
+    action_index,
+    action_mask,
+    action_of,
+    encode,
+    observation_size,
+)
 
 __all__ = ["ENV_ID", "ACTIONS", "NUM_ACTIONS", "action_index", "action_mask", "action_of", "encode", "observation_size"]
 

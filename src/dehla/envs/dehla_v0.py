@@ -10,7 +10,7 @@
         env.step(action)
 
 Agents are ``seat_0 .. seat_{P-1}``; ``observe(agent)`` is ``{"observation": encode(obs), "action_mask":
-action_mask(obs)}`` for that seat's ``Observation`` (``dehla.envs.encoding``), so no agent sees another's
+action_mask(obs)}`` for that seat's ``Observation`` (``dehla.features.observation``), so no agent sees another's
 cards.  ``episode="hand"`` (default) ends after one hand with +1 / -1 / 0 to each seat for its team's
 win, loss or a drawn hand; ``episode="match"`` plays a whole match, with those rewards at every hand's
 end (``reward="hand"``) or +1 / -1 only when the match is won (``reward="match"``).
@@ -28,8 +28,8 @@ from pettingzoo.utils import wrappers
 
 from dehla.engine.actions import Action
 from dehla.envs.common import Episode, Table, hand_reward, match_reward, render_text
-from dehla.envs.encoding import ACTIONS, NUM_ACTIONS, action_index, action_mask, encode, observation_size
 from dehla.errors import DehlaError
+from dehla.features.observation import ACTIONS, NUM_ACTIONS, action_index, action_mask, encode, observation_size
 from dehla.rules import Rules
 
 __all__ = ["env", "raw_env"]

@@ -5,7 +5,7 @@
     observation, info = env.reset(seed=1)
     mask = info["action_mask"]                        # also env.unwrapped.action_masks()
 
-The observation is the seat's encoded ``Observation`` (``dehla.envs.encoding``; with
+The observation is the seat's encoded ``Observation`` (``dehla.features.observation``; with
 ``mask_in_observation=True`` a dict of it and the mask), the action an index into ``ACTIONS``.
 Opponents see only their own observations too, through the same ``Bot.act`` the arena uses.
 """
@@ -24,8 +24,8 @@ from gymnasium import spaces
 from dehla.bots.base import Bot, make_bot
 from dehla.engine.actions import Action
 from dehla.envs.common import Episode, Table, hand_reward, match_reward, render_text
-from dehla.envs.encoding import ACTIONS, NUM_ACTIONS, action_index, action_mask, encode, observation_size
 from dehla.errors import DehlaError
+from dehla.features.observation import ACTIONS, NUM_ACTIONS, action_index, action_mask, encode, observation_size
 from dehla.play import checked_act, close_bots
 from dehla.protocol.host import make_player
 from dehla.rules import Rules

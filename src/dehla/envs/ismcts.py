@@ -18,7 +18,7 @@ import numpy as np
 
 from dehla.engine.actions import Action
 from dehla.engine.observe import Observation
-from dehla.envs.encoding import ACTIONS
+from dehla.features.observation import ACTIONS
 from dehla.rules import Rules
 
 __all__ = ["NAME", "SIMULATIONS", "UCT_C", "OpenSpielISMCTSBot"]

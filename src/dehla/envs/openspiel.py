@@ -4,7 +4,7 @@ Importing this module registers ``python_dehla`` with ``pyspiel``.  One game is 
 the seats.  Chance deals it the way OpenSpiel deals its own card games: first the dealer (one outcome
 per seat, as the draw by lot), then for open draw the card shown, then the pack one card at a time
 (outcome = card number; the k-th card goes to seat k // hand size, so each seat's first five are its
-opening packet).  Player actions are the indices of ``dehla.envs.encoding.ACTIONS``.  Returns: +1 to
+opening packet).  Player actions are the indices of ``dehla.features.observation.ACTIONS``.  Returns: +1 to
 the seats of the team that won the hand, -1 to the others, 0 to all for a drawn hand (zero sum).
 
 What each seat is told comes from ``Match.observe(seat)``: the observation tensor is
@@ -30,16 +30,16 @@ from dehla.engine.actions import Deal, parse_action
 from dehla.engine.observe import Observation, action_text_for
 from dehla.engine.state import Match
 from dehla.envs.common import hand_reward
-from dehla.envs.encoding import (
+from dehla.errors import DehlaError
+from dehla.features.observation import (
     ACTIONS,
     HIDE_OFFSET,
     NUM_ACTIONS,
-        action_index,
+    action_index,
     action_mask,
     encode,
     observation_size,
 )
-from dehla.errors import DehlaError
 from dehla.rules import Rules, parse_rules, preset
 from dehla.text import hand_text
 

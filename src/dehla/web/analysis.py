@@ -28,15 +28,13 @@ from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any, TypedDict
 
+from dehla.analysis.render import HandReply, hand_reply
 from dehla.web.botpool import follow_parent
 from dehla.web.messages import WebError, register
 
-if TYPE_CHECKING:  # the solver is loaded in the workers only, not in the serving process
-    from dehla.solver.analysis import DecisionJSON, HandAnalysisJSON, SeatSummaryJSON
-
-__all__ = ["AnalysisService", "AnalysisProgress", "WEB_NODE_LIMIT", "HandReply", "PER_ASKER", "MAX_WAITING",
+__all__ = ["AnalysisService", "AnalysisProgress", "WEB_NODE_LIMIT", "PER_ASKER", "MAX_WAITING",
            "SECONDS_A_HAND"]
 
 #: Search nodes per position for a full value (about a second at most on one core); bigger ones get the result.
@@ -54,29 +52,12 @@ Key = tuple[str, int, int]
 _progress_queue: Any = None  # in a worker: where to report progress (set by ``_worker_start``)
 
 
-class NoDecisions(TypedDict):
-    """A hand the analysis has nothing to say about (no decision in it)."""
-
-    hand: int
-    decisions: list[DecisionJSON]
-    start: None
-
-
 class AnalysisProgress(TypedDict):
     """How far the analysis of one hand is: ``preparing`` while its worker waits for the solver's first compile."""
 
     done: int
     total: int
     preparing: bool
-
-
-class HandReply(TypedDict):
-    """``GET /api/history/.../analysis/HAND``: one hand of ``dehla analyse --json`` and the seats' summaries."""
-
-    format: str
-    hand: HandAnalysisJSON | NoDecisions
-    seats: list[SeatSummaryJSON]
-    node_limit: int
 
 
 @dataclass
@@ -244,7 +225,7 @@ def _worker_start(progress: Any) -> None:
 
 
 def _analyse_hand(record: Mapping[str, object], hand: int, node_limit: int, key: Key) -> HandReply:
-    from dehla.solver.analysis import analyse_record
+    from dehla.analysis.record import analyse_record  # the solver is loaded in the workers only
     from dehla.solver.warm import warm_up
 
     def report(done: int, total: int, preparing: bool = False) -> None:
@@ -255,11 +236,4 @@ def _analyse_hand(record: Mapping[str, object], hand: int, node_limit: int, key:
         report(0, 0, preparing=True)
         warm_up(wait=True)
 
-    analysis = analyse_record(record, node_limit=node_limit, hands={hand}, progress=report).to_json()
-    hands = analysis["hands"]
-    return {
-        "format": analysis["format"],
-        "hand": hands[0] if hands else {"hand": hand, "decisions": [], "start": None},
-        "seats": analysis["seats"],
-        "node_limit": node_limit,
-    }
+    return hand_reply(analyse_record(record, node_limit=node_limit, hands={hand}, progress=report), hand, node_limit)

@@ -24,7 +24,7 @@ decision there is answered; a position still too big (usually at trick 1) is
 reported as not solved rather than guessed.
 
 Such a decision gets an *estimate* instead (``estimates=True``, the default):
-the learned value (``dehla.solver.value``) searches the true position to the end
+the learned value (``dehla.learn.value``) searches the true position to the end
 of the trick in progress and values every way it can end.  An estimate is kept
 apart from the exact answers everywhere: ``Decision.estimate`` (never ``value``,
 ``best_value``, ``levels_lost`` or ``hand_lost``), an ``estimate`` object with
@@ -60,31 +60,22 @@ import time
 from collections.abc import Callable, Collection
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from queue import Empty
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any
 
+from dehla.analysis.findings import Decision, DecisionEstimate, HandAnalysis, RecordAnalysis, SeatSummary
 from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
+from dehla.learn.value import LeafValues, default_model, model_leaves, result_scale, trick_values
 from dehla.record import replay
 from dehla.rules import RulesJSON
 from dehla.solver.fast import Results, Solution, SolveLimitReached, Solver
 from dehla.solver.objective import Value
-from dehla.solver.value import LeafValues, default_model, model_leaves, result_scale, trick_values
 
 __all__ = [
-    "Decision",
-    "DecisionEstimate",
-    "EstimateJSON",
-    "HandAnalysis",
-    "RecordAnalysis",
-    "SeatSummary",
-    "DecisionJSON",
-    "HandAnalysisJSON",
-    "SeatSummaryJSON",
-    "RecordAnalysisJSON",
     "analyse_record",
     "DEFAULT_NODE_LIMIT",
     "RESULT_NODE_LIMIT",
@@ -109,81 +100,6 @@ _VALUE_FLOOR = 10_000
 _RATE_MARGIN = 0.8
 
 
-#: How a play looks next to the model's best: its best; costs the hand; within ``ESTIMATE_CLOSE`` of the best; weaker.
-EstimateVerdict = Literal["best", "hand", "close", "weaker"]
-
-
-class EstimateJSON(TypedDict):
-    """The model's estimate for a decision the solver could not answer (``"exact": false``, always).
-
-    Margins are the hand's points margin for the decision's team under best play, in the rules' points
-    (``scale`` is the largest result the rules allow: 1 for Pagat and Mendikot, 80 for Taash).
-    """
-
-    exact: Literal[False]
-    source: Literal["model"]
-    value: float
-    best_value: float
-    best: list[str]
-    margin_lost: float
-    hand_lost: bool
-    verdict: EstimateVerdict
-    scale: int
-
-
-class DecisionJSON(TypedDict):
-    """A decision in ``dehla analyse --json`` (docs/analysis.md); a solved one says what was best and what it lost.
-
-    ``scope`` is written only when just the hand's result is known (then there is no ``tens_lost`` nor values);
-    ``value`` and ``best_value`` (``Value.to_json``) only when both are known.  ``estimate`` only on a
-    decision not solved, when the learned value has one: the model's guess, never an exact finding.
-    """
-
-    index: int
-    trick: int
-    seat: int
-    action: str
-    solved: bool
-    forced: bool
-    scope: NotRequired[Literal["result"]]
-    best: NotRequired[list[str]]
-    levels_lost: NotRequired[int]
-    tens_lost: NotRequired[int]
-    hand_lost: NotRequired[bool]
-    value: NotRequired[dict[str, object]]
-    best_value: NotRequired[dict[str, object]]
-    estimate: NotRequired[EstimateJSON]
-
-
-class HandAnalysisJSON(TypedDict):
-    hand: int
-    dealer: int
-    start: dict[str, object] | None
-    decisions: list[DecisionJSON]
-
-
-class SeatSummaryJSON(TypedDict):
-    seat: int
-    decisions: int
-    solved: int
-    best: int
-    mistakes: int
-    tens_lost: int
-    hands_lost: int
-    accuracy: float | None
-    estimated: int
-    estimated_hands_lost: int
-
-
-class RecordAnalysisJSON(TypedDict):
-    """``dehla analyse --json``: format ``dehla-analysis/1``, the rules, each hand, each seat's summary."""
-
-    format: str
-    rules: RulesJSON
-    hands: list[HandAnalysisJSON]
-    seats: list[SeatSummaryJSON]
-
-
 def _result_rank(value: Value, team: int) -> int:
     """2 for a win, 1 for a hand nobody wins, 0 for a loss, from ``team``'s side."""
     return _margin_rank(value.for_team(team)[0])
@@ -192,193 +108,6 @@ def _result_rank(value: Value, team: int) -> int:
 def _margin_rank(margin: int) -> int:
     """``_result_rank`` from a points margin on the team's side (a winner always scores more than the other)."""
     return 2 if margin > 0 else 1 if margin == 0 else 0
-
-
-#: Below this share of the rules' largest result an estimated margin counts as a tie: no side looks ahead.
-ESTIMATE_DEAD_ZONE = 0.1
-#: A play that loses less than this share of the rules' largest result looks close to the model's best.
-ESTIMATE_CLOSE = 0.05
-
-
-@dataclass(frozen=True)
-class DecisionEstimate:
-    """The value model's view of one decision the solver could not answer: an estimate, never exact.
-
-    Margins are the hand's expected points margin for the decision's team under best play to the end of
-    the trick in progress, each ending valued by the model (``trick_values``), in the rules' points.
-    """
-
-    value: float  # after the action played
-    best_value: float  # after the model's best action
-    best: list[Action]  # the actions with ``best_value``
-    scale: int  # the largest result the rules allow (``result_scale``)
-
-    @property
-    def margin_lost(self) -> float:
-        return max(0.0, self.best_value - self.value)
-
-    @property
-    def hand_lost(self) -> bool:
-        """Does the play look like it costs the hand: its estimated result (won, open, lost) worse than the best's,
-        by more than a close call (a margin just across a boundary, 8.4 to 7.2 of Taash's 80, is not)?"""
-        worse = _estimated_rank(self.value, self.scale) < _estimated_rank(self.best_value, self.scale)
-        return worse and self.margin_lost >= ESTIMATE_CLOSE * self.scale
-
-    @property
-    def verdict(self) -> EstimateVerdict:
-        """The words every front end shows for this estimate, decided here once."""
-        if self.margin_lost <= 1e-9:
-            return "best"
-        if self.hand_lost:
-            return "hand"
-        if self.margin_lost < ESTIMATE_CLOSE * self.scale:
-            return "close"
-        return "weaker"
-
-    def to_json(self) -> EstimateJSON:
-        return {
-            "exact": False,
-            "source": "model",
-            "value": round(self.value, 3),
-            "best_value": round(self.best_value, 3),
-            "best": [str(action) for action in self.best],
-            "margin_lost": round(self.margin_lost, 3),
-            "hand_lost": self.hand_lost,
-            "verdict": self.verdict,
-            "scale": self.scale,
-        }
-
-
-def _estimated_rank(margin: float, scale: int) -> int:
-    """2 for a margin that points to a win, 0 to a loss, 1 for one too close to call."""
-    if margin > ESTIMATE_DEAD_ZONE * scale:
-        return 2
-    if margin < -ESTIMATE_DEAD_ZONE * scale:
-        return 0
-    return 1
-
-
-@dataclass
-class Decision:
-    """One analysed decision."""
-
-    hand: int
-    index: int  # position in the hand's actions (0-based, as in the record)
-    trick: int  # 1-based trick number the decision belongs to
-    seat: int
-    action: Action
-    solved: bool
-    value: Value | None = None  # after the decision played
-    best_value: Value | None = None  # after the best decision
-    # The actions that keep ``best_value``; judged on the result alone (``scope`` "result"), the played action if it
-    # keeps the result (the others are not searched), else every action that keeps it (empty if that search passed
-    # its node limit).
-    best: list[Action] = field(default_factory=list)
-    levels_lost: int = 0
-    tens_lost: int = 0
-    hand_lost: bool = False
-    forced: bool = False  # the only legal action (solved or not)
-    scope: str = "value"  # "value": every level (tens too); "result": only the hand's result is known
-    estimate: DecisionEstimate | None = None  # the model's view, only where the solver gave no answer
-
-    @property
-    def team(self) -> int:
-        return self.seat % 2
-
-    @property
-    def mistake(self) -> bool:
-        return self.solved and (self.levels_lost > 0 or self.hand_lost)
-
-    def to_json(self) -> DecisionJSON:
-        data: DecisionJSON = {
-            "index": self.index,
-            "trick": self.trick,
-            "seat": self.seat,
-            "action": str(self.action),
-            "solved": self.solved,
-            "forced": self.forced,
-        }
-        if self.solved and self.scope == "result":
-            # Only the hand's result is known: whether the play cost the hand (a lost hand is at least a level).
-            data["scope"] = "result"
-            data["best"] = [str(action) for action in self.best]
-            data["levels_lost"] = int(self.hand_lost)
-            data["hand_lost"] = self.hand_lost
-        elif self.solved:
-            # A forced play in a position too big to solve is best by definition, with no value to show.
-            data["best"] = [str(action) for action in self.best]
-            data["levels_lost"] = self.levels_lost
-            data["tens_lost"] = self.tens_lost
-            data["hand_lost"] = self.hand_lost
-            if self.value is not None and self.best_value is not None:
-                data["value"] = self.value.to_json()
-                data["best_value"] = self.best_value.to_json()
-        if self.estimate is not None:
-            data["estimate"] = self.estimate.to_json()
-        return data
-
-
-@dataclass
-class HandAnalysis:
-    hand: int
-    dealer: int
-    decisions: list[Decision]
-    start: Value | None  # the deal's double-dummy value before the first decision, if solved
-
-    def to_json(self) -> HandAnalysisJSON:
-        return {
-            "hand": self.hand,
-            "dealer": self.dealer,
-            "start": None if self.start is None else self.start.to_json(),
-            "decisions": [decision.to_json() for decision in self.decisions],
-        }
-
-
-@dataclass
-class SeatSummary:
-    seat: int
-    decisions: int = 0
-    solved: int = 0
-    best: int = 0
-    mistakes: int = 0
-    tens_lost: int = 0
-    hands_lost: int = 0
-    estimated: int = 0  # decisions with only the model's estimate: not in the counts above
-    estimated_hands_lost: int = 0  # of those, the ones whose estimate looks like costing the hand
-
-    @property
-    def accuracy(self) -> float | None:
-        """Share of the solved decisions that kept the best value (estimates do not count)."""
-        return None if not self.solved else self.best / self.solved
-
-    def to_json(self) -> SeatSummaryJSON:
-        return {
-            "seat": self.seat,
-            "decisions": self.decisions,
-            "solved": self.solved,
-            "best": self.best,
-            "mistakes": self.mistakes,
-            "tens_lost": self.tens_lost,
-            "hands_lost": self.hands_lost,
-            "accuracy": None if self.accuracy is None else round(self.accuracy, 4),
-            "estimated": self.estimated,
-            "estimated_hands_lost": self.estimated_hands_lost,
-        }
-
-
-@dataclass
-class RecordAnalysis:
-    rules: RulesJSON
-    hands: list[HandAnalysis]
-    seats: list[SeatSummary]
-
-    def to_json(self) -> RecordAnalysisJSON:
-        return {
-            "format": "dehla-analysis/1",
-            "rules": self.rules,
-            "hands": [hand.to_json() for hand in self.hands],
-            "seats": [seat.to_json() for seat in self.seats],
-        }
 
 
 def _trick_number(match: Match) -> int:
@@ -431,8 +160,8 @@ def analyse_record(
         raise DehlaError(f"the record has {held}: no hand {missing}")
     rules_json = final.rules.to_json()
     numbers = sorted({hand for hand, _, _, _ in positions})
+    settings = _Settings(node_limit, result_node_limit, estimates, hand_seconds)
     if workers > 1 and len(numbers) > 1:
-        settings = _Settings(node_limit, result_node_limit, estimates, hand_seconds)
         hands_done = _in_processes(record, numbers, len(positions), settings, workers, progress)
         seats = [SeatSummary(seat) for seat in range(final.players)]
         for one in hands_done:
@@ -444,50 +173,13 @@ def analyse_record(
     solver = solver if solver is not None else Solver()
     keep = solver.keep_table
     solver.keep_table = True
-    seats = [SeatSummary(seat) for seat in range(final.players)]
     decisions: list[Decision | None] = [None] * len(positions)
     done = 0
     try:
         for hand in numbers:
             solver.clear()  # one table through the hand (see the module's docstring)
             order = [number for number, position in enumerate(positions) if position[0] == hand]
-            margins: dict[int, int | None] = {}  # each decision's position's result, where known
-
-            budget = _HandBudget(solver, hand_seconds)
-            # Pass 1, last decision first: every decision from trick 2 at least judged on the result.
-            for number in reversed(order):
-                _, index, match, action = positions[number]
-                if _trick_number(match) < 2:
-                    continue
-                if progress is not None:
-                    progress(done, len(positions))
-                after = _after(positions, margins, number)
-                value_limit = min(node_limit, _VALUE_FLOOR)
-                decisions[number], margins[number] = _decide(
-                    solver, hand, index, match, action, value_limit, result_node_limit, None, after)
-                done += 1
-            # Pass 2, last decision first, on what is left of the budget: the tens of decisions judged on the
-            # result alone, then trick 1.
-            budget.mark()
-            for number in reversed(order):
-                _, index, match, action = positions[number]
-                judged = decisions[number]
-                if judged is not None:
-                    limit = min(node_limit, budget.nodes_left())
-                    if judged.value is None and limit > min(node_limit, _VALUE_FLOOR):  # more than pass 1 had
-                        solver.node_limit = int(limit)
-                        solution = _solve(solver, match)
-                        if solution is not None:
-                            decisions[number] = _valued(judged, solution)
-                    continue
-                if progress is not None:
-                    progress(done, len(positions))
-                value_limit = int(min(node_limit, max(budget.nodes_left(), _VALUE_FLOOR)))
-                after = _after(positions, margins, number)
-                judged, margins[number] = _decide(
-                    solver, hand, index, match, action, value_limit, node_limit, budget, after)
-                decisions[number] = judged
-                done += 1
+            done = _judge_hand(solver, positions, order, decisions, settings, progress, done)
             for number in order:
                 judged = decisions[number]
                 assert judged is not None
@@ -498,6 +190,13 @@ def analyse_record(
         solver.keep_table = keep
     if progress is not None:
         progress(len(positions), len(positions))
+    return _gathered(rules_json, final.players, positions, decisions)
+
+
+def _gathered(rules_json: RulesJSON, players: int, positions: list[tuple[int, int, Match, Action]],
+              decisions: list[Decision | None]) -> RecordAnalysis:
+    """The judged decisions (one for each of ``positions``) by hand, and each seat's summary of them."""
+    seats = [SeatSummary(seat) for seat in range(players)]
     analysed: dict[int, HandAnalysis] = {}
     for (hand, _, match, _), decision in zip(positions, decisions):
         assert decision is not None
@@ -507,6 +206,59 @@ def analyse_record(
         analysis.decisions.append(decision)
         _count(seats[decision.seat], decision)
     return RecordAnalysis(rules_json, [analysed[key] for key in sorted(analysed)], seats)
+
+
+def _judge_hand(
+    solver: Solver,
+    positions: list[tuple[int, int, Match, Action]],
+    order: list[int],
+    decisions: list[Decision | None],
+    settings: _Settings,
+    progress: Callable[[int, int], None] | None,
+    done: int,
+) -> int:
+    """Judge one hand's decisions (``order``: their numbers in ``positions``) into ``decisions``, in the two passes
+    of the module's docstring; ``done`` decisions of the record were judged before, and the count after is returned.
+    """
+    hand = positions[order[0]][0]
+    margins: dict[int, int | None] = {}  # each decision's position's result, where known
+
+    budget = _HandBudget(solver, settings.hand_seconds)
+    # Pass 1, last decision first: every decision from trick 2 at least judged on the result.
+    for number in reversed(order):
+        _, index, match, action = positions[number]
+        if _trick_number(match) < 2:
+            continue
+        if progress is not None:
+            progress(done, len(positions))
+        after = _after(positions, margins, number)
+        value_limit = min(settings.node_limit, _VALUE_FLOOR)
+        decisions[number], margins[number] = _decide(
+            solver, hand, index, match, action, value_limit, settings.result_node_limit, None, after)
+        done += 1
+    # Pass 2, last decision first, on what is left of the budget: the tens of decisions judged on the
+    # result alone, then trick 1.
+    budget.mark()
+    for number in reversed(order):
+        _, index, match, action = positions[number]
+        judged = decisions[number]
+        if judged is not None:
+            limit = min(settings.node_limit, budget.nodes_left())
+            if judged.value is None and limit > min(settings.node_limit, _VALUE_FLOOR):  # more than pass 1 had
+                solver.node_limit = int(limit)
+                solution = _solve(solver, match)
+                if solution is not None:
+                    decisions[number] = _valued(judged, solution)
+            continue
+        if progress is not None:
+            progress(done, len(positions))
+        value_limit = int(min(settings.node_limit, max(budget.nodes_left(), _VALUE_FLOOR)))
+        after = _after(positions, margins, number)
+        judged, margins[number] = _decide(
+            solver, hand, index, match, action, value_limit, settings.node_limit, budget, after)
+        decisions[number] = judged
+        done += 1
+    return done
 
 
 @dataclass(frozen=True)

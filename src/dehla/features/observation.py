@@ -1,4 +1,4 @@
-"""The fixed action space and the observation vector shared by every environment (and ``dehla.batch``).
+"""The fixed action space and the observation vector: the one specification every environment and ``dehla.batch`` use.
 
 Everything here is a function of one seat's ``Observation`` (``dehla.engine.observe``), never of the
 ``Match``: an environment cannot leak a card its seat may not see, because the vector is made from the
@@ -61,7 +61,7 @@ with 1 for each of the observation's ``legal_actions`` (all zero when it is not 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -89,6 +89,7 @@ __all__ = [
     "encode",
     "layout",
     "observation_size",
+    "rules_ones",
 ]
 
 #: Every action in index order: plays, calls, hides, the reveal.
@@ -210,12 +211,13 @@ def observation_size(players: int) -> int:
     return layout(players).size
 
 
-_INDEX_BY_ID: dict[int, int] = {id(action): index for index, action in enumerate(ACTIONS)}
+#: Each action's index, by the action's value (actions hash and compare by value).
+_INDEX: dict[Action, int] = {action: index for index, action in enumerate(ACTIONS)}
 
 
 def action_index(action: Action) -> int:
     """The index of ``action`` in ``ACTIONS``."""
-    index = _INDEX_BY_ID.get(id(action))
+    index = _INDEX.get(action)
     if index is not None:
         return index
     if isinstance(action, Play):
@@ -241,9 +243,9 @@ def action_mask(observation: Observation) -> npt.NDArray[np.int8]:
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     legal = observation.legal_actions
     if legal:
-        get = _INDEX_BY_ID.get
-        indices = [get(id(action), -1) for action in legal]
-        if -1 in indices:  # an action that is not one of the interned ones (never from the engine)
+        get = _INDEX.get
+        indices = [get(action, -1) for action in legal]
+        if -1 in indices:  # not an action of ACTIONS: action_index says what it is instead
             indices = [action_index(action) for action in legal]
         mask[indices] = 1
     return mask
@@ -252,19 +254,11 @@ def action_mask(observation: Observation) -> npt.NDArray[np.int8]:
 _PHASE_INDEX = {name: index for index, name in enumerate(PHASES)}
 
 
-_RULES_INDICES: dict[int, tuple[Rules, list[int]]] = {}
-
-
-def _rules_features(rules: Rules) -> list[int]:
-    """The ``rules`` field's ones for ``rules`` (worked out once per ``Rules`` value: keyed by id, kept alive)."""
-    entry = _RULES_INDICES.get(id(rules))
-    if entry is not None and entry[0] is rules:
-        return entry[1]
-    if len(_RULES_INDICES) > 256:
-        _RULES_INDICES.clear()
-    indices = [index for index, (name, value) in enumerate(RULES_FEATURES) if getattr(rules, name) == value]
-    _RULES_INDICES[id(rules)] = (rules, indices)
-    return indices
+@lru_cache(maxsize=256)
+def rules_ones(rules: Rules, features: tuple[tuple[str, object], ...] = RULES_FEATURES) -> tuple[int, ...]:
+    """Which of ``features`` (``(option, value)`` pairs) ``rules`` has: the indices of the ones of a rules field,
+    worked out once per ``Rules`` value."""
+    return tuple(index for index, (name, value) in enumerate(features) if getattr(rules, name) == value)
 
 
 @cache
@@ -338,7 +332,7 @@ def encode(observation: Observation) -> npt.NDArray[np.float32]:
     if observation.trump_hidden:
         ones.append(lay.trump_hidden)
     ones.append(lay.phase + _PHASE_INDEX[observation.phase])
-    ones.extend(lay.rules + index for index in _rules_features(rules))
+    ones.extend(lay.rules + index for index in rules_ones(rules))
     ones.append(lay.dealer + (observation.dealer - seat) % players)
     for offset, who in (
         (lay.leader, observation.leader),

@@ -1,0 +1,1 @@
+"""Trained weights shipped with the package (read by ``dehla.learn.value``)."""

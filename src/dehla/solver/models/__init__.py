@@ -1,1 +1,0 @@
-"""Trained weights shipped with the package (read by ``dehla.solver.value``)."""
