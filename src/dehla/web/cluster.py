@@ -6,7 +6,7 @@ things here:
 
 * **listens** on the database's channel: every log append sends
   ``{"k": "log", "t": TABLE, "s": SEQ, "e": ENTRY}`` once it is committed
-  (``postgres_storage._APPEND``, then ``postgres_connections.NOTIFY``), and the table service applies the entry
+  (``storage.postgres._APPEND``, then ``storage.connections.NOTIFY``), and the table service applies the entry
   to its copy (reading the log when one was missed); the other messages (presence, chat, reactions, "next hand", a seat
   taken in another window, a new table) are published with ``publish``;
 * **beats**: every ``lease_seconds / 4`` it writes its heartbeat in ``nodes``;

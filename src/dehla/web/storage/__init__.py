@@ -22,8 +22,8 @@ both take one position of a log; once committed, the entry is announced with
 ``NOTIFY``.  ``dehla.web.cluster`` listens, keeps the leases and the processes'
 heartbeats.
 
-Here: which storage a ``--db`` value names.  What is stored and the interface are in ``storage_model``, the SQL
-both backends run in ``storage_sql``, the backends in ``sqlite_storage`` and ``postgres_storage``.
+Here: which storage a ``--db`` value names.  What is stored and the interface are in ``model``, the SQL
+both backends run in ``sql``, the backends in ``sqlite`` and ``postgres``, their schema versions in ``migrations``.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 from dehla.errors import DehlaError
-from dehla.web.postgres_storage import FORGET_AFTER, PostgresStorage
-from dehla.web.sqlite_storage import SQLiteStorage
-from dehla.web.storage_model import FinishedMatch, LeaseLost, QueueEntry, QueueKey, StaleLog, Storage, TableRow
+from dehla.web.storage.model import FinishedMatch, LeaseLost, QueueEntry, QueueKey, StaleLog, Storage, TableRow
+from dehla.web.storage.postgres import FORGET_AFTER, PostgresStorage
+from dehla.web.storage.sqlite import SQLiteStorage
 
 __all__ = ["Storage", "TableRow", "FinishedMatch", "QueueKey", "QueueEntry", "SQLiteStorage", "PostgresStorage",
            "open_storage", "DEFAULT_DB", "StaleLog", "LeaseLost", "is_shared", "FORGET_AFTER"]

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dehla.errors import DehlaError
-from dehla.web.storage_model import FinishedMatch, QueueEntry, QueueKey, SQLParam
+from dehla.web.storage.model import FinishedMatch, QueueEntry, QueueKey, SQLParam
 
 
 def dumps(value: object) -> str:

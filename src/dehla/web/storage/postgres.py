@@ -18,10 +18,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 from dehla.errors import DehlaError
-from dehla.web.migrations import migrate
-from dehla.web.postgres_connections import NOTIFY, Announcer, PostgresPool, connect
-from dehla.web.storage_model import FinishedMatch, LeaseLost, QueueEntry, QueueKey, StaleLog, TableRow
-from dehla.web.storage_sql import (
+from dehla.web.storage.connections import NOTIFY, Announcer, PostgresPool, connect
+from dehla.web.storage.migrations import migrate
+from dehla.web.storage.model import FinishedMatch, LeaseLost, QueueEntry, QueueKey, StaleLog, TableRow
+from dehla.web.storage.sql import (
     ADD_PASSKEY,
     BAN,
     BANS,
@@ -120,7 +120,7 @@ class PostgresStorage:
     version-checked under the table's row lock (``_APPEND``) and, once committed,
     announced with ``NOTIFY`` on a channel named after the schema (servers on
     different schemas of one database never hear each other).  Messages leave in
-    order through one connection of their own, in batches (``postgres_connections.Announcer``).
+    order through one connection of their own, in batches (``connections.Announcer``).
     """
 
     #: Other processes may write the same tables: the table service keeps its copies in step with the log.

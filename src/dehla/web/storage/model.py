@@ -1,6 +1,6 @@
 """What the web tables keep: a table's row, a finished match, a queue's key and entry, and the ``Storage`` interface.
 
-The backends (``sqlite_storage``, ``postgres_storage``) implement ``Storage``; ``storage.open_storage`` picks one.
+The backends (``sqlite``, ``postgres``) implement ``Storage``; ``open_storage`` in this package picks one.
 """
 
 from __future__ import annotations

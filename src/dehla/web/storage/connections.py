@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from dehla.errors import DehlaError
-from dehla.web.storage_model import SQLParam
+from dehla.web.storage.model import SQLParam
 
 log = logging.getLogger("dehla.web")
 

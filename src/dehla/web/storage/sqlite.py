@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from dehla.errors import DehlaError
-from dehla.web.migrations import migrate
-from dehla.web.storage_model import FinishedMatch, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
-from dehla.web.storage_sql import (
+from dehla.web.storage.migrations import migrate
+from dehla.web.storage.model import FinishedMatch, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
+from dehla.web.storage.sql import (
     ADD_PASSKEY,
     BAN,
     BANS,
