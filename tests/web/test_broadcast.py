@@ -14,8 +14,8 @@ from typing import Any
 
 from dehla.engine.state import Match
 from dehla.web.protocol import watcher_view
-from dehla.web.session import TableSession
 from dehla.web.storage import SQLiteStorage
+from dehla.web.table.session import TableSession
 from dehla.web.tables import TableService
 
 

@@ -604,8 +604,8 @@ def test_a_table_is_a_fold_of_its_log_through_the_one_step(tmp_path: Path) -> No
     from dehla.rules import Rules, parse_rules
     from dehla.web.log import upgrade_entry
     from dehla.web.schema import FinishedTrick, LastAction
-    from dehla.web.seats import SeatInfo
-    from dehla.web.step import apply_entry
+    from dehla.web.table.seats import SeatInfo
+    from dehla.web.table.step import apply_entry
 
     @dataclass
     class State:

@@ -24,9 +24,9 @@ from dehla.rules import parse_rules
 from dehla.web.app import WebSettings, create_app
 from dehla.web.log import replay_log, upgrade_entry
 from dehla.web.messages import TEMPLATES
-from dehla.web.session import MAX_CHAT, hash_token, illegal_reason
 from dehla.web.settings import default_bot
 from dehla.web.storage import SQLiteStorage, TableRow, open_storage
+from dehla.web.table.session import MAX_CHAT, hash_token, illegal_reason
 from dehla.web.tables import TableService
 
 ME_AND_BOTS = [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]

@@ -19,9 +19,9 @@ from typing import TypedDict
 from dehla.errors import DehlaError
 from dehla.rules import PRESETS, parse_rules
 from dehla.web.messages import WebError, register
-from dehla.web.session import new_table_id
 from dehla.web.settings import SeatSpec, TableSettings, default_bot, parse_table_request
 from dehla.web.storage import QueueKey, Storage
+from dehla.web.table.session import new_table_id
 from dehla.web.tables import TableService
 
 __all__ = ["Matchmaker", "QueueStatus", "QueueCount", "queue_key"]

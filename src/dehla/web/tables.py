@@ -2,7 +2,7 @@
 
 ``TableService`` is a thin facade so that the ASGI app stays simple: settings
 are validated by ``dehla.web.settings``, each table runs as a
-``dehla.web.session.TableSession`` (seats, timers, bots, chat), its log is
+``dehla.web.table.session.TableSession`` (seats, timers, bots, chat), its log is
 ``dehla.web.log``, and the sockets are ``dehla.web.transport``.
 
 With PostgreSQL the service is one node of a cluster (``dehla.web.cluster``):
@@ -22,10 +22,8 @@ from typing import NotRequired, TypedDict
 from dehla.errors import DehlaError
 from dehla.web.botpool import BotPool
 from dehla.web.cluster import DEFAULT_LEASE_SECONDS, Cluster
-from dehla.web.making import new_table, restore_table
 from dehla.web.messages import WebError
 from dehla.web.schema import TableInfo, read_note
-from dehla.web.session import SessionContext, TableSession, hash_token
 from dehla.web.settings import (
     DEFAULT_BOT_DELAY,
     DEFAULT_TRICK_PAUSE,
@@ -34,6 +32,8 @@ from dehla.web.settings import (
     parse_table_request,
 )
 from dehla.web.storage import PostgresStorage, Storage, TableRow
+from dehla.web.table.making import new_table, restore_table
+from dehla.web.table.session import SessionContext, TableSession, hash_token
 
 __all__ = ["TableService", "Created", "CreatedJSON", "default_bot", "hash_token", "MAX_TABLES_LISTED"]
 

@@ -22,7 +22,7 @@ from dehla.web.messages import WebError
 from dehla.web.players import player_of
 from dehla.web.protocol import ProtocolError, RateLimiter, parse_message
 from dehla.web.security import origin_allowed
-from dehla.web.views import error_message
+from dehla.web.table.views import error_message
 
 if TYPE_CHECKING:
     from dehla.web.tables import TableService

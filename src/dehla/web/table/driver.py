@@ -27,8 +27,8 @@ from dehla.engine.observe import Observation
 from dehla.engine.state import Match
 from dehla.play.driver import MatchDriver
 from dehla.web.botpool import BotPool
-from dehla.web.seats import SeatInfo
 from dehla.web.storage import LeaseLost, StaleLog
+from dehla.web.table.seats import SeatInfo
 
 __all__ = ["TableDriver", "DrivenTable"]
 

@@ -44,12 +44,7 @@ from dehla.engine.actions import Action
 from dehla.engine.events import Event
 from dehla.engine.state import Match, draw_first_dealer
 from dehla.rules import Rules
-from dehla.web.archive import keep_finished, log_entries, rate, save_finished
 from dehla.web.botpool import BotPool
-from dehla.web.broadcast import broadcast, hears, public_info, send_all
-from dehla.web.chat import CHAT_KEPT, MAX_CHAT, REACTIONS, TableChat
-from dehla.web.commands import dispatch, require_seat
-from dehla.web.driver import TableDriver
 from dehla.web.log import (
     LogEntry,
     action_entry,
@@ -62,7 +57,6 @@ from dehla.web.messages import WebError, register
 from dehla.web.protocol import (
     ClientMessage,
 )
-from dehla.web.replica import Bus, Replica
 from dehla.web.schema import (
     FinishedTrick,
     Heard,
@@ -71,15 +65,21 @@ from dehla.web.schema import (
     TableInfo,
     TableMeta,
 )
-from dehla.web.seating import Seating
-from dehla.web.seats import SeatInfo
 from dehla.web.settings import (
     DEFAULT_BOT_DELAY,
     DEFAULT_TRICK_PAUSE,
 )
-from dehla.web.step import apply_entry
 from dehla.web.storage import LeaseLost, StaleLog, Storage
-from dehla.web.views import (
+from dehla.web.table.archive import keep_finished, log_entries, rate, save_finished
+from dehla.web.table.broadcast import broadcast, hears, public_info, send_all
+from dehla.web.table.chat import CHAT_KEPT, MAX_CHAT, REACTIONS, TableChat
+from dehla.web.table.commands import dispatch, require_seat
+from dehla.web.table.driver import TableDriver
+from dehla.web.table.replica import Bus, Replica
+from dehla.web.table.seating import Seating
+from dehla.web.table.seats import SeatInfo
+from dehla.web.table.step import apply_entry
+from dehla.web.table.views import (
     Listener,
     dumps,
     error_message,

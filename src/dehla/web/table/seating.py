@@ -13,11 +13,11 @@ from typing import Protocol
 from dehla.web.log import LogEntry, settings_entry
 from dehla.web.messages import WebError, english
 from dehla.web.protocol import HelloRequest, SeatRequest, SettingsRequest
-from dehla.web.replica import Replica
-from dehla.web.seats import SeatInfo
 from dehla.web.settings import check_bot, check_trick_pause, clean_name
 from dehla.web.storage import Storage
-from dehla.web.views import Listener, dumps
+from dehla.web.table.replica import Replica
+from dehla.web.table.seats import SeatInfo
+from dehla.web.table.views import Listener, dumps
 from dehla.web.visibility import hash_token, new_token
 
 __all__ = ["Seating", "SeatedTable"]

@@ -24,10 +24,10 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from dehla.engine.state import Match
-from dehla.web.chat import TableChat
 from dehla.web.schema import ChatMessage, Heard, ReactionMessage, SessionNote
 from dehla.web.storage import Storage
-from dehla.web.views import Listener
+from dehla.web.table.chat import TableChat
+from dehla.web.table.views import Listener
 
 __all__ = ["Replica", "ReplicatedTable", "Bus", "TOOK_PATIENCE"]
 

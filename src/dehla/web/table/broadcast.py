@@ -15,8 +15,6 @@ from dehla.bots import BOTS
 from dehla.engine.observe import ObservationJSON, action_text_for
 from dehla.engine.state import Match
 from dehla.rules import Rules
-from dehla.web.driver import TableDriver
-from dehla.web.replica import Replica
 from dehla.web.schema import (
     FinishedTrick,
     FinishedTrickView,
@@ -26,8 +24,10 @@ from dehla.web.schema import (
     StateMessage,
     TableInfo,
 )
-from dehla.web.seats import SeatInfo
-from dehla.web.views import Listener, Views, dumps, dumps_state, encode
+from dehla.web.table.driver import TableDriver
+from dehla.web.table.replica import Replica
+from dehla.web.table.seats import SeatInfo
+from dehla.web.table.views import Listener, Views, dumps, dumps_state, encode
 
 __all__ = ["ShownTable", "public_info", "state_message", "broadcast", "send_all", "hears"]
 

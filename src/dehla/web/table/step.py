@@ -21,8 +21,8 @@ from dehla.errors import DehlaError
 from dehla.rules import Rules
 from dehla.web.log import LogEntry, deal_of, last_action
 from dehla.web.schema import FinishedTrick, LastAction
-from dehla.web.seats import SeatInfo
-from dehla.web.views import finished_trick_of
+from dehla.web.table.seats import SeatInfo
+from dehla.web.table.views import finished_trick_of
 
 __all__ = ["TableState", "Applied", "apply_entry"]
 

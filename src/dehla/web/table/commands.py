@@ -12,15 +12,15 @@ from typing import Protocol
 from dehla.engine.actions import Action, parse_action
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
-from dehla.web.chat import TableChat
 from dehla.web.messages import WebError, english
 from dehla.web.protocol import ActRequest, ClientMessage
-from dehla.web.replica import Replica
 from dehla.web.schema import ServerMessage
-from dehla.web.seating import Seating
-from dehla.web.seats import SeatInfo
 from dehla.web.storage import Storage
-from dehla.web.views import Listener, dumps, illegal_reason
+from dehla.web.table.chat import TableChat
+from dehla.web.table.replica import Replica
+from dehla.web.table.seating import Seating
+from dehla.web.table.seats import SeatInfo
+from dehla.web.table.views import Listener, dumps, illegal_reason
 
 __all__ = ["CommandedTable", "dispatch", "require_seat"]
 

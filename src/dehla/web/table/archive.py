@@ -17,8 +17,8 @@ from dehla.rules import Rules
 from dehla.web.log import LogEntry, replay_log, upgrade_entry
 from dehla.web.ratings import Rating, rate_match
 from dehla.web.schema import MatchSummary
-from dehla.web.seats import SeatInfo
 from dehla.web.storage import FinishedMatch, Storage
+from dehla.web.table.seats import SeatInfo
 from dehla.web.visibility import match_audience
 from dehla.web.yours import family_of
 

@@ -8,10 +8,10 @@ import time
 from dehla.rules import parse_rules
 from dehla.web.log import upgrade_entry
 from dehla.web.schema import read_meta
-from dehla.web.seats import SeatInfo
-from dehla.web.session import SessionContext, TableSession, new_table_id
 from dehla.web.settings import TableSettings
 from dehla.web.storage import TableRow
+from dehla.web.table.seats import SeatInfo
+from dehla.web.table.session import SessionContext, TableSession, new_table_id
 from dehla.web.visibility import hash_token, new_token
 
 __all__ = ["new_table", "restore_table"]
