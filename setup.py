@@ -15,7 +15,12 @@ import sys
 
 from setuptools import Extension, setup
 
-COMPILED_MODULES = ["src/dehla/engine/state.py", "src/dehla/engine/tricks.py"]
+COMPILED_MODULES = [
+    "src/dehla/engine/state.py",
+    "src/dehla/engine/hand.py",
+    "src/dehla/engine/game.py",
+    "src/dehla/engine/tricks.py",
+]
 
 
 def compiled_extensions() -> list[Extension]:
