@@ -12,6 +12,7 @@ this state to the solver and the search bots as the core's frozen
 from __future__ import annotations
 
 from operator import itemgetter
+from typing import Final
 
 from dehla.cards import SUIT_MASKS, TENS_MASK, Card, Suit, cards_of, cards_text, sort_hand, suit_tables
 from dehla.engine.actions import HIDES, PLAYS, REVEAL, Action, Call, Deal, Hide, Play
@@ -41,15 +42,20 @@ from dehla.errors import IllegalActionError
 
 __all__ = ["Hand", "HAND_FIELDS", "plays_of"]
 
-_SUITS = tuple(Suit)
-_NO_EVENTS: tuple[Event, ...] = ()
-_JUST_REVEAL: tuple[Action, ...] = (REVEAL,)
+# Module constants read on the hot paths are ``Final``: compiled, they are then C variables, not dict look-ups.
+_SUITS: Final = tuple(Suit)
+_NO_EVENTS: Final[tuple[Event, ...]] = ()
+_JUST_REVEAL: Final[tuple[Action, ...]] = (REVEAL,)
 #: Card bits with a 0 at index 52.  A hand's mask is ``sum(itemgetter(52, *cards)(_BITS_AND_ZERO))``: summing
 #: distinct bits is the same as or-ing them, all of it runs in C, and the extra index makes sure ``itemgetter``
 #: returns a tuple even for a single card.
-_BITS_AND_ZERO = (*(1 << card for card in range(52)), 0)
+_BITS_AND_ZERO: Final = (*(1 << card for card in range(52)), 0)
 #: The ``Play`` actions of every 13-bit set of each suit's ranks, as interned tuples.
-_S0, _S1, _S2, _S3 = suit_tables(PLAYS.__getitem__)
+_SUIT_PLAYS = suit_tables(PLAYS.__getitem__)
+_S0: Final = _SUIT_PLAYS[0]
+_S1: Final = _SUIT_PLAYS[1]
+_S2: Final = _SUIT_PLAYS[2]
+_S3: Final = _SUIT_PLAYS[3]
 
 
 def plays_of(mask: int) -> tuple[Action, ...]:
@@ -335,7 +341,7 @@ class Hand:
             if self.hidden_card is not None:
                 # (While the card is face down nobody has had to trump or been free to play anything.)
                 if (not hands[seat] and seat == self.chooser) or (
-                    game.auto_reveal and not hands[seat] & SUIT_MASKS[self.led]
+                    game.auto_reveal and not hands[seat] >> 13 * self.led & 0x1FFF
                 ):
                     events: list[Event] = []
                     self.hidden_turn(seat, events)

@@ -112,11 +112,11 @@ def playable(hand: int, led: int | None, trump: int | None, must_trump: bool, fr
     """The cards of ``hand`` (a mask) that may be played to a trick whose suit led is ``led`` (``None``: a lead)."""
     if led is None or free_play:
         return hand
-    follow = hand & SUIT_MASKS[led]
+    follow = hand & 0x1FFF << 13 * led  # (a shift, not SUIT_MASKS: this runs before every card of every playout)
     if follow:
         return follow
     if must_trump and trump is not None:
-        trumps = hand & SUIT_MASKS[trump]
+        trumps = hand & 0x1FFF << 13 * trump
         if trumps:
             return trumps
     return hand
