@@ -1,8 +1,12 @@
 """The engine builds its events and scores naming every field, so that no field can land in another's place.
 
-Each call of an event class (or ``MatchScore``) in the engine's modules passes
-keywords only, one per field, and nothing builds a tuple behind the class's
-back (``tuple.__new__``), which would be blind to the order of the fields.
+Each call of an event class (or ``MatchScore``) in the engine's modules names
+its fields: by keyword, or, where a keyword call costs too much (the compiled
+engine passes keywords through a dict: ``Trick`` on every trick, the events of
+every hand; benchmarks/ab_engine.py), positionally with plain locals spelled
+as the fields, in their order (a trailing ``_`` is allowed, for a name that
+would shadow a function).  Nothing builds a tuple behind the class's back
+(``tuple.__new__``), which would be blind to the order of the fields.
 """
 
 from __future__ import annotations
@@ -44,7 +48,12 @@ def test_the_engine_builds_events() -> None:
 def test_each_build_names_its_fields(where: str, call: ast.Call) -> None:
     assert isinstance(call.func, ast.Name)
     cls = CLASSES[call.func.id]
-    assert not call.args, f"{where}: name each field of {call.func.id} ({cls._fields})"
+    if call.args:
+        names = [item.id.rstrip("_") if isinstance(item, ast.Name) else ast.unparse(item) for item in call.args]
+        assert not call.keywords and tuple(names) == cls._fields, (
+            f"{where}: {call.func.id} takes {cls._fields}; assign each value to a local of that name, or use keywords"
+        )
+        return
     named = [keyword.arg for keyword in call.keywords]
     assert None not in named and set(named) <= set(cls._fields), f"{where}: {call.func.id} takes {cls._fields}"
     required = set(cls._fields) - set(cls._field_defaults)
@@ -56,3 +65,10 @@ def test_no_tuple_is_built_behind_a_class() -> None:
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr == "__new__":
                 assert not (isinstance(node.value, ast.Name) and node.value.id == "tuple"), f"{name}:{node.lineno}"
+
+
+def test_a_wrong_order_is_caught() -> None:
+    wrong = ast.parse("Trick(number, winner, cards, leader, collected_by)").body[0]
+    assert isinstance(wrong, ast.Expr) and isinstance(wrong.value, ast.Call)
+    with pytest.raises(AssertionError):
+        test_each_build_names_its_fields("example", wrong.value)

@@ -51,7 +51,7 @@ _JUST_REVEAL: Final[tuple[Action, ...]] = (REVEAL,)
 #: returns a tuple even for a single card.
 _BITS_AND_ZERO: Final = (*(1 << card for card in range(52)), 0)
 #: The ``Play`` actions of every 13-bit set of each suit's ranks, as interned tuples.
-_SUIT_PLAYS = suit_tables(PLAYS.__getitem__)
+_SUIT_PLAYS: Final = suit_tables(PLAYS.__getitem__)
 _S0: Final = _SUIT_PLAYS[0]
 _S1: Final = _SUIT_PLAYS[1]
 _S2: Final = _SUIT_PLAYS[2]
@@ -175,7 +175,7 @@ class Hand:
         game = self.game
         dealer = self.dealer
         hand, open_draw = number, deal.open_draw
-        self.events.append(HandStarted(hand=hand, dealer=dealer, open_draw=open_draw))
+        self.events.append(HandStarted(hand, dealer, open_draw))
         first = game.next_seat[dealer]
         if game.opening:
             hands = self.hands
@@ -302,10 +302,13 @@ class Hand:
         if not self.trick:
             return plays_of(hand)
         led = self.led
-        legal = plays_of(playable(hand, led, self.trump, self.must_trump, self.free_play))
-        if self.hidden_card is not None and self.game.ask_reveal and not hand & SUIT_MASKS[led]:
-            return _JUST_REVEAL + legal  # a player who cannot follow may ask for the hidden trump card
-        return legal
+        legal = playable(hand, led, self.trump, self.must_trump, self.free_play)
+        ranks = legal >> 13 * led & 0x1FFF
+        if ranks << 13 * led == legal:  # (the commonest case: following suit, one look-up)
+            return _SUIT_PLAYS[led][ranks]
+        if self.hidden_card is not None and self.game.ask_reveal and not ranks:
+            return _JUST_REVEAL + plays_of(legal)  # a player who cannot follow may ask for the hidden trump card
+        return plays_of(legal)
 
     def play(self, action: Play) -> tuple[Event, ...]:
         """Play a card for the seat to act; the events it caused (none for most cards).
@@ -413,9 +416,9 @@ class Hand:
         taken, self.centre, self.next_collector = collect(
             trick_mask, winner, self.centre, self.next_collector, last, game.immediate, game.streak_resets
         )
-        record = Trick(
-            number=number, leader=leader, cards=tuple(trick), winner=winner, collected_by=winner if taken else None
-        )
+        cards = tuple(trick)
+        collected_by = winner if taken else None
+        record = Trick(number, leader, cards, winner, collected_by)
         tricks.append(record)
         if not taken:
             events = before + (record,)  # noqa: RUF005 - with nothing before, the new tuple itself (no list)
@@ -424,7 +427,8 @@ class Hand:
             if game.immediate:
                 events = before + (record,)  # noqa: RUF005
             else:
-                events = before + (record, CentreCollected(seat=winner, team=team, mask=taken))  # noqa: RUF005
+                seat, mask = winner, taken
+                events = before + (record, CentreCollected(seat, team, mask))  # noqa: RUF005
         if last:
             self.outcome = outcome(game.rules, self.dealer, self.captured, tricks_won)
             return self.end(events, False)
@@ -476,6 +480,7 @@ class Hand:
     def end(self, before: tuple[Event, ...], early: bool) -> tuple[Event, ...]:
         """The hand is over: nobody is to act; ``before`` and ``HandEnded`` join the hand's events."""
         self.to_act = None
-        events = (*before, HandEnded(early=early, tricks_played=len(self.tricks)))
+        tricks_played = len(self.tricks)
+        events = (*before, HandEnded(early, tricks_played))
         self.events.extend(events)
         return events

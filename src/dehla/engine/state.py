@@ -264,19 +264,19 @@ class Match:
         assert outcome is not None
         tens = tens_of(played.captured)
         won = (played.tricks_won[0], played.tricks_won[1])
-        tricks_played = len(played.tricks)
-        ended_early = tricks_played < self._game.tricks_per_hand
+        tricks = tuple(played.tricks)
+        ended_early = len(tricks) < self._game.tricks_per_hand
         winner = outcome.winner
         sweep = winner is not None and (tens[winner] == 4)
         whitewash = not ended_early and (won[0] == 0 or won[1] == 0)
         after, kot = self.match_score.after_hand(rules, outcome, sweep)
         over = after.winner is not None
-        dealer = self.dealer
-        following = None if over else next_dealer(rules, dealer, winner, won)
+        hand, dealer, trump, tricks_won, points = len(self._log) - 1, self.dealer, played.trump, won, outcome.points
+        next_dealer_ = None if over else next_dealer(rules, dealer, winner, won)
+        score, streak = after.score, after.streaks()
         result = HandResult(
-            hand=len(self._log) - 1, dealer=dealer, trump=played.trump, tricks=tuple(played.tricks), tens=tens,
-            tricks_won=won, winner=winner, sweep=sweep, whitewash=whitewash, points=outcome.points,
-            ended_early=ended_early, kot=kot, next_dealer=following, score=after.score, streak=after.streaks(),
+            hand, dealer, trump, tricks, tens, tricks_won, winner, sweep, whitewash, points, ended_early, kot,
+            next_dealer_, score, streak,
         )
         self.results.append(result)
         self.match_score = after
@@ -289,8 +289,8 @@ class Match:
             events.append(MatchOver(winner=after.winner, score=after.score))
             self._enter(_OVER)
         else:
-            assert following is not None
-            self.dealer = following
+            assert next_dealer_ is not None
+            self.dealer = next_dealer_
             self._enter(_DEAL)
         played.events.extend(events)
         return before + tuple(events)
