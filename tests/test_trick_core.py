@@ -111,7 +111,7 @@ def _band_state(hand: int) -> HandState:
 
 
 # ---------------------------------------------------------------------------------------------
-# The engine's inlined copies against the core
+# The engine against the core (it calls the core, but through its own state: the two must agree)
 
 
 def _random_games(rules: Any, seeds: range) -> Any:

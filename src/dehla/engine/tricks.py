@@ -1,8 +1,8 @@
 """The trick core: the rules of a trick and of a hand's end, written once, as pure functions.
 
-Every part that reasons about a trick reads these: ``Match`` (which keeps the
-log and the events around them), the per-seat trackers and the bots'
-endgames, and the tests that hold the compiled solver kernel to them.  Cards
+Every part that reasons about a trick reads these: the ``Hand`` of a ``Match``
+(which keeps the state and the events around them), the per-seat trackers and
+the bots' endgames, and the tests that hold the compiled solver kernel to them.  Cards
 are small ints and sets of cards are 52-bit masks (see ``dehla.cards``).
 
 ``HandState`` is the hand in play as one frozen value: the full truth (every
