@@ -31,6 +31,7 @@ ENGINE_TESTS = [
     "tests/test_records.py",
     "tests/test_observation.py",
     "tests/test_event_order.py",
+    "tests/test_game.py",
 ]
 
 
