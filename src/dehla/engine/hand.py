@@ -420,15 +420,13 @@ class Hand:
         collected_by = winner if taken else None
         record = Trick(number, leader, cards, winner, collected_by)
         tricks.append(record)
-        if not taken:
-            events = before + (record,)  # noqa: RUF005 - with nothing before, the new tuple itself (no list)
-        else:
+        if taken:
             self.captured[team] |= taken
-            if game.immediate:
-                events = before + (record,)  # noqa: RUF005
-            else:
-                seat, mask = winner, taken
-                events = before + (record, CentreCollected(seat, team, mask))  # noqa: RUF005
+        if taken and not game.immediate:  # the centre collected (at once, every trick is its own collection)
+            seat, mask = winner, taken
+            events = before + (record, CentreCollected(seat, team, mask))  # noqa: RUF005
+        else:
+            events = before + (record,)  # noqa: RUF005 - with nothing before, the new tuple itself (no list)
         if last:
             self.outcome = outcome(game.rules, self.dealer, self.captured, tricks_won)
             return self.end(events, False)
