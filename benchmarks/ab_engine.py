@@ -27,7 +27,8 @@ SEEDS = 4
 
 def load(src: str) -> ModuleType:
     """Import ``dehla`` from ``src``, forgetting any ``dehla`` imported before (its objects stay alive)."""
-    for name in [name for name in sys.modules if name == "dehla" or name.startswith("dehla.")]:
+    # (``dehla_engine__mypyc`` too: the shared library of a compiled engine, one per tree)
+    for name in [name for name in sys.modules if name == "dehla" or name.startswith(("dehla.", "dehla_engine"))]:
         del sys.modules[name]
     sys.path.insert(0, src)
     try:

@@ -159,8 +159,9 @@ def test_nothing_reachable_from_an_observation_is_the_match(preset: str) -> None
     match.apply(match.random_deal(rng))
     for _ in range(9):
         match.apply(rng.choice(match.legal_actions()))
-    hidden_state = {id(value) for value in (match, match._hands, match._pending, match._trick, match._log,
-                                            match._actions, match._captured, match._hand_events)}
+    hand = match._hand
+    hidden_state = {id(value) for value in (match, hand, hand.hands, hand.pending, hand.trick, match._log,
+                                            hand.actions, hand.captured, hand.events)}
     for seat in range(match.players):
         observation = match.observe(seat)
         for item in _reachable(observation):

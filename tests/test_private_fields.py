@@ -36,9 +36,9 @@ def private_reads(source: str, name: str) -> list[str]:
 
 
 def test_the_scan_finds_a_private_read() -> None:
-    assert {"_hands", "_trick", "_trump_from", "_hidden_card", "_end_trick"} <= PRIVATE
-    source = "def f(match, state):\n    return match._hands[0] + self._hands[0] + state.hands[0] + x._ways\n"
-    assert private_reads(source, "f.py") == ["f.py:2: ._hands"]
+    assert {"_hand", "_game", "_log", "_finish_hand"} <= PRIVATE
+    source = "def f(match, state):\n    return match._hand.hands[0] + self._hand.hands[0] + state.hands[0] + x._ways\n"
+    assert private_reads(source, "f.py") == ["f.py:2: ._hand"]
 
 
 def test_no_private_match_field_is_read_outside_the_engine() -> None:

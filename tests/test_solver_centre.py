@@ -28,23 +28,24 @@ POSITIONS = 10  # positions a preset (three cards a seat), four centre variants 
 
 def centre_variants(match: Match, rng: random.Random) -> list[Match]:
     """The position with the tens already out of play spread afresh over the captures and the centre."""
-    out = [card for card in range(52) if (TENS_MASK >> card) & 1 and ((match._captured[0] | match._captured[1]
-                                                                         | match._centre) >> card) & 1]
+    hand = match._hand
+    out = [card for card in range(52) if (TENS_MASK >> card) & 1 and ((hand.captured[0] | hand.captured[1]
+                                                                         | hand.centre) >> card) & 1]
     variants = []
     for _ in range(4):
         other = match.clone()
         for card in out:
             bit = 1 << card
-            other._captured[0] &= ~bit
-            other._captured[1] &= ~bit
-            other._centre &= ~bit
+            other._hand.captured[0] &= ~bit
+            other._hand.captured[1] &= ~bit
+            other._hand.centre &= ~bit
             # In the centre, or with a team that has won a trick (a team with no trick holds no ten).
-            places = [2] + [team for team in (0, 1) if other._tricks_won[team]]
+            places = [2] + [team for team in (0, 1) if other._hand.tricks_won[team]]
             place = rng.choice(places)
             if place == 2:
-                other._centre |= bit
+                other._hand.centre |= bit
             else:
-                other._captured[place] |= bit
+                other._hand.captured[place] |= bit
         variants.append(other)
     return variants
 
@@ -64,7 +65,7 @@ def check_centre_variants(preset: str, positions: int, seed: str) -> int:
     shifted = 0
     while checked < positions:
         for match in natural_positions(_rules(preset), rng, (3,)):
-            if match._trick:
+            if match._hand.trick:
                 continue
             for variant in centre_variants(match, rng):
                 try:
@@ -74,7 +75,7 @@ def check_centre_variants(preset: str, positions: int, seed: str) -> int:
                 solution = solver.solve(variant)
                 assert solution.value.level == expected, (preset, checked)
                 assert {a: v.level for a, v in solution.actions.items()} == actions, (preset, checked)
-                shifted += int(variant._centre & TENS_MASK != 0)
+                shifted += int(variant._hand.centre & TENS_MASK != 0)
             checked += 1
     return shifted
 

@@ -29,7 +29,7 @@ from dehla.rules import Rules
 
 def remaining(match: Match, seat: int) -> int:
     """Cards ``seat`` still has to play (held or still to be dealt)."""
-    return (match._hands[seat] | match._pending[seat]).bit_count()
+    return (match._hand.hands[seat] | match._hand.pending[seat]).bit_count()
 
 
 def natural_positions(preset: Rules | str, rng: random.Random, sizes: tuple[int, ...]) -> Iterator[Match]:
@@ -41,7 +41,7 @@ def natural_positions(preset: Rules | str, rng: random.Random, sizes: tuple[int,
         seat = match.to_act
         assert seat is not None
         due = remaining(match, seat) <= wanted[0]
-        if match.phase is Phase.PLAY and due and (rng.random() < 0.5 or not match._trick):
+        if match.phase is Phase.PLAY and due and (rng.random() < 0.5 or not match._hand.trick):
             yield match.clone()
             wanted.pop(0)
             continue
@@ -50,12 +50,12 @@ def natural_positions(preset: Rules | str, rng: random.Random, sizes: tuple[int,
 
 def with_open_trump(match: Match) -> Match | None:
     """The position with cut trump not yet set (trick boundaries only)."""
-    if match.rules.trump != "cut" or match._trick or match._trump is None:
+    if match.rules.trump != "cut" or match._hand.trick or match._hand.trump is None:
         return None
     other = match.clone()
-    other._trump = None
-    other._trump_from = NOT_YET
-    other._cut_open = True
+    other._hand.trump = None
+    other._hand.trump_from = NOT_YET
+    other._hand.cut_open = True
     return other
 
 
@@ -74,37 +74,37 @@ def with_staged_deal(match: Match, rng: random.Random) -> tuple[Match, int] | No
         return None
     keep = rng.randint(1, size - 1)
     for seat in range(other.players):
-        cards = cards_of(other._hands[seat])
+        cards = cards_of(other._hand.hands[seat])
         rng.shuffle(cards)
         for card in cards[keep:]:
-            other._hands[seat] ^= 1 << card
-            other._pending[seat] |= 1 << card
-    other._staged = True
+            other._hand.hands[seat] ^= 1 << card
+            other._hand.pending[seat] |= 1 << card
+    other._hand.staged = True
     return other, keep
 
 
 def with_hidden_trump(match: Match, rng: random.Random) -> Match | None:
     """The position with the band-hukum card face down again (trick boundaries only)."""
-    if match.rules.trump not in ("hidden", "hidden_auto") or match._trick or match._chooser is None:
+    if match.rules.trump not in ("hidden", "hidden_auto") or match._hand.trick or match._hand.chooser is None:
         return None
-    if match._hidden_card is not None:
+    if match._hand.hidden_card is not None:
         return None  # still face down: already this kind of position
-    chooser = match._chooser
-    cards = cards_of(match._hands[chooser])
+    chooser = match._hand.chooser
+    cards = cards_of(match._hand.hands[chooser])
     if not cards:
         return None
     other = match.clone()
     card = rng.choice(cards)
-    other._hands[chooser] ^= 1 << card
-    other._hidden_card = card
-    other._hidden_suit = card.suit
-    other._revealed = False
-    other._revealed_card = None
-    other._trump = None
-    other._trump_from = NOT_YET
-    leader = other._to_act
+    other._hand.hands[chooser] ^= 1 << card
+    other._hand.hidden_card = card
+    other._hand.hidden_suit = card.suit
+    other._hand.revealed = False
+    other._hand.revealed_card = None
+    other._hand.trump = None
+    other._hand.trump_from = NOT_YET
+    leader = other._hand.to_act
     assert leader is not None
-    if other._hands[leader] == 0:
+    if other._hand.hands[leader] == 0:
         return None  # a leader holding only the hidden card would have turned it up already
     return other
 
@@ -133,7 +133,7 @@ def small_positions(
             if staged is not None:
                 position, held = staged
                 # The five-trick limit moved to a trick still to come, at the latest when the hands run out.
-                yield position, len(position._tricks) + rng.randint(1, held)
+                yield position, len(position._hand.tricks) + rng.randint(1, held)
             hidden = with_hidden_trump(match, rng)
             if hidden is not None:
                 yield hidden, None

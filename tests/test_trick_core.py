@@ -1,10 +1,9 @@
-"""The trick core (``dehla.engine.tricks``) and the three places that inline or compile its rules.
+"""The trick core (``dehla.engine.tricks``), the engine that plays by it, and the solver kernel that compiles it.
 
 * the core's own rules on hand-made tricks;
-* ``Match`` keeps fast inlined copies of legality (``legal_actions``, ``apply``),
-  of the trick winner and of the collection (``_end_trick``): on random games of
-  every preset and option variant, every legal action list, every trick's
-  winner and every collection must be the core's;
+* ``Match`` (through its ``Hand``) asks the core for legality, the trick winner
+  and the collection: on random games of every preset and option variant, every
+  legal action list, every trick's winner and every collection must be the core's;
 * the compiled solver kernel mirrors the core: from every position of the same
   games, its legal cards, and the state after each action (winner, collection,
   tens, tricks, trump, staged deal, band hukum) must be the engine's.
@@ -22,6 +21,7 @@ from dehla import Match
 from dehla.cards import TENS_MASK, Suit, cards_of, mask_of, parse_cards
 from dehla.engine.actions import REVEAL, Play
 from dehla.engine.events import Trick
+from dehla.engine.hand import HAND_FIELDS
 from dehla.engine.scoring import Outcome
 from dehla.engine.state import MATCH_FIELDS, Phase
 from dehla.engine.tricks import (
@@ -111,7 +111,7 @@ def _band_state(hand: int) -> HandState:
 
 
 # ---------------------------------------------------------------------------------------------
-# The engine's inlined copies against the core
+# The engine against the core (it calls the core, but through its own state: the two must agree)
 
 
 def _random_games(rules: Any, seeds: range) -> Any:
@@ -251,11 +251,15 @@ def test_clone_shares_no_mutable_state() -> None:
     for _ in range(9):
         match.apply(rng.choice(match.legal_actions()))
     other = match.clone()
-    for name in MATCH_FIELDS:
-        value = getattr(match, name)
-        assert getattr(other, name) == value, name  # every field copied
+    hand, other_hand = match._hand, other._hand
+    assert other_hand is not hand
+    pairs = [(match, other, name) for name in MATCH_FIELDS if name != "_hand"]
+    pairs += [(hand, other_hand, name) for name in HAND_FIELDS]
+    for before, after, name in pairs:
+        value = getattr(before, name)
+        assert getattr(after, name) == value, name  # every field copied
         if isinstance(value, (list, dict, set, bytearray)):
-            assert getattr(other, name) is not value, name
+            assert getattr(after, name) is not value, name
     assert other.hand_actions(0) == match.hand_actions(0)
     other.apply(rng.choice(other.legal_actions()))
     assert other.hand_actions(0) != match.hand_actions(0)

@@ -70,15 +70,16 @@ def legitimate_cards(rules: object, entries: list[dict[str, Any]]) -> Truth:
             continue
         for seat in range(players):
             seen[seat].update(str(card) for card in match.hand_of(seat))
-        if match._hidden_card is not None and match._chooser is not None:
-            seen[match._chooser].add(str(match._hidden_card))
+        state = match.hand_state()
+        if state.hidden_card is not None and state.chooser is not None:
+            seen[state.chooser].add(str(state.hidden_card))
         for trick in match.tricks:
             public.update(str(card) for card in trick.cards)
         public.update(str(card) for _, card in match.current_trick)
-        if match._open_draw is not None:
-            public.add(str(match._open_draw))
-        if match._revealed_card is not None:
-            public.add(str(match._revealed_card))
+        if state.open_draw is not None:
+            public.add(str(state.open_draw))
+        if state.revealed_card is not None:
+            public.add(str(state.revealed_card))
         frozen = frozenset(public)
         truth[version] = (frozen, [frozenset(seen[seat]) | frozen for seat in range(players)])
     return truth

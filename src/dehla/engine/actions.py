@@ -129,7 +129,8 @@ class Deal(_Frozen):
     __slots__ = ("hands", "open_draw", "checked_for")
     hands: tuple[tuple[Card, ...], ...]
     open_draw: Card | None
-    #: The rules this deal was made for by the engine itself (so it need not be checked again), or None.
+    #: The game (``dehla.engine.game.Game``) this deal was made for by the engine itself (so it need not be
+    #: checked again), or None.
     checked_for: object
 
     def __init__(self, hands: Sequence[Sequence[int]], open_draw: int | None = None) -> None:
@@ -138,12 +139,12 @@ class Deal(_Frozen):
         object.__setattr__(self, "checked_for", None)
 
     @classmethod
-    def trusted(cls, hands: tuple[tuple[Card, ...], ...], open_draw: Card | None, rules: object) -> Deal:
-        """A deal the engine made itself for ``rules``: interned cards in tuples, no conversion or re-check."""
+    def trusted(cls, hands: tuple[tuple[Card, ...], ...], open_draw: Card | None, game: object) -> Deal:
+        """A deal the engine made itself for ``game``: interned cards in tuples, no conversion or re-check."""
         deal = object.__new__(cls)
         _set_deal_hands(deal, hands)  # the slots' own setters: cheaper than object.__setattr__ by name
         _set_deal_open_draw(deal, open_draw)
-        _set_deal_checked_for(deal, rules)
+        _set_deal_checked_for(deal, game)
         return deal
 
     def __eq__(self, other: object) -> bool:

@@ -6,9 +6,8 @@ them by folding ``apply`` over the record's actions.
 
 Every event is an immutable named tuple: the engine makes several per trick
 and per hand, in every random playout and search, and a named tuple is built
-in one step where a frozen dataclass sets each field through a call.  ``Match`` builds the
-ones it makes on every trick and hand with ``tuple.__new__`` (``_new_tuple`` in engine/state.py),
-always from locals named as the fields, in their order; tests/test_event_order.py holds it to that.
+in one step where a frozen dataclass sets each field through a call.  The
+engine builds each one naming its fields (tests/test_event_order.py).
 """
 
 from __future__ import annotations

@@ -23,8 +23,6 @@ class Outcome:
 
 
 _NOBODY = Outcome(None, (0, 0))
-#: Builds a ``MatchScore`` without the named tuple's Python-level ``__new__`` (see ``_new_tuple`` in engine/state.py).
-_new_tuple = tuple.__new__
 #: Every possible win, made once: outcomes are immutable, and every hand of every playout ends in one.
 _WINS: dict[tuple[int, int], Outcome] = {
     (team, amount): Outcome(team, (amount, 0) if team == 0 else (0, amount))
@@ -147,4 +145,4 @@ class MatchScore(NamedTuple):
         score = (self.score[0] + gained, self.score[1]) if winner == 0 else (self.score[0], self.score[1] + gained)
         over = score[winner] >= rules.target or (rules.sweep_bonus == "match" and sweep)
         winner = winner if over else None  # from here on, the match's winner
-        return _new_tuple(MatchScore, (score, streak_team, streak, winner)), kot
+        return MatchScore(score=score, streak_team=streak_team, streak=streak, winner=winner), kot

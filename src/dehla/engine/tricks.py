@@ -1,8 +1,8 @@
 """The trick core: the rules of a trick and of a hand's end, written once, as pure functions.
 
-Every part that reasons about a trick reads these: ``Match`` (which keeps the
-log and the events around them), the per-seat trackers and the bots'
-endgames, and the tests that hold the compiled solver kernel to them.  Cards
+Every part that reasons about a trick reads these: the ``Hand`` of a ``Match``
+(which keeps the state and the events around them), the per-seat trackers and
+the bots' endgames, and the tests that hold the compiled solver kernel to them.  Cards
 are small ints and sets of cards are 52-bit masks (see ``dehla.cards``).
 
 ``HandState`` is the hand in play as one frozen value: the full truth (every
@@ -112,11 +112,11 @@ def playable(hand: int, led: int | None, trump: int | None, must_trump: bool, fr
     """The cards of ``hand`` (a mask) that may be played to a trick whose suit led is ``led`` (``None``: a lead)."""
     if led is None or free_play:
         return hand
-    follow = hand & SUIT_MASKS[led]
+    follow = hand & 0x1FFF << 13 * led  # (a shift, not SUIT_MASKS: this runs before every card of every playout)
     if follow:
         return follow
     if must_trump and trump is not None:
-        trumps = hand & SUIT_MASKS[trump]
+        trumps = hand & 0x1FFF << 13 * trump
         if trumps:
             return trumps
     return hand
