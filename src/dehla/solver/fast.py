@@ -19,17 +19,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
-from dehla.cards import TENS_MASK
 from dehla.engine import tricks
 from dehla.engine.actions import Action, Play
 from dehla.engine.scoring import Outcome
 from dehla.engine.state import Match, Phase
-from dehla.engine.tricks import tens_of
 from dehla.errors import DehlaError
+from dehla.kernel import codec, layout
+from dehla.rules import Rules
 from dehla.solver import kernel
 from dehla.solver.objective import Objective, Value, objective_for
 
@@ -37,7 +38,6 @@ __all__ = ["Solver", "Solution", "Results", "SolveLimitReached", "default_solver
 
 Array = npt.NDArray[np.int64]
 _IN_HAND = (Phase.CALL, Phase.HIDE, Phase.PLAY)
-_REVEAL_MODE = {"hidden": 1, "hidden_auto": 2}
 
 
 @dataclass(frozen=True)
@@ -101,27 +101,6 @@ class _Position:
     context: tuple[object, ...]
 
 
-def _final_table(objective: Objective) -> Array:
-    return _final_table_from(np.array(objective.final_level, dtype=np.int64), objective.tricks, objective.levels)
-
-
-_FINALS: dict[int, Array] = {}
-_THRESHOLDS: dict[int, Array] = {}
-
-
-def _thresholds_for(objective: Objective) -> Array:
-    """``[k]``: the kernel target of the query "level at least k"."""
-    found = _THRESHOLDS.get(id(objective))
-    if found is None:
-        if objective.relative:
-            values = [objective.s_threshold(level) for level in range(objective.levels)]
-        else:
-            values = list(range(objective.levels))
-        values[0] = -(1 << 20)
-        found = _THRESHOLDS[id(objective)] = np.array(values, dtype=np.int64)
-    return found
-
-
 @dataclass(frozen=True)
 class _ResultGroups:
     """The levels of one objective grouped by the hand's result (levels are sorted by result first).
@@ -136,26 +115,44 @@ class _ResultGroups:
     group_of_level: tuple[int, ...]
 
 
-_RESULT_GROUPS: dict[int, _ResultGroups] = {}
+@dataclass(frozen=True)
+class _Tables:
+    """What the kernel reads of one objective, made once per rules value and dealing team (``_tables_for``).
+
+    ``final``: ``_final_table_from`` of its levels; ``thresholds[k]``: the kernel target of the query
+    "level at least k"; ``groups``: its levels grouped by result.
+    """
+
+    objective: Objective
+    final: Array
+    thresholds: Array
+    groups: _ResultGroups
+
+
+@cache
+def _tables_for_team(rules: Rules, dealing_team: int) -> _Tables:
+    objective = objective_for(rules, dealing_team)
+    final = _final_table_from(np.array(objective.final_level, dtype=np.int64), objective.tricks, objective.levels)
+    if objective.relative:
+        values = [objective.s_threshold(level) for level in range(objective.levels)]
+    else:
+        values = list(range(objective.levels))
+    values[0] = -(1 << 20)
+    thresholds = np.array(values, dtype=np.int64)
+    levels = objective.values
+    starts = [0] + [level for level in range(1, len(levels)) if levels[level].net != levels[level - 1].net]
+    group_of_level = tuple(sum(1 for first in starts if first <= level) - 1 for level in range(len(levels)))
+    groups = _ResultGroups(thresholds[starts].copy(), tuple(levels[first].net for first in starts), group_of_level)
+    return _Tables(objective, final, thresholds, groups)
+
+
+def _tables_for(rules: Rules, dealer: int) -> _Tables:
+    """The kernel's tables for a hand under ``rules`` dealt by ``dealer`` (cached by rules and dealing team)."""
+    return _tables_for_team(rules, dealer % 2)
 
 
 def _result_groups(objective: Objective) -> _ResultGroups:
-    found = _RESULT_GROUPS.get(id(objective))
-    if found is None:
-        values = objective.values
-        starts = [0] + [level for level in range(1, len(values)) if values[level].net != values[level - 1].net]
-        group_of_level = tuple(sum(1 for first in starts if first <= level) - 1 for level in range(len(values)))
-        found = _RESULT_GROUPS[id(objective)] = _ResultGroups(
-            _thresholds_for(objective)[starts].copy(), tuple(values[first].net for first in starts), group_of_level
-        )
-    return found
-
-
-def _final_for(objective: Objective) -> Array:
-    found = _FINALS.get(id(objective))
-    if found is None:
-        found = _FINALS[id(objective)] = _final_table(objective)
-    return found
+    return _tables_for(objective.rules, objective.dealer).groups
 
 
 class SolveLimitReached(DehlaError):
@@ -187,6 +184,7 @@ class Solver:
         self._context: tuple[object, ...] | None = None
         self._stats = np.zeros(kernel.STATS, dtype=np.int64)
         self._X = np.zeros((kernel.MAXPLY, kernel.ROW), dtype=np.int64)
+        self._row = np.zeros(layout.ROW, dtype=np.int64)  # the codec's whole row, of which the search takes its part
         self._work = kernel.new_work()
         self._out = np.zeros(54, dtype=np.int64)
         self._total = 0
@@ -211,63 +209,24 @@ class Solver:
             raise DehlaError(f"the solver needs a position in play, not at {match.phase.value}")
         state = match.hand_state()
         rules = state.rules
-        objective = objective_for(rules, state.dealer)
-        n = state.players
-        X = self._X
-        row = X[0]
-        row[:] = 0
-        trick = state.trick
-        to_act = state.to_act
-        assert to_act is not None
-        row[kernel.TO_ACT] = to_act
-        row[kernel.LEADER] = state.leader
-        row[kernel.LED] = -1 if state.led is None else int(state.led)
-        row[kernel.TLEN] = len(trick)
-        row[kernel.TRUMP] = -1 if state.trump is None else int(state.trump)
-        row[kernel.TFROM] = state.trump_from
-        row[kernel.CUT_OPEN] = int(state.cut_open)
-        row[kernel.STAGED] = int(state.staged)
-        row[kernel.HIDDEN] = -1 if state.hidden_card is None else int(state.hidden_card)
-        row[kernel.MUST_TRUMP] = int(state.must_trump)
-        row[kernel.FREE_PLAY] = int(state.free_play)
-        row[kernel.CTENS] = (state.centre & TENS_MASK).bit_count()
-        row[kernel.LASTW] = -1 if state.next_collector is None else state.next_collector
-        row[kernel.T0], row[kernel.T1] = tens_of(state.captured)
-        row[kernel.K0] = state.tricks_won[0]
-        row[kernel.K1] = state.tricks_won[1]
-        row[kernel.NPLAYED] = state.tricks_played
-        row[kernel.DONE] = -1
-        live = 0
-        for seat in range(n):
-            row[kernel.H0 + seat] = state.hands[seat]
-            row[kernel.PN0 + seat] = state.pending[seat]
-            live |= state.hands[seat] | state.pending[seat]
-        for index, card in enumerate(trick):
-            row[kernel.C0 + index] = int(card)
-            live |= 1 << card
-        if state.hidden_card is not None:
-            live |= 1 << state.hidden_card
-        row[kernel.LIVE] = live
-        params = np.zeros(kernel.NPARAMS, dtype=np.int64)
-        params[kernel.P_N] = n
-        params[kernel.P_TRICKS] = rules.tricks_per_hand
-        params[kernel.P_IMMEDIATE] = int(rules.collection == "immediate")
-        params[kernel.P_STREAK_RESETS] = int(rules.streak_resets)
-        params[kernel.P_REVEAL] = _REVEAL_MODE.get(rules.trump, 0)
-        params[kernel.P_CHOOSER] = state.chooser if state.chooser is not None else 0
-        params[kernel.P_ABS] = int(not objective.relative)
-        params[kernel.P_W] = objective.weight
-        params[kernel.P_USES_TRICKS] = int(objective.uses_tricks)
-        params[kernel.P_EARLY_END] = int(rules.early_end)
-        params[kernel.P_STAGED_LIMIT] = tricks.STAGED_TRICKS
-        params[kernel.P_HB] = 3 if n == 4 else 4
-        params[kernel.P_CENTRE_OUT] = int(self.centre_out)
-        params[kernel.P_PARTITION] = int(self.partition)
-        params[kernel.P_CAPS] = int(self.caps)
-        params[kernel.P_ETC] = int(self.etc)
-        params[kernel.P_LB] = 4 if 2 * n <= 12 else 3
+        tables = _tables_for(rules, state.dealer)
+        objective = tables.objective
+        codec.encode(state, self._row)
+        self._X[0, :] = self._row[: kernel.ROW]
+        params = np.zeros(layout.NPARAMS, dtype=np.int64)
+        codec.rules_params(rules, params)
+        params[layout.P_CHOOSER] = state.chooser if state.chooser is not None else 0
+        params[layout.P_ABS] = int(not objective.relative)
+        params[layout.P_W] = objective.weight
+        params[layout.P_USES_TRICKS] = int(objective.uses_tricks)
+        params[layout.P_HB] = 3 if state.players == 4 else 4
+        params[layout.P_CENTRE_OUT] = int(self.centre_out)
+        params[layout.P_PARTITION] = int(self.partition)
+        params[layout.P_CAPS] = int(self.caps)
+        params[layout.P_ETC] = int(self.etc)
+        params[layout.P_LB] = 4 if 2 * state.players <= 12 else 3
         context = (rules, state.dealer % 2, tricks.STAGED_TRICKS)
-        return _Position(X, params, _final_for(objective), _thresholds_for(objective), objective, context)
+        return _Position(self._X, params, tables.final, tables.thresholds, objective, context)
 
     def clear(self) -> None:
         """Forget every table entry (a new generation: nothing is erased, the old entries just stop counting)."""
@@ -287,7 +246,7 @@ class Solver:
             self._generation += 1
             self._context = wanted
             self._fresh = False
-        position.params[kernel.P_GEN] = self._generation
+        position.params[layout.P_GEN] = self._generation
         self._total += int(self._stats[0])
         self._capped += int(self._stats[6])
         self._stats[:] = 0
@@ -298,7 +257,7 @@ class Solver:
             limit = self.node_limit - used
             if limit <= 0:
                 raise SolveLimitReached(f"the solve passed its limit of {self.node_limit} nodes")
-        position.params[kernel.P_NODE_LIMIT] = limit
+        position.params[layout.P_NODE_LIMIT] = limit
 
     def _check_limit(self) -> None:
         if self._stats[3]:

@@ -51,17 +51,77 @@ had cost two atomic operations per array passed to a helper or viewed by row.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import dehla.numba_cache  # noqa: F401 - first: a writable cache directory for numba before numba is imported
 
 # isort: split
 import numba
 import numpy as np
-import numpy.typing as npt
 
-from dehla.engine.tricks import NOT_YET
+from dehla.kernel.layout import (
+    C0,
+    CTENS,
+    CUT_OPEN,
+    DONE,
+    FREE_PLAY,
+    H0,
+    HIDDEN,
+    K0,
+    K1,
+    LASTW,
+    LEADER,
+    LED,
+    LIVE,
+    MUST_TRUMP,
+    NPARAMS,
+    NPLAYED,
+    P_ABS,
+    P_CAPS,
+    P_CENTRE_OUT,
+    P_CHOOSER,
+    P_EARLY_END,
+    P_ETC,
+    P_GEN,
+    P_IMMEDIATE,
+    P_LB,
+    P_N,
+    P_NODE_LIMIT,
+    P_PARTITION,
+    P_REVEAL,
+    P_STAGED_LIMIT,
+    P_STREAK_RESETS,
+    P_TRICKS,
+    P_USES_TRICKS,
+    P_W,
+    PN0,
+    RELWIN,
+    SOLVER_END,
+    STAGED,
+    SUIT,
+    T0,
+    T1,
+    TENS,
+    TFROM,
+    TLEN,
+    TO_ACT,
+    TRUMP,
+    Array,
+    jit,
+)
+from dehla.kernel.rules import (
+    begin_turn,
+    can_ask_reveal,
+    collects,
+    complete_staged_deal,
+    low_card,
+    next_trick,
+    play_card,
+    popcount,
+    trick_winner,
+    turn_up,
+)
+from dehla.kernel.rules import legal_cards as _legal_cards
 
 __all__ = [
     "ROW",
@@ -76,76 +136,17 @@ __all__ = [
     "new_table",
 ]
 
-F = TypeVar("F", bound=Callable[..., Any])
+_jit = jit
 
 
-def _jit(function: F) -> F:
-    """``numba.njit`` with the on-disk cache, typed for mypy, without numba's reference counting.
-
-    The search's functions allocate nothing and every array they take outlives the call, so the counts would
-    only cost time: with them, the atomic increments and decrements around each helper's call took a third of
-    the search's time (``docs/benchmarks.md``).
-    """
-    options: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}  # ``_nrt`` is not in numba's stubs
-    return cast(F, numba.njit(**options)(function))
-
-
-def _jit_allocating(function: F) -> F:
+def _jit_allocating(function: Any) -> Any:
     """``numba.njit`` with the on-disk cache and reference counting, for the few functions that make arrays."""
-    return cast(F, numba.njit(cache=True, nogil=True)(function))
+    return numba.njit(cache=True, nogil=True)(function)
 
 
-Array = npt.NDArray[np.int64]
-
-# Row layout -------------------------------------------------------------------------------
-TO_ACT = 0
-LEADER = 1
-LED = 2
-TLEN = 3
-TRUMP = 4
-TFROM = 5
-CUT_OPEN = 6
-STAGED = 7
-HIDDEN = 8
-MUST_TRUMP = 9
-FREE_PLAY = 10
-CTENS = 11
-LASTW = 12
-T0 = 13
-T1 = 14
-K0 = 15
-K1 = 16
-NPLAYED = 17
-DONE = 18
-LIVE = 19  # every card not yet out of play: hands, still to be dealt, hidden, in the trick
-RELWIN = 44  # the card that won the trick just finished *by rank* (it beat a card of its kind), else -1
-H0 = 20  # hands[0..7]
-PN0 = 28  # pending[0..7]
-C0 = 36  # trick cards[0..7]
-ROW = 45
+#: The solver's row: the layout's words up to its own (``dehla.kernel.layout``); copy-make copies these.
+ROW = SOLVER_END
 MAXPLY = 128
-
-# Parameters ---------------------------------------------------------------------------------
-P_N = 0
-P_TRICKS = 1
-P_IMMEDIATE = 2
-P_STREAK_RESETS = 3
-P_REVEAL = 4  # 0: no hidden trump, 1: asked for, 2: automatic
-P_CHOOSER = 5
-P_ABS = 6
-P_W = 7
-P_USES_TRICKS = 8
-P_EARLY_END = 9
-P_STAGED_LIMIT = 10
-P_HB = 11  # bits per holder code in table keys
-P_GEN = 12
-P_CENTRE_OUT = 13  # 1: relative mode keeps the centre's tens out of the table key (``_entry_bounds``)
-P_NODE_LIMIT = 14  # stop (stats[3] = 1) once stats[0] passes this; 0 = no limit
-P_PARTITION = 15  # 1: table entries cover every position that differs only in irrelevant low cards
-P_LB = 16  # bits per count in the suit-length words of a key
-P_CAPS = 17  # 1: bound what a team can still collect by the tricks it can still win (``_trick_caps``)
-P_ETC = 18  # 1: enhanced transposition cutoffs (look up each child of a trick's last card first)
-NPARAMS = 20
 
 REVEAL_MOVE = 52
 KEYW = 5  # key words: four suit-length words (cards per holder code), the rest of the state
@@ -202,97 +203,22 @@ UNBOUNDED = 1 << 40
 # [16 + t] boundary nodes after t tricks.
 HIST = 32  # stats[HIST + 53 * seat + card]: how often (weighted by depth) playing ``card`` refuted a node
 STATS = HIST + 53 * 8
-TENS = (1 << 8) | (1 << 21) | (1 << 34) | (1 << 47)
-SUIT = 0x1FFF
 
 
-@_jit
-def _popcount(x: int) -> int:
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
-
-
-@_jit
-def _first_card(mask: int) -> int:
-    card = 0
-    while not (mask >> card) & 1:
-        card += 1
-    return card
+_popcount = popcount
+_first_card = low_card
 
 
 @_jit
 def legal_mask(row: Array) -> int:
     """The cards the seat to act may play (``tricks.legal_cards``)."""
-    seat = row[TO_ACT]
-    hand = row[H0 + seat]
-    if row[TLEN] == 0 or row[FREE_PLAY]:
-        return int(hand)
-    led = row[LED]
-    follow = hand & (SUIT << (13 * led))
-    if follow:
-        return int(follow)
-    if row[MUST_TRUMP] and row[TRUMP] >= 0:
-        trumps = hand & (SUIT << (13 * row[TRUMP]))
-        if trumps:
-            return int(trumps)
-    return int(hand)
-
-
-@_jit
-def _can_reveal(row: Array, params: Array) -> bool:
-    if params[P_REVEAL] != 1 or row[HIDDEN] < 0 or row[TLEN] == 0:
-        return False
-    hand = row[H0 + row[TO_ACT]]
-    return bool((hand & (SUIT << (13 * row[LED]))) == 0)
-
-
-@_jit
-def _turn_up(row: Array, params: Array) -> None:
-    card = row[HIDDEN]
-    row[HIDDEN] = -1
-    chooser = params[P_CHOOSER]
-    row[H0 + chooser] |= 1 << card
-    row[TRUMP] = card // 13
-    row[TFROM] = row[TLEN]
-
-
-@_jit
-def _begin_turn(row: Array, params: Array, seat: int) -> None:
-    row[TO_ACT] = seat
-    row[MUST_TRUMP] = 0
-    row[FREE_PLAY] = 0
-    if row[HIDDEN] >= 0:
-        if seat == params[P_CHOOSER] and row[H0 + seat] == 0:
-            _turn_up(row, params)
-        elif params[P_REVEAL] == 2 and row[TLEN] > 0 and (row[H0 + seat] & (SUIT << (13 * row[LED]))) == 0:
-            _turn_up(row, params)
-            row[FREE_PLAY] = 1
+    return _legal_cards(row)
 
 
 @_jit
 def _trick_winner_index(row: Array, count: int) -> int:
     """Index in the trick of the card winning it so far (``tricks.trick_winner``)."""
-    led = row[LED]
-    trump = row[TRUMP]
-    best_index = -1
-    best = -1
-    if trump >= 0 and trump != led:
-        for index in range(row[TFROM], count):
-            card = row[C0 + index]
-            if card // 13 == trump and card > best:
-                best = card
-                best_index = index
-    if best_index < 0:
-        best = -1
-        for index in range(count):
-            card = row[C0 + index]
-            if card // 13 == led and card > best:
-                best = card
-                best_index = index
-    return best_index
+    return trick_winner(row, count)
 
 
 @_jit
@@ -313,8 +239,10 @@ def _rank_winner(row: Array, index: int, count: int) -> int:
 
 @_jit
 def _end_trick(row: Array, params: Array, final: Array) -> None:
+    """A trick is complete: its winner, the tens it moves (to a team or the centre), the hand's end, the
+    staged deal, the next trick."""
     n = params[P_N]
-    best_index = _trick_winner_index(row, n)
+    best_index = trick_winner(row, n)
     row[RELWIN] = _rank_winner(row, best_index, n)
     winner = (row[LEADER] + best_index) % n
     team = winner % 2
@@ -326,16 +254,10 @@ def _end_trick(row: Array, params: Array, final: Array) -> None:
     for index in range(n):
         if row[C0 + index] % 13 == 8:
             tens += 1
-    if params[P_IMMEDIATE]:
-        row[T0 + team] += tens
-    else:
-        row[CTENS] += tens
-        if last or row[LASTW] == winner:
-            row[T0 + team] += row[CTENS]
-            row[CTENS] = 0
-            row[LASTW] = -1 if params[P_STREAK_RESETS] else winner
-        else:
-            row[LASTW] = winner
+    row[CTENS] += tens
+    if collects(row, params[P_IMMEDIATE], params[P_STREAK_RESETS], winner, last):
+        row[T0 + team] += row[CTENS]
+        row[CTENS] = 0
     row[TLEN] = 0
     for index in range(n):
         row[LIVE] &= ~(1 << row[C0 + index])
@@ -346,46 +268,27 @@ def _end_trick(row: Array, params: Array, final: Array) -> None:
         if settled >= 0:
             row[DONE] = settled
             return
-    if row[STAGED] and (row[TRUMP] >= 0 or played == params[P_STAGED_LIMIT]):
-        row[STAGED] = 0
-        row[CUT_OPEN] = 0
-        for seat in range(n):
-            row[H0 + seat] |= row[PN0 + seat]
-            row[PN0 + seat] = 0
-    row[LEADER] = winner
-    row[TFROM] = 0 if row[TRUMP] >= 0 else NOT_YET
-    _begin_turn(row, params, winner)
+    complete_staged_deal(row, n, played, params[P_STAGED_LIMIT])
+    next_trick(row, params[P_REVEAL], params[P_CHOOSER], winner)
 
 
 @_jit
 def apply_action(row: Array, params: Array, final: Array, move: int) -> None:
     """Play a card (0..51) or ask for the reveal (``REVEAL_MOVE``) in ``row``, in place."""
+    row[RELWIN] = -1
     if move == REVEAL_MOVE:
-        row[RELWIN] = -1
-        _turn_up(row, params)
+        turn_up(row, params[P_CHOOSER])
         row[MUST_TRUMP] = 1
         return
     n = params[P_N]
-    row[RELWIN] = -1
     seat = row[TO_ACT]
-    hand = row[H0 + seat]
-    row[H0 + seat] = hand ^ (1 << move)
-    tlen = row[TLEN]
-    if tlen == 0:
-        row[LED] = move // 13
-    elif row[CUT_OPEN] and (hand & (SUIT << (13 * row[LED]))) == 0:
-        row[CUT_OPEN] = 0
-        row[TRUMP] = move // 13
-        row[TFROM] = tlen
-    row[C0 + tlen] = move
-    tlen += 1
-    row[TLEN] = tlen
+    tlen = play_card(row, move)
     if tlen == n:
         _end_trick(row, params, final)
         return
     following = seat + 1 if seat + 1 < n else 0
     if row[MUST_TRUMP] or row[FREE_PLAY] or row[HIDDEN] >= 0:
-        _begin_turn(row, params, following)
+        begin_turn(row, params[P_REVEAL], params[P_CHOOSER], following)
     else:
         row[TO_ACT] = following
 
@@ -995,7 +898,7 @@ def _moves(
                 work[ply, W_MOVES + count] = card
                 work[ply, W_SCORES + count] = score
                 count += 1
-    if _can_reveal(row, params):
+    if can_ask_reveal(row, params[P_REVEAL]):
         work[ply, W_MOVES + count] = REVEAL_MOVE
         work[ply, W_SCORES + count] = 0
         count += 1
