@@ -32,7 +32,7 @@ __all__ = ["ENV", "choose_cache_dir", "configure", "writable"]
 ENV = "NUMBA_CACHE_DIR"
 
 #: The directories of the modules compiled with ``cache=True`` (numba's first choice is their ``__pycache__``).
-KERNEL_DIRS = (Path(__file__).resolve().parent / "solver", Path(__file__).resolve().parent / "batch")
+KERNEL_DIRS = tuple(Path(__file__).resolve().parent / name for name in ("kernel", "solver", "batch"))
 
 
 def writable(directory: Path) -> bool:

@@ -46,6 +46,7 @@ __all__ = [
     "can_ask_reveal",
     "turn_up",
     "begin_turn",
+    "pass_turn",
     "play_card",
     "trick_winner",
     "collects",
@@ -142,6 +143,16 @@ def begin_turn(row: Array, reveal: int, chooser: int, seat: int) -> int:
             card = turn_up(row, chooser)
             row[FREE_PLAY] = 1
             return card
+    return -1
+
+
+@inline
+def pass_turn(row: Array, reveal: int, chooser: int, seat: int) -> int:
+    """The turn passes to ``seat`` within a trick (``begin_turn``, which only has work to do while the
+    band-hukum card is face down or a seat's reveal is still in force).  Returns the card turned up, else -1."""
+    if row[MUST_TRUMP] or row[FREE_PLAY] or row[HIDDEN] >= 0:
+        return begin_turn(row, reveal, chooser, seat)
+    row[TO_ACT] = seat
     return -1
 
 

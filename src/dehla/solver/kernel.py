@@ -64,7 +64,6 @@ from dehla.kernel.layout import (
     CTENS,
     CUT_OPEN,
     DONE,
-    FREE_PLAY,
     H0,
     HIDDEN,
     K0,
@@ -110,12 +109,12 @@ from dehla.kernel.layout import (
     jit,
 )
 from dehla.kernel.rules import (
-    begin_turn,
     can_ask_reveal,
     collects,
     complete_staged_deal,
     low_card,
     next_trick,
+    pass_turn,
     play_card,
     popcount,
     trick_winner,
@@ -286,11 +285,7 @@ def apply_action(row: Array, params: Array, final: Array, move: int) -> None:
     if tlen == n:
         _end_trick(row, params, final)
         return
-    following = seat + 1 if seat + 1 < n else 0
-    if row[MUST_TRUMP] or row[FREE_PLAY] or row[HIDDEN] >= 0:
-        begin_turn(row, params[P_REVEAL], params[P_CHOOSER], following)
-    else:
-        row[TO_ACT] = following
+    pass_turn(row, params[P_REVEAL], params[P_CHOOSER], seat + 1 if seat + 1 < n else 0)
 
 
 @_jit
