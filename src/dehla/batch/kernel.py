@@ -1,15 +1,17 @@
 """The batch kernel: many hands of one rules value in one int64 array, stepped together by numba code.
 
-A compiled mirror of the trick core ``dehla.engine.tricks`` and of ``Match`` rule for rule (calling
-trump, hiding the band-hukum card and asking for it, following suit, cut trump, staged deals, the
-centre with two in a row and the last-trick sweep, immediate collection, Taash's early end, the hand
-result of ``engine.scoring``), written over one row per hand so that a loop over the rows needs no
-Python at all.  tests/batch/ holds it to ``Match``: the same deals and actions must give the same
-legal actions at every step, the same ``HandState`` and the same tricks, collections, tens and results.
+The whole hand as ``Match`` plays it (calling trump, hiding the band-hukum card and asking for it, the
+deal from a seed, the logs of tricks and actions, the hand's result and the match after it), written over
+one row per hand so that a loop over the rows needs no Python at all.  The rows are those of
+``dehla.kernel.layout``, the rules of a trick are ``dehla.kernel.rules`` (shared with the solver) and the
+results come from the table ``dehla.kernel.scoring`` builds from ``engine.scoring``.
+tests/kernel/test_core.py and tests/batch/ hold it to ``Match``: the same deals and actions must give
+the same legal actions at every step, the same ``HandState`` and the same tricks, collections, tens and
+results.
 
 Everything here is ``numba.njit`` code over plain int64 arrays, compiled once and cached on disk
-(``cache=True``), in the conventions of the solver kernel: cards are ints 0..51 (suit = card // 13),
-sets of cards are 52-bit masks, -1 stands for "none".
+(``cache=True``): cards are ints 0..51 (suit = card // 13), sets of cards are 52-bit masks, -1 stands
+for "none".
 
 Actions inside the kernel are codes: ``0..51`` play a card, ``CALL0 + suit`` call trump,
 ``HIDE0 + card`` hide a card, ``REVEAL`` ask for the band-hukum card: the environments' action

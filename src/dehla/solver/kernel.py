@@ -1,16 +1,17 @@
 """The compiled search kernel: a bound query ("can team 0 reach at least T?") by alpha-beta.
 
 Everything here is numba ``njit`` code over plain int64 arrays, compiled once
-and cached on disk (``cache=True``).  It is a compiled mirror of the trick core
-``dehla.engine.tricks`` and of ``Match`` rule for rule (following suit, cut
-trump, staged deals, band hukum with asked or automatic reveal, the centre
-with two in a row and the last-trick sweep, immediate collection, Taash's
-early end), over the position ``Match.hand_state()`` gives;
-``tests/test_trick_core.py`` holds its legal cards, trick winner and
-collection to the core move by move, and ``tests/test_solver_exact.py``
-checks its values against plain minimax over the engine.
+and cached on disk (``cache=True``).  It plays the rules of the compiled core
+``dehla.kernel.rules`` (following suit, cut trump, staged deals, band hukum
+with asked or automatic reveal, the centre with two in a row and the last-trick
+sweep, immediate collection) and Taash's early end, over the position
+``Match.hand_state()`` gives, encoded by ``dehla.kernel.codec``;
+``tests/kernel/test_core.py`` holds its legal cards and every action to the
+engine move by move, and ``tests/test_solver_exact.py`` checks its values
+against plain minimax over the engine.
 
-A position is one row of ``X`` (layout below); ``X[ply + 1]`` is the position
+A position is one row of ``X`` (``dehla.kernel.layout``: the common words and
+the solver's, up to ``SOLVER_END``); ``X[ply + 1]`` is the position
 after one more action (copy-make, so nothing needs undoing).  ``P`` holds the
 fixed parameters of a solve.  Values are ``s`` numbers (see
 ``dehla.solver.objective``): in relative mode ``s = t0 * W + k0 * uses_tricks``
