@@ -9,7 +9,8 @@ and the batch simulator's (the captures as masks, the dealer, the band-hukum cho
 from __future__ import annotations
 
 from dehla.cards import ALL_CARDS, TENS_MASK, Card, Suit
-from dehla.engine.tricks import STAGED_TRICKS, HandState, tens_of
+from dehla.engine import tricks
+from dehla.engine.tricks import HandState, tens_of
 from dehla.kernel import layout as L
 from dehla.rules import Rules
 
@@ -27,7 +28,7 @@ def rules_params(rules: Rules, params: L.Array) -> None:
     params[L.P_STREAK_RESETS] = int(rules.streak_resets)
     params[L.P_REVEAL] = REVEAL_MODES.get(rules.trump, L.REVEAL_NONE)
     params[L.P_EARLY_END] = int(rules.early_end)
-    params[L.P_STAGED_LIMIT] = STAGED_TRICKS
+    params[L.P_STAGED_LIMIT] = tricks.STAGED_TRICKS  # read now, not at import: tests move the limit
 
 
 def _or_none(value: int | None) -> int:
