@@ -32,6 +32,7 @@ from dehla.errors import DehlaError
 from dehla.kernel import codec, layout
 from dehla.rules import Rules
 from dehla.solver import kernel
+from dehla.solver.layout import ST_CAPPED, ST_LIMIT_REACHED, ST_NODES
 from dehla.solver.objective import Objective, Value, objective_for
 
 __all__ = ["Solver", "Solution", "Results", "SolveLimitReached", "default_solver", "solve", "kernel_load_seconds"]
@@ -195,12 +196,12 @@ class Solver:
     @property
     def nodes(self) -> int:
         """Search nodes visited so far (all calls)."""
-        return self._total + int(self._stats[0])
+        return self._total + int(self._stats[ST_NODES])
 
     @property
     def capped(self) -> int:
         """Nodes answered so far by the caps on what a team can still collect (all calls)."""
-        return self._capped + int(self._stats[6])
+        return self._capped + int(self._stats[ST_CAPPED])
 
     # Encoding ------------------------------------------------------------------------------------
 
@@ -247,8 +248,8 @@ class Solver:
             self._context = wanted
             self._fresh = False
         position.params[layout.P_GEN] = self._generation
-        self._total += int(self._stats[0])
-        self._capped += int(self._stats[6])
+        self._total += int(self._stats[ST_NODES])
+        self._capped += int(self._stats[ST_CAPPED])
         self._stats[:] = 0
         limit = 0
         if self.node_limit:
@@ -260,7 +261,7 @@ class Solver:
         position.params[layout.P_NODE_LIMIT] = limit
 
     def _check_limit(self) -> None:
-        if self._stats[3]:
+        if self._stats[ST_LIMIT_REACHED]:
             raise SolveLimitReached(f"the solve passed its limit of {self.node_limit} nodes")
 
     # Queries -------------------------------------------------------------------------------------
