@@ -1,8 +1,8 @@
 """The fast double-dummy solver: the exact value of a position with every card known.
 
-``Solver`` turns an engine ``Match`` (the full truth: every hand, the cards a
-staged deal has still to hand out, the band-hukum card) into the compact form
-of ``dehla.solver.kernel`` and asks the compiled kernel bound queries ("can
+``Solver`` turns a position (the trick core's ``HandState``, the full truth:
+every hand, the cards a staged deal has still to hand out, the band-hukum card;
+or a ``Match``) into a row of ``dehla.kernel`` with its codec and asks the compiled kernel bound queries ("can
 team 0 reach at least this level?").  A value is found by a few such queries
 (a binary search over the handful of levels; each query is fail-soft, so its
 answer bounds the value and may settle more than the level it asked about, and
@@ -20,14 +20,17 @@ import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cache
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
+from dehla.cards import cards_of
 from dehla.engine import tricks
-from dehla.engine.actions import Action, Play
+from dehla.engine.actions import REVEAL, Action, Play
 from dehla.engine.scoring import Outcome
 from dehla.engine.state import Match, Phase
+from dehla.engine.tricks import HandState
 from dehla.errors import DehlaError
 from dehla.kernel import codec, layout
 from dehla.rules import Rules
@@ -38,6 +41,9 @@ from dehla.solver.objective import Objective, Value, objective_for
 __all__ = ["Solver", "Solution", "Results", "SolveLimitReached", "default_solver", "solve", "kernel_load_seconds"]
 
 Array = npt.NDArray[np.int64]
+#: What the solver solves: a hand in play (``Match.hand_state()``), or a match, whose call and hide decisions it
+#: solves through the positions after each choice.
+Position = Match | HandState
 _IN_HAND = (Phase.CALL, Phase.HIDE, Phase.PLAY)
 
 
@@ -152,16 +158,17 @@ def _tables_for(rules: Rules, dealer: int) -> _Tables:
     return _tables_for_team(rules, dealer % 2)
 
 
-def _result_groups(objective: Objective) -> _ResultGroups:
-    return _tables_for(objective.rules, objective.dealer).groups
-
-
 class SolveLimitReached(DehlaError):
     """A solve stopped at its node limit before it had an answer (the position is too big for the budget)."""
 
 
 class Solver:
     """A double-dummy solver with its own transposition table.
+
+    Every question takes a position: a hand in play as the trick core's ``HandState`` (``Match.hand_state()``:
+    the full truth, every hand and the cards still to be dealt), or a ``Match``, whose call and hide decisions
+    are answered through the positions after each choice (a thin adapter: in play it solves
+    ``match.hand_state()``).
 
     ``table_bits`` sets the table size (a pool of ``2**bits`` entries of 64 bytes, and a quarter as many
     shapes).  Each public call starts a new table generation (a new deal shares few positions with the
@@ -205,10 +212,7 @@ class Solver:
 
     # Encoding ------------------------------------------------------------------------------------
 
-    def _encode(self, match: Match) -> _Position:
-        if match.phase is not Phase.PLAY:
-            raise DehlaError(f"the solver needs a position in play, not at {match.phase.value}")
-        state = match.hand_state()
+    def _encode(self, state: HandState) -> _Position:
         rules = state.rules
         tables = _tables_for(rules, state.dealer)
         objective = tables.objective
@@ -281,25 +285,27 @@ class Solver:
             position.X, position.params, position.final, position.thresholds, self._table, self._stats, self._work
         )
 
-    def _play_level(self, match: Match) -> int:
-        position = self._encode(match)
+    def _play_level(self, state: HandState) -> int:
+        position = self._encode(state)
         self._use(position)
         found = int(kernel.level(*self._level_args(position)))
         self._check_limit()
         return found
 
-    def level(self, match: Match) -> int:
-        """The level of ``match`` (a hand in play) under best play by both teams."""
-        _check(match)
+    def level(self, position: Position) -> int:
+        """The level of ``position`` (a hand in play) under best play by both teams."""
+        _check(position)
         self._begin_call()
-        return self._solve_level(match)
+        return self._solve_level(position)
 
-    def _solve_level(self, match: Match) -> int:
+    def _solve_level(self, position: Position) -> int:
+        state = _play_state(position)
+        if state is not None:
+            return self._play_level(state)
+        match = cast(Match, position)
         done = _finished_level(match)
         if done is not None:
             return done
-        if match.phase is Phase.PLAY:
-            return self._play_level(match)
         # Call or hide: the best of the positions after each choice.
         seat = match.to_act
         assert seat is not None
@@ -310,21 +316,21 @@ class Solver:
             levels.append(self._solve_level(child))
         return max(levels) if seat % 2 == 0 else min(levels)
 
-    def value(self, match: Match) -> Value:
-        """The value of ``match`` under best play by both teams."""
-        _check(match)
+    def value(self, position: Position) -> Value:
+        """The value of ``position`` under best play by both teams."""
+        _check(position)
         self._begin_call()
-        return objective_for(match.rules, match.dealer).values[self._solve_level(match)]
+        return objective_for(position.rules, position.dealer).values[self._solve_level(position)]
 
-    def solve(self, match: Match) -> Solution:
+    def solve(self, position: Position) -> Solution:
         """The value of the position and of every legal action."""
         start = self.nodes
-        objective = objective_for(match.rules, match.dealer)
-        seat, root, levels = self._solve_actions(match, None)
+        objective = objective_for(position.rules, position.dealer)
+        seat, root, levels = self._solve_actions(position, None)
         values = {action: objective.values[level] for action, level in levels.items()}
         return Solution(objective.values[root], values, seat, objective, self.nodes - start)
 
-    def results(self, match: Match, actions: Collection[Action] | None = None) -> Results:
+    def results(self, position: Position, actions: Collection[Action] | None = None) -> Results:
         """The hand's result (team 0's points margin) for the position and after every legal action.
 
         The same search as ``solve`` with only the results' levels to tell apart, so
@@ -334,35 +340,36 @@ class Solver:
         keeps, so a player that weighs only a few candidates saves most of it.
         """
         start = self.nodes
-        groups = _result_groups(objective_for(match.rules, match.dealer))
-        seat, root, found = self._solve_actions(match, groups, actions)
+        groups = _tables_for(position.rules, position.dealer).groups
+        seat, root, found = self._solve_actions(position, groups, actions)
         margins = {action: groups.nets[group] for action, group in found.items()}
         return Results(groups.nets[root], margins, seat, self.nodes - start)
 
     def _solve_actions(
-        self, match: Match, groups: _ResultGroups | None, wanted: Collection[Action] | None = None
+        self, position: Position, groups: _ResultGroups | None, wanted: Collection[Action] | None = None
     ) -> tuple[int, int, dict[Action, int]]:
         """The seat to act, and the level of the position and after each legal action (or each ``wanted`` one;
         with ``groups``: the result group instead)."""
-        _check(match)
+        _check(position)
         self._begin_call()
-        seat = match.to_act
+        seat = position.to_act
         assert seat is not None
         levels: dict[Action, int] = {}
-        legal = match.legal_actions()
+        state = _play_state(position)
+        legal = position.legal_actions() if isinstance(position, Match) else _state_actions(position)
         if wanted is not None:
             unknown = [str(action) for action in wanted if action not in legal]
             if unknown:
                 raise DehlaError(f"not legal in this position: {', '.join(unknown)}")
             legal = tuple(action for action in legal if action in wanted)
-        if match.phase is Phase.PLAY:
-            position = self._encode(match)
+        if state is not None:
+            encoded = self._encode(state)
             if groups is not None:
-                position.thresholds = groups.thresholds
-            self._use(position)
+                encoded.thresholds = groups.thresholds
+            self._use(encoded)
             out = self._out
             only = 0 if wanted is None else sum(1 << _move_of(action) for action in legal)
-            kernel.solve_position(*self._level_args(position), -1, only, out)
+            kernel.solve_position(*self._level_args(encoded), -1, only, out)
             self._check_limit()
             root = int(out[0])
             for action in legal:
@@ -373,6 +380,7 @@ class Solver:
                 levels[action] = level
             return seat, root, levels
         # Call or hide: the best of the positions after each choice (every choice, for the root's value).
+        match = cast(Match, position)
         for action in match.legal_actions():
             child = match.clone()
             child.apply(action)
@@ -381,17 +389,17 @@ class Solver:
         root = max(levels.values()) if seat % 2 == 0 else min(levels.values())
         return seat, root, {action: levels[action] for action in legal}
 
-    def improves(self, match: Match, team: int, margin: int) -> bool:
+    def improves(self, position: Position, team: int, margin: int) -> bool:
         """Can ``team`` make sure of a better result for itself than ``margin`` (team 0's points margin, as in
         ``Results``)?  One bound query; none when no result is better for ``team``.
 
         The question an analysis asks once it knows what the played action leads to: the action kept the
         result unless the position offers better."""
-        _check(match)
+        _check(position)
         self._begin_call()
         if team not in (0, 1):
             raise DehlaError(f"team must be 0 or 1, not {team!r}")
-        groups = _result_groups(objective_for(match.rules, match.dealer))
+        groups = _tables_for(position.rules, position.dealer).groups
         # Team 0 asks for a group above ``margin``'s; team 1 for one below, which is team 0 failing to reach
         # the lowest group at or above ``margin``.
         if team == 0:
@@ -404,25 +412,26 @@ class Solver:
                 return False
             if group == len(groups.nets):
                 return True  # every result is below ``margin``
-        return self._reaches_group(match, groups, group) == (team == 0)
+        return self._reaches_group(position, groups, group) == (team == 0)
 
-    def _reaches_group(self, match: Match, groups: _ResultGroups, group: int) -> bool:
+    def _reaches_group(self, position: Position, groups: _ResultGroups, group: int) -> bool:
         """Does team 0 reach at least result group ``group``?"""
-        if match.phase is not Phase.PLAY:
+        state = _play_state(position)
+        if state is None:
             def answer(child: Match) -> bool:
                 done = _finished_level(child)
                 if done is not None:  # pragma: no cover - a call or hide never ends a hand
                     return groups.group_of_level[done] >= group
                 return self._reaches_group(child, groups, group)
 
-            return _over_choices(match, 0, answer)
-        position = self._encode(match)
-        self._use(position)
-        return self._query(position, int(groups.thresholds[group]))
+            return _over_choices(cast(Match, position), 0, answer)
+        encoded = self._encode(state)
+        self._use(encoded)
+        return self._query(encoded, int(groups.thresholds[group]))
 
-    def reaches(self, match: Match, team: int, tens: int) -> bool:
+    def reaches(self, position: Position, team: int, tens: int) -> bool:
         """Can ``team`` make sure of ending the hand with at least ``tens`` tens?  (One bound query.)"""
-        _check(match)
+        _check(position)
         self._begin_call()
         if team not in (0, 1):
             raise DehlaError(f"team must be 0 or 1, not {team!r}")
@@ -430,32 +439,33 @@ class Solver:
             raise DehlaError(f"tens must be 0..4, not {tens!r}")
         if tens == 0:
             return True
-        if match.phase is not Phase.PLAY:
+        state = _play_state(position)
+        if state is None:
             def answer(child: Match) -> bool:
                 done = _finished_level(child)
                 if done is not None:  # pragma: no cover - a call or hide never ends a hand
                     return objective_for(child.rules, child.dealer).values[done].tens[team] >= tens
                 return self.reaches(child, team, tens)
 
-            return _over_choices(match, team, answer)
-        position = self._encode(match)
-        objective = position.objective
+            return _over_choices(cast(Match, position), team, answer)
+        encoded = self._encode(state)
+        objective = encoded.objective
         if objective.relative:
             # Every ten is collected by the end: team 1 reaching t tens is team 0 failing to reach 5 - t.
-            self._use(position)
+            self._use(encoded)
             target = objective.tens_threshold(tens if team == 0 else 5 - tens)
         else:
             # Absolute mode: search against endings scored 1 when they are good for team 0 in this question.
-            ending = position.final[..., 2]
+            ending = encoded.final[..., 2]
             hit = np.full_like(ending, -1)
             for t0 in range(5):
                 for t1 in range(5 - t0):
                     good = t0 >= tens if team == 0 else t1 < tens
                     hit[t0, t1] = np.where(ending[t0, t1] >= 0, int(good), -1)
-            position.final = _final_table_from(hit, objective.tricks, 1)
-            self._use(position, (*position.context, "tens", team, tens))
+            encoded.final = _final_table_from(hit, objective.tricks, 1)
+            self._use(encoded, (*encoded.context, "tens", team, tens))
             target = 1
-        found = self._query(position, target)
+        found = self._query(encoded, target)
         return found if team == 0 else not found
 
 
@@ -493,9 +503,27 @@ def _move_of(action: Action) -> int:
     return action.card if isinstance(action, Play) else kernel.REVEAL_MOVE
 
 
-def _check(match: Match) -> None:
-    if match.phase not in _IN_HAND:
-        raise DehlaError(f"there is no hand in play to solve (the match is at {match.phase.value})")
+def _check(position: Position) -> None:
+    if isinstance(position, HandState):
+        if position.to_act is None:
+            raise DehlaError("there is no hand in play to solve (nobody is to act)")
+    elif position.phase not in _IN_HAND:
+        raise DehlaError(f"there is no hand in play to solve (the match is at {position.phase.value})")
+
+
+def _play_state(position: Position) -> HandState | None:
+    """The hand in play of ``position``, or ``None`` for a match at a call or a hide (solved through its choices)."""
+    if isinstance(position, HandState):
+        return position
+    if position.phase is Phase.PLAY:
+        return position.hand_state()
+    return None
+
+
+def _state_actions(state: HandState) -> tuple[Action, ...]:
+    """The legal actions of the seat to act in a hand in play: its legal cards, and the reveal if it may ask."""
+    plays: tuple[Action, ...] = tuple(Play(card) for card in cards_of(tricks.legal_cards(state)))
+    return (*plays, REVEAL) if tricks.can_ask_reveal(state) else plays
 
 
 def _finished_level(match: Match) -> int | None:
@@ -519,9 +547,9 @@ def default_solver() -> Solver:
     return _DEFAULT
 
 
-def solve(match: Match) -> Solution:
-    """The value of ``match`` and of each legal action, with the process-wide solver."""
-    return default_solver().solve(match)
+def solve(position: Position) -> Solution:
+    """The value of ``position`` and of each legal action, with the process-wide solver."""
+    return default_solver().solve(position)
 
 
 def kernel_load_seconds() -> float:
