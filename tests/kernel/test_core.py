@@ -174,3 +174,18 @@ def test_the_results_table_fits() -> None:
     """Every rules value's table has one word per (dealer, tens, tricks) and is read-only."""
     table = hand_results(Match.new("taash", random.Random(0)).rules)
     assert table.shape == (RESULTS_SIZE,) and not table.flags.writeable
+
+
+def test_every_compiled_module_is_in_the_cache_stamp() -> None:
+    """A cached kernel is compiled again when any module it holds code or constants of changes: every module that
+    compiles numba code is in ``numba_cache.COMPILED_SOURCES``."""
+    from pathlib import Path
+
+    from dehla import numba_cache
+
+    compiled = {
+        path for directory in numba_cache.KERNEL_DIRS for path in Path(directory).glob("*.py")
+        if any(mark in path.read_text() for mark in ("@_jit", "@jit", "@_inline", "@inline"))
+    }
+    assert compiled <= set(numba_cache.COMPILED_SOURCES)
+    assert all(path.exists() for path in numba_cache.COMPILED_SOURCES)
