@@ -291,3 +291,26 @@ def test_improves_answers_whether_the_position_offers_a_better_result_than_a_mar
                 assert solver.improves(match, 1, margin) == (root < margin)
     with pytest.raises(DehlaError, match="team must be 0 or 1"):
         solver.improves(match, 2, 0)
+
+
+@pytest.mark.parametrize("preset", ["pagat", "taash", "mendikot-band", "mendikot-6"])
+def test_a_hand_state_is_solved_as_its_match(preset: str) -> None:
+    """``Solver`` takes a position: a ``HandState`` in play gets the answers its ``Match`` gets."""
+    solver = Solver(table_bits=14)
+    rng = random.Random(f"state-{preset}")
+    for match, limit in itertools.islice(small_positions(preset, rng, (2, 1)), 40):
+        if limit is not None or match.phase is not Phase.PLAY:
+            continue
+        state = match.hand_state()
+        by_match = solver.solve(match)
+        by_state = solver.solve(state)
+        assert by_state.value == by_match.value and by_state.seat == by_match.seat
+        assert by_state.actions == by_match.actions
+        assert solver.value(state) == by_match.value and solver.level(state) == by_match.value.level
+        assert solver.results(state).actions == solver.results(match).actions
+        team = state.to_act % 2  # type: ignore[operator]
+        assert solver.reaches(state, team, 1) == solver.reaches(match, team, 1)
+        assert solver.improves(state, team, 0) == solver.improves(match, team, 0)
+    done = Match("pagat", 0)
+    with pytest.raises(DehlaError, match="no hand in play"):
+        solver.solve(done.hand_state())

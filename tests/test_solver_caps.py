@@ -2,7 +2,7 @@
 
 A team collects nothing more when it can win no more tricks, or (centre collection) at most one trick
 without holding the streak while an opponent keeps the top trump for the last trick; the kernel counts
-the tricks a team can still win from the opponents' trumps above all of its own (``kernel._trick_caps``).
+the tricks a team can still win from the opponents' trumps above all of its own (``bounds.trick_caps``).
 Here random positions of three cards a seat are solved with a fresh solver each, and only
 those in which the caps answered some node count: their value and every action's value must equal
 plain minimax, and the caps must have answered in enough of them to mean something.

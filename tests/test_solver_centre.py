@@ -1,7 +1,7 @@
 """The centre's tens out of the table key: entries shared across centre counts, checked against plain minimax.
 
 The solver keeps the number of tens in the centre out of its transposition
-table's key and shifts an entry's bounds by it on lookup (``kernel._entry_bounds``):
+table's key and shifts an entry's bounds by it on lookup (``table.entry_bounds``):
 the value is monotone in the centre's tens and rises by at most one ten's weight
 per ten.  Here one solver keeps its table across every position (``keep_table``),
 and each position comes in variants that differ only in where the tens already

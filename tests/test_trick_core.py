@@ -1,12 +1,10 @@
-"""The trick core (``dehla.engine.tricks``), the engine that plays by it, and the solver kernel that compiles it.
+"""The trick core (``dehla.engine.tricks``) and the engine that plays by it.
 
 * the core's own rules on hand-made tricks;
 * ``Match`` (through its ``Hand``) asks the core for legality, the trick winner
   and the collection: on random games of every preset and option variant, every
   legal action list, every trick's winner and every collection must be the core's;
-* the compiled solver kernel mirrors the core: from every position of the same
-  games, its legal cards, and the state after each action (winner, collection,
-  tens, tricks, trump, staged deal, band hukum) must be the engine's.
+* the compiled kernels mirror the core: tests/kernel/test_core.py.
 """
 
 from __future__ import annotations
@@ -181,52 +179,6 @@ def test_the_engine_agrees_with_the_core(rules: Any) -> None:
             )
         checked_tricks += 1
     assert checked_tricks > 20
-
-
-# ---------------------------------------------------------------------------------------------
-# The compiled kernel against the engine and the core
-
-
-@pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
-def test_the_kernel_agrees_with_the_engine(rules: Any) -> None:
-    from dehla.solver import kernel
-    from dehla.solver.fast import Solver
-
-    solver = Solver(table_bits=10)
-    compared = 0
-    for before, action, after, _events in _random_games(rules, range(1)):
-        if before.phase is not Phase.PLAY:
-            continue
-        state = before.hand_state()
-        position = solver._encode(before)
-        row = position.X[0].copy()
-        assert kernel.legal_mask(row) == legal_cards(state)
-        move = action.card if isinstance(action, Play) else kernel.REVEAL_MOVE
-        kernel.apply_action(row, position.params, position.final, move)
-        now = after.hand_state()
-        assert (int(row[kernel.T0]), int(row[kernel.T1])) == tens_of(now.captured)
-        assert (int(row[kernel.K0]), int(row[kernel.K1])) == now.tricks_won
-        if after.phase is not Phase.PLAY or after.hand_number != before.hand_number:
-            continue  # the hand is over: nothing more to compare
-        assert int(row[kernel.TO_ACT]) == now.to_act
-        assert int(row[kernel.LEADER]) == now.leader
-        assert int(row[kernel.TLEN]) == len(now.trick)
-        assert [int(card) for card in row[kernel.C0 : kernel.C0 + len(now.trick)]] == list(now.trick)
-        assert int(row[kernel.TRUMP]) == (-1 if now.trump is None else now.trump)
-        assert int(row[kernel.TFROM]) == now.trump_from
-        assert int(row[kernel.CTENS]) == (now.centre & TENS_MASK).bit_count()
-        assert int(row[kernel.LASTW]) == (-1 if now.next_collector is None else now.next_collector)
-        assert int(row[kernel.NPLAYED]) == now.tricks_played
-        assert int(row[kernel.HIDDEN]) == (-1 if now.hidden_card is None else now.hidden_card)
-        assert bool(row[kernel.MUST_TRUMP]) == now.must_trump and bool(row[kernel.FREE_PLAY]) == now.free_play
-        assert bool(row[kernel.STAGED]) == now.staged and bool(row[kernel.CUT_OPEN]) == now.cut_open
-        players = before.players
-        assert list(row[kernel.H0 : kernel.H0 + players]) == list(now.hands)
-        assert list(row[kernel.PN0 : kernel.PN0 + players]) == list(now.pending)
-        if now.trick:
-            assert int(row[kernel.LED]) == now.led
-        compared += 1
-    assert compared > 20
 
 
 def test_hand_state_is_a_frozen_copy() -> None:

@@ -15,24 +15,40 @@ not set and the package's directories cannot be written:
 
 The choice is kept in the environment, so the processes started from this one (the compile aside, the bot
 workers) use the same cache.
+
+numba keys a cached function by its own source file alone, but a kernel's functions inline the rules of
+``dehla.kernel`` and link the solver's other modules: after ``configure``, the source stamp numba gives a
+function of these modules (``COMPILED_SOURCES``) also takes in all of their sources (``stamp_kernel_sources``),
+so that an edit to any of them makes every cached kernel compile again instead of loading stale machine code.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
+from typing import Any
 
-__all__ = ["ENV", "choose_cache_dir", "configure", "writable"]
+__all__ = ["ENV", "choose_cache_dir", "configure", "writable", "stamp_kernel_sources"]
 
 #: numba's setting for the cache directory.
 ENV = "NUMBA_CACHE_DIR"
 
 #: The directories of the modules compiled with ``cache=True`` (numba's first choice is their ``__pycache__``).
-KERNEL_DIRS = (Path(__file__).resolve().parent / "solver", Path(__file__).resolve().parent / "batch")
+KERNEL_DIRS = tuple(Path(__file__).resolve().parent / name for name in ("kernel", "solver", "batch"))
+#: The modules whose code or constants a cached kernel holds: the compiled ones, and the layouts they read.
+COMPILED_SOURCES = tuple(
+    Path(__file__).resolve().parent / name
+    for name in (
+        "kernel/layout.py", "kernel/rules.py", "kernel/scoring.py", "solver/layout.py", "solver/position.py",
+        "solver/table.py", "solver/ordering.py", "solver/bounds.py", "solver/kernel.py", "batch/kernel.py",
+    )
+)
 
 
 def writable(directory: Path) -> bool:
@@ -104,4 +120,34 @@ def configure() -> str | None:
     return chosen
 
 
+@cache
+def kernel_sources_digest() -> str:
+    """A digest of the sources of every module a cached kernel holds (``COMPILED_SOURCES``)."""
+    digest = hashlib.sha256()
+    for source in COMPILED_SOURCES:
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def stamp_kernel_sources() -> None:
+    """Make numba's source stamp of a function of ``COMPILED_SOURCES`` take in all of them (see the notes)."""
+    from numba.core import caching
+
+    mixin: Any = getattr(caching, "_SourceFileBackedLocatorMixin", None)
+    if mixin is None or getattr(mixin, "_dehla_stamped", False):
+        return
+    own_stamp = mixin.get_source_stamp
+
+    def get_source_stamp(self: Any) -> Any:
+        stamp = own_stamp(self)
+        if Path(self._py_file).resolve() in COMPILED_SOURCES:
+            return (stamp, kernel_sources_digest())
+        return stamp
+
+    mixin.get_source_stamp = get_source_stamp
+    mixin._dehla_stamped = True
+
+
 configure()
+stamp_kernel_sources()

@@ -7,7 +7,7 @@
   with the same actions.  At every step the legal-action masks must be equal, each hand must end at
   the same step with the reward of the engine's result, and at the end the tricks (leader, cards,
   winner, who collected), captures, tens, tricks won and the result must be the engine's.
-* Fewer hands, every step: the whole ``HandState`` must equal ``Match.hand_state()``.
+* Every step's whole ``HandState``: tests/kernel/test_core.py.
 * The kernel's own random play, replayed action by action through the engine.
 """
 
@@ -161,25 +161,6 @@ def test_random_hands_agree_with_the_engine(rules: Any) -> None:
         assert [action_index(action) for action in batch.actions(hand)] == taken
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
-def test_every_step_is_the_engines_hand_state(rules: Any) -> None:
-    """Fewer hands, one at a time: after every action the batch's ``HandState`` is the engine's."""
-    rng = random.Random(rules_id(rules))
-    batch = Batch(rules, 1)
-    for seed in range(100):
-        dealer, deal = deal_of(rules, seed)
-        match = Match(rules, dealer)
-        match.apply(deal)
-        batch.reset(seeds=[seed])
-        assert batch.hand_state(0) == match.hand_state()
-        while not match.results:
-            legal = match.legal_actions()
-            action = legal[int(rng.random() * len(legal))]
-            match.apply(action)
-            batch.step([action_index(action)])
-            assert batch.hand_state(0) == match.hand_state(), f"seed {seed} after {match.actions}"
-
-
 @pytest.mark.parametrize("rules", PRESET_NAMES)
 def test_the_kernels_own_random_play_replays_in_the_engine(rules: str) -> None:
     """``random_actions`` and ``play_random`` draw legal actions only; the engine replays their hands exactly."""
@@ -231,13 +212,6 @@ def test_reset_where_and_dealers() -> None:
     batch.reset(seeds=[9, 9, 9, 9], where=[False, True, False, False])
     assert list(batch.done) == [True, False, True, True]
     assert batch.hand_state(1).dealer == deal_of("pagat", 9)[0]
-
-
-def test_the_layout_fits() -> None:
-    """The row's blocks do not overlap and hold the longest hand (every card, a call or a hide, a reveal)."""
-    assert k.H0 > k.MOVER and k.PN0 == k.H0 + 8 and k.C0 == k.PN0 + 8 and k.TL_LEADER == k.C0 + 8
-    assert k.TL_WINNER == k.TL_LEADER + 13 and k.TL_COLLECTED == k.TL_WINNER + 13 and k.ORDER == k.TL_COLLECTED + 13
-    assert k.ACTLOG == k.ORDER + 52 and k.ROW >= k.ACTLOG + 54
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)

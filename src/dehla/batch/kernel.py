@@ -1,15 +1,17 @@
 """The batch kernel: many hands of one rules value in one int64 array, stepped together by numba code.
 
-A compiled mirror of the trick core ``dehla.engine.tricks`` and of ``Match`` rule for rule (calling
-trump, hiding the band-hukum card and asking for it, following suit, cut trump, staged deals, the
-centre with two in a row and the last-trick sweep, immediate collection, Taash's early end, the hand
-result of ``engine.scoring``), written over one row per hand so that a loop over the rows needs no
-Python at all.  tests/batch/ holds it to ``Match``: the same deals and actions must give the same
-legal actions at every step, the same ``HandState`` and the same tricks, collections, tens and results.
+The whole hand as ``Match`` plays it (calling trump, hiding the band-hukum card and asking for it, the
+deal from a seed, the logs of tricks and actions, the hand's result and the match after it), written over
+one row per hand so that a loop over the rows needs no Python at all.  The rows are those of
+``dehla.kernel.layout``, the rules of a trick are ``dehla.kernel.rules`` (shared with the solver) and the
+results come from the table ``dehla.kernel.scoring`` builds from ``engine.scoring``.
+tests/kernel/test_core.py and tests/batch/ hold it to ``Match``: the same deals and actions must give
+the same legal actions at every step, the same ``HandState`` and the same tricks, collections, tens and
+results.
 
 Everything here is ``numba.njit`` code over plain int64 arrays, compiled once and cached on disk
-(``cache=True``), in the conventions of the solver kernel: cards are ints 0..51 (suit = card // 13),
-sets of cards are 52-bit masks, -1 stands for "none".
+(``cache=True``): cards are ints 0..51 (suit = card // 13), sets of cards are 52-bit masks, -1 stands
+for "none".
 
 Actions inside the kernel are codes: ``0..51`` play a card, ``CALL0 + suit`` call trump,
 ``HIDE0 + card`` hide a card, ``REVEAL`` ask for the band-hukum card: the environments' action
@@ -28,144 +30,122 @@ from __future__ import annotations
 
 import platform
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import dehla.numba_cache  # noqa: F401 - first: a writable cache directory for numba before numba is imported
 
 # isort: split
-import numba
 import numpy as np
 import numpy.typing as npt
 from llvmlite import binding, ir  # type: ignore[import-untyped]
 from numba.core import cgutils, codegen, config, types
 from numba.extending import intrinsic
 
-from dehla.engine.tricks import NOT_YET, OPENING_PACKET, STAGED_TRICKS
+from dehla.kernel.layout import (
+    ACTLOG,
+    C0,
+    CAP0,
+    CAP1,
+    CENTRE,
+    CHOOSER,
+    CUT_OPEN,
+    DEALER,
+    EARLY,
+    H0,
+    HIDDEN,
+    K0,
+    K1,
+    LASTW,
+    LEADER,
+    LED,
+    MOVER,
+    MSCORE0,
+    MSCORE1,
+    MSTREAK0,
+    MSTREAK1,
+    MUST_TRUMP,
+    NACTIONS,
+    NEXT_DEALER,
+    NONE_YET,
+    NPARAMS,
+    NPLAYED,
+    OPEN_DRAW,
+    OPENING,
+    ORDER,
+    P_DECK,
+    P_EARLY_END,
+    P_HAND,
+    P_IMMEDIATE,
+    P_N,
+    P_RESULTS,
+    P_REVEAL,
+    P_REWARD,
+    P_STAGED,
+    P_STAGED_LIMIT,
+    P_STREAK_RESETS,
+    P_STREAK_SCALE,
+    P_TARGET,
+    P_TRICKS,
+    P_TRUMP,
+    PH_CALL,
+    PH_DONE,
+    PH_HIDE,
+    PH_PLAY,
+    PHASE,
+    PN0,
+    PTS0,
+    PTS1,
+    REVEAL_ASKED,
+    REVEALED,
+    RNG,
+    ROW,
+    RW_POINTS,
+    SEED,
+    STAGED,
+    SWEEP,
+    TENS,
+    TFROM,
+    TL_COLLECTED,
+    TL_LEADER,
+    TL_WINNER,
+    TLEN,
+    TMASK,
+    TO_ACT,
+    TR_CALLED,
+    TR_CUT,
+    TR_OPEN,
+    TRUMP,
+    WHITEWASH,
+    WINNER,
+    inline,
+    jit,
+)
+from dehla.kernel.rules import (
+    begin_turn,
+    can_ask_reveal,
+    collects,
+    complete_staged_deal,
+    deal_rest,
+    legal_cards,
+    low_card,
+    next_trick,
+    pass_turn,
+    play_card,
+    popcount,
+    trick_winner,
+    turn_up,
+)
+from dehla.kernel.scoring import FIELD_8, MAX_TRICKS, R_GAINED, R_NEXT, R_OVER, R_POINTS, R_STREAK, R_WINNER
 
 __all__ = ["ROW", "NPARAMS", "NCODES", "reset_all", "legal_codes_all", "step_all", "random_actions_all"]
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-#: How every function here is compiled: on-disk cache, no GIL, numpy's error model (no checks for a division
-#: by zero) and no reference counting (``_nrt``, numba's own switch; see ``_jit``).
-_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
-
-
-def _jit(function: F) -> F:
-    """``numba.njit`` with the on-disk cache, typed for mypy, and without numba's reference counting.
-
-    Nothing here allocates (callers pass every array), so the counting is not needed; with it, every
-    view of a row paid for calls that made a random hand three times slower.
-    """
-    return cast(F, numba.njit(**_OPTIONS)(function))
-
-
-def _inline(function: F) -> F:
-    """``_jit``, inlined into its callers by numba itself (the helpers of the batch loops).
-
-    A call between compiled functions passes its arrays as structs with reference counting, and cost more
-    than the rules it ran (a random hand was 20x slower); and a cached caller of a non-inlined helper
-    (``_draw`` from ``shuffle``) crashed on loading from the cache under numba 0.68.
-    """
-    return cast(F, numba.njit(**_OPTIONS, inline="always")(function))
-
+_jit = jit
+_inline = inline
 
 Array = npt.NDArray[np.int64]
-Params = tuple[int, ...]  # the parameter vector as a tuple of NPARAMS numbers: the compiler sees it never changes
+Params = tuple[int, ...]  # the parameter vector's settings as a tuple: the compiler sees they never change
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float32]
-
-# Row layout: one hand -----------------------------------------------------------------------------
-PHASE = 0  # PH_CALL, PH_HIDE, PH_PLAY, PH_DONE
-TO_ACT = 1  # -1 once the hand is over
-DEALER = 2
-LEADER = 3
-LED = 4  # the suit led (0 between tricks, as in Match)
-TLEN = 5  # cards in the trick in progress (kept after the hand's last trick, as in Match)
-TRUMP = 6  # -1: no trump known to everybody
-TFROM = 7  # trump counts for the trick's cards from this index (NOT_YET: none does)
-CUT_OPEN = 8
-STAGED = 9
-HIDDEN = 10  # the band-hukum card while face down, else -1
-CHOOSER = 11
-REVEALED = 12
-OPEN_DRAW = 13
-MUST_TRUMP = 14
-FREE_PLAY = 15
-CENTRE = 16  # mask
-LASTW = 17  # the seat that collects if it wins the next trick too, else -1
-CAP0 = 18  # masks of the cards each team collected
-CAP1 = 19
-K0 = 20  # tricks won per team
-K1 = 21
-NPLAYED = 22  # finished tricks
-TMASK = 23  # mask of the trick in progress
-WINNER = 24  # the hand's winning team, -1 for nobody (valid once PHASE == PH_DONE)
-PTS0 = 25
-PTS1 = 26
-EARLY = 27
-SWEEP = 28
-WHITEWASH = 29
-RNG = 30  # the splitmix64 state of the hand's stream
-NACTIONS = 31  # actions taken in the hand (ACTLOG entries)
-SEED = 32
-MSCORE0 = 33  # the match after this hand, as the first of a new match: each team's score,
-MSCORE1 = 34
-MSTREAK0 = 35  # its hand wins in a row (Pagat),
-MSTREAK1 = 36
-MOVER = 37  # and whether it is over
-NEXT_DEALER = 38  # who deals next (``scoring.next_dealer``), -1 once the match is over
-H0 = 40  # hands[0..7]: the cards each seat may play from
-PN0 = 48  # pending[0..7]: the cards still to be dealt to it
-C0 = 56  # the trick in progress, in play order
-TL_LEADER = 64  # per finished trick (13): its leader,
-TL_WINNER = 77  # its winner,
-TL_COLLECTED = 90  # the seat whose team collected at it, or -1
-ORDER = 103  # every card played, in play order (trick * players + position), 52 slots
-ACTLOG = 155  # the hand's action codes in order, 56 slots
-ROW = 212
-
-PH_CALL = 0
-PH_HIDE = 1
-PH_PLAY = 2
-PH_DONE = 3
-
-# Parameters: the rules -------------------------------------------------------------------------------
-P_N = 0
-P_TRICKS = 1
-P_IMMEDIATE = 2
-P_STREAK_RESETS = 3
-P_TRUMP = 4  # TR_CALLED .. TR_OPEN
-P_STAGED = 5
-P_SCORING = 6  # SC_PAGAT, SC_MENDIKOT, SC_TAASH
-P_EARLY_END = 7
-P_TRICK_MIN = 8
-P_SWEEP_DOUBLE = 9
-P_DECK = 10  # 52 or 48
-P_HAND = 11  # cards per seat
-P_REWARD = 12  # RW_WIN or RW_POINTS
-P_TARGET = 13
-P_STREAK_KOT = 14
-P_SWEEP_MATCH = 15
-P_STREAK_SCALE = 16  # the encoding's divisor for streaks
-P_ROTATION_SIMPLE = 17
-P_WHITEWASH_NEXT = 18
-P_BAND = 19  # band hukum (hidden or hidden_auto)
-NPARAMS = 20
-
-TR_CALLED = 0
-TR_CUT = 1
-TR_HIDDEN = 2
-TR_HIDDEN_AUTO = 3
-TR_OPEN = 4
-
-SC_PAGAT = 0
-SC_MENDIKOT = 1
-SC_TAASH = 2
-
-RW_WIN = 0  # +1 to the winning team, -1 to the other, 0 to both for nobody
-RW_POINTS = 1  # a team's points for the hand minus the other team's
 
 # Action codes ------------------------------------------------------------------------------------------
 CALL0 = 52
@@ -173,11 +153,8 @@ HIDE0 = 56
 REVEAL = 108
 NCODES = 109
 
-SUIT = 0x1FFF
-TENS = (1 << 8) | (1 << 21) | (1 << 34) | (1 << 47)
-_NOT_YET = NOT_YET
-_OPENING = OPENING_PACKET
-_STAGED_TRICKS = STAGED_TRICKS
+_NOT_YET = NONE_YET
+_OPENING = OPENING
 
 # splitmix64 in int64 arithmetic (products wrap; right shifts are made logical with a mask).
 _GAMMA = -7046029254386353131  # 0x9E3779B97F4A7C15
@@ -187,11 +164,13 @@ _MIX2 = -7723592293110705685  # 0x94D049BB133111EB
 
 @_inline
 def _unpack(params: Array) -> Params:
-    """The parameter array as a tuple: values the compiler knows cannot change while a batch is played."""
+    """The parameter vector's settings (``0 .. NPARAMS``) as a tuple: values the compiler knows cannot change
+    while a batch is played."""
     return (
         params[0], params[1], params[2], params[3], params[4], params[5], params[6], params[7], params[8],
         params[9], params[10], params[11], params[12], params[13], params[14], params[15], params[16],
-        params[17], params[18], params[19],
+        params[17], params[18], params[19], params[20], params[21], params[22], params[23], params[24],
+        params[25],
     )
 
 
@@ -210,26 +189,6 @@ def _draw(row: Array) -> int:
     z = (z ^ _shr(z, 27)) * _MIX2
     z = z ^ _shr(z, 31)
     return _shr(z, 11)
-
-
-@intrinsic
-def _ctpop_intrinsic(typingctx: Any, x: Any) -> Any:
-    """LLVM's population count of an int64 (one instruction)."""
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.ctpop(args[0])
-
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def _cttz_intrinsic(typingctx: Any, x: Any) -> Any:
-    """LLVM's count of trailing zeros of an int64: the lowest card of a mask."""
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.cttz(args[0], cgutils.false_bit)
-
-    return types.int64(types.int64), codegen
 
 
 @intrinsic
@@ -265,19 +224,8 @@ def has_fast_pdep() -> bool:
 
 
 _pdep = cast(Callable[[int, int], int], _pdep_intrinsic)
-_ctpop = cast(Callable[[int], int], _ctpop_intrinsic)
-_cttz = cast(Callable[[int], int], _cttz_intrinsic)
-
-
-@_inline
-def _popcount(x: int) -> int:
-    return int(_ctpop(x))
-
-
-@_inline
-def _low_card(mask: int) -> int:
-    """The lowest card of a non-empty mask."""
-    return int(_cttz(mask))
+_popcount = popcount
+_low_card = low_card
 
 
 @_inline
@@ -405,7 +353,7 @@ def _reset_row(row: Array, params: Params, seed: int, dealer: int, pack: Array) 
     row[CUT_OPEN] = 1 if trump == TR_CUT else 0
     if trump == TR_CALLED:
         row[PHASE] = PH_CALL
-    elif params[P_BAND]:
+    elif params[P_REVEAL]:
         row[PHASE] = PH_HIDE
         row[CHOOSER] = first
     else:
@@ -437,23 +385,13 @@ def playable(row: Array) -> int:
     """The cards the seat to act may play (``tricks.legal_cards``); 0 outside the play phase."""
     if row[PHASE] != PH_PLAY:
         return 0
-    # Without branches: whether a seat can follow is as random as the deal.
-    hand = row[H0 + row[TO_ACT]]
-    follow = hand & (SUIT << (13 * row[LED]))
-    trump = row[TRUMP]
-    trumps = hand & (SUIT << (13 * (trump & 3))) if row[MUST_TRUMP] and trump >= 0 else 0
-    cards = trumps if trumps else hand
-    cards = follow if follow else cards
-    return int(hand if row[TLEN] == 0 or row[FREE_PLAY] else cards)
+    return legal_cards(row)
 
 
 @_inline
 def can_reveal(row: Array, params: Params) -> bool:
     """May the seat to act ask for the band-hukum card (``tricks.can_ask_reveal``)?"""
-    if row[PHASE] != PH_PLAY or params[P_TRUMP] != TR_HIDDEN or row[HIDDEN] < 0 or row[TLEN] == 0:
-        return False
-    hand = row[H0 + row[TO_ACT]]
-    return bool((hand & (SUIT << (13 * row[LED]))) == 0)
+    return row[PHASE] == PH_PLAY and can_ask_reveal(row, params[P_REVEAL])
 
 
 @_inline
@@ -529,7 +467,7 @@ def _random_code(row: Array, params: Params) -> int:
     if phase == PH_PLAY:
         cards = playable(row)
         count = _popcount(cards)
-        if params[P_TRUMP] == TR_HIDDEN and can_reveal(row, params):
+        if params[P_REVEAL] == REVEAL_ASKED and can_reveal(row, params):
             pick = _below(row, count + 1)
             if pick == count:
                 return REVEAL
@@ -556,111 +494,19 @@ def random_actions_all(states: Array, params: Array, out: Array) -> None:
 # Applying actions ----------------------------------------------------------------------------------
 
 @_inline
-def _turn_up(row: Array) -> None:
-    """Turn the band-hukum card up: its suit is trump from the next card of this trick on (``Match._turn_up``)."""
-    card = row[HIDDEN]
-    row[HIDDEN] = -1
-    row[REVEALED] = card
-    row[H0 + row[CHOOSER]] |= 1 << card
-    row[TRUMP] = card // 13
-    row[TFROM] = row[TLEN]
+def _result_of(row: Array, results: Array) -> int:
+    """The hand's entry in the table of hand results (``dehla.kernel.scoring``): -1 while it goes on."""
+    t0 = _popcount(row[CAP0] & TENS)
+    t1 = _popcount(row[CAP1] & TENS)
+    index = (((row[DEALER] * 5 + t0) * 5 + t1) * (MAX_TRICKS + 1) + row[K0]) * (MAX_TRICKS + 1) + row[K1]
+    return int(results[P_RESULTS + index])
 
 
 @_inline
-def _hidden_turn(row: Array, params: Params, seat: int) -> None:
-    """A turn starts while the card is face down: turned up for a chooser with nothing else, or automatically."""
-    if seat == row[CHOOSER] and row[H0 + seat] == 0:
-        _turn_up(row)
-    elif params[P_TRUMP] == TR_HIDDEN_AUTO and row[TLEN] > 0 and (row[H0 + seat] & (SUIT << (13 * row[LED]))) == 0:
-        _turn_up(row)
-        row[FREE_PLAY] = 1
-
-
-@_inline
-def _outcome(params: Params, dealer: int, t0: int, t1: int, k0: int, k1: int) -> tuple[int, int]:
-    """``scoring.hand_outcome``: the winning team (-1 for nobody) and its points."""
-    scoring = params[P_SCORING]
-    if scoring == SC_PAGAT:
-        if t0 != t1:
-            return (0 if t0 > t1 else 1), 1
-        return 1 - dealer % 2, 1
-    if scoring == SC_MENDIKOT:
-        if t0 != t1:
-            return (0 if t0 > t1 else 1), 1
-        if k0 == k1:
-            return -1, 0
-        return (0 if k0 > k1 else 1), 1
-    if t0 == t1:
-        if k0 == k1:
-            return -1, 0
-        return (0 if k0 > k1 else 1), 20
-    team = 0 if t0 > t1 else 1
-    if params[P_TRICK_MIN] and 2 * (k0 if team == 0 else k1) <= k0 + k1:
-        return -1, 0
-    if max(t0, t1) == 4:
-        return team, 160 if params[P_SWEEP_DOUBLE] else 80
-    return team, 30
-
-
-@_inline
-def _settled(
-    params: Params, dealer: int, t0: int, t1: int, k0: int, k1: int, tens_left: int, tricks_left: int
-) -> tuple[bool, int, int]:
-    """``scoring.settled_outcome``: is the result the same however the rest falls, and which is it."""
-    if tens_left and not params[P_TRICK_MIN]:
-        return False, -1, 0
-    first_winner = -2
-    first_points = 0
-    for to_team0 in range(tens_left + 1):
-        f0 = t0 + to_team0
-        f1 = t1 + tens_left - to_team0
-        for extreme in range(2):
-            to_k0 = tricks_left if extreme else 0
-            winner, points = _outcome(params, dealer, f0, f1, k0 + to_k0, k1 + tricks_left - to_k0)
-            if first_winner == -2:
-                first_winner = winner
-                first_points = points
-            elif winner != first_winner or points != first_points:
-                return False, -1, 0
-    return True, first_winner, first_points
-
-
-@_inline
-def _first_match_score(row: Array, params: Params, winner: int, points: int) -> None:
-    """``MatchScore().after_hand``: the match after this hand, were it the first of a new match."""
-    if winner < 0:
-        return
-    sweep = row[SWEEP] == 1
-    if params[P_SCORING] == SC_PAGAT:
-        kot = sweep or (params[P_STREAK_KOT] > 0 and params[P_STREAK_KOT] <= 1)
-        gained = 1 if kot else 0
-        if not kot:
-            row[MSTREAK0 + winner] = 1
-    else:
-        gained = points
-    row[MSCORE0 + winner] = gained
-    row[MOVER] = 1 if gained >= params[P_TARGET] or (params[P_SWEEP_MATCH] and sweep) else 0
-
-
-@_inline
-def _next_dealer(row: Array, params: Params, winner: int) -> int:
-    """``scoring.next_dealer``: who deals the hand after this one."""
-    n = params[P_N]
-    dealer = int(row[DEALER])
-    after = int((dealer + 1) % n)
-    if params[P_ROTATION_SIMPLE] or params[P_SCORING] == SC_TAASH or winner < 0:
-        return after
-    dealing_team = dealer % 2
-    if winner == dealing_team:
-        return after
-    if params[P_SCORING] == SC_MENDIKOT and row[K0 + dealing_team] == 0:
-        return after if params[P_WHITEWASH_NEXT] else int((dealer + 2) % n)
-    return dealer
-
-
-@_inline
-def _finish(row: Array, params: Params, winner: int, points: int, early: bool, rewards: FloatArray) -> None:
-    """The hand is over (``Match._finish_hand``): its result and each team's reward."""
+def _finish(row: Array, params: Params, result: int, early: bool, rewards: FloatArray) -> None:
+    """The hand is over (``Match._finish_hand``): its result, the match after it, and each team's reward."""
+    winner = ((result >> R_WINNER) & 3) - 1
+    points = (result >> R_POINTS) & FIELD_8
     row[PHASE] = PH_DONE
     row[TO_ACT] = -1
     row[WINNER] = winner
@@ -672,8 +518,11 @@ def _finish(row: Array, params: Params, winner: int, points: int, early: bool, r
     row[SWEEP] = 1 if winner >= 0 and (tens0 if winner == 0 else tens1) == 4 else 0
     full = not early and row[NPLAYED] == params[P_TRICKS]
     row[WHITEWASH] = 1 if full and (row[K0] == 0 or row[K1] == 0) else 0
-    _first_match_score(row, params, winner, points)
-    row[NEXT_DEALER] = -1 if row[MOVER] else _next_dealer(row, params, winner)
+    if winner >= 0:
+        row[MSCORE0 + winner] = (result >> R_GAINED) & FIELD_8
+        row[MSTREAK0 + winner] = (result >> R_STREAK) & 1
+        row[MOVER] = (result >> R_OVER) & 1
+    row[NEXT_DEALER] = ((result >> R_NEXT) & 0xF) - 1
     if params[P_REWARD] == RW_POINTS:
         rewards[0] = row[PTS0] - row[PTS1]
         rewards[1] = row[PTS1] - row[PTS0]
@@ -683,143 +532,74 @@ def _finish(row: Array, params: Params, winner: int, points: int, early: bool, r
 
 
 @_inline
-def _end_trick(row: Array, params: Params, rewards: FloatArray) -> None:
+def _end_trick(row: Array, params: Params, results: Array, rewards: FloatArray) -> None:
     """A trick is complete (``Match._end_trick``): its winner, the collection, the hand's end, the staged deal."""
     n = params[P_N]
-    led = row[LED]
-    trump = row[TRUMP]
-    # Each card's rank in the trick: a trump that counts above every card of the suit led, any other card
-    # below both; chosen without branches, since which card wins is as random as the play.
-    counts_from = row[TFROM] if trump != led else _NOT_YET
-    best_index = 0
-    best = -1
-    for index in range(n):
-        card = row[C0 + index]
-        suit = card // 13
-        rank = card if suit == led else -1
-        rank = card + 64 if suit == trump and index >= counts_from else rank
-        better = rank > best
-        best = rank if better else best
-        best_index = index if better else best_index
     leader = row[LEADER]
-    winner = _wrap(leader + best_index, n)
+    winner = _wrap(leader + trick_winner(row, n), n)
     team = winner & 1
     row[K0 + team] += 1
     number = row[NPLAYED] + 1
     last = number == params[P_TRICKS]
-    trick = row[TMASK]
+    row[CENTRE] |= row[TMASK]
     collected = -1
-    if params[P_IMMEDIATE]:
-        row[CAP0 + team] |= trick
-        collected = winner
-    elif last or row[LASTW] == winner:
-        row[CAP0 + team] |= row[CENTRE] | trick
+    if collects(row, params[P_IMMEDIATE], params[P_STREAK_RESETS], winner, last):
+        row[CAP0 + team] |= row[CENTRE]
         row[CENTRE] = 0
-        row[LASTW] = -1 if params[P_STREAK_RESETS] else winner
         collected = winner
-    else:
-        row[CENTRE] |= trick
-        row[LASTW] = winner
     row[TL_LEADER + number - 1] = leader
     row[TL_WINNER + number - 1] = winner
     row[TL_COLLECTED + number - 1] = collected
     row[NPLAYED] = number
-    dealer = row[DEALER]
-    if last:
-        t0 = _popcount(row[CAP0] & TENS)
-        t1 = _popcount(row[CAP1] & TENS)
-        win, points = _outcome(params, dealer, t0, t1, row[K0], row[K1])
-        _finish(row, params, win, points, False, rewards)
-        return
-    if params[P_EARLY_END]:
-        tens_left = 4 - _popcount((row[CAP0] | row[CAP1]) & TENS)
-        if tens_left == 0 or params[P_TRICK_MIN]:
-            t0 = _popcount(row[CAP0] & TENS)
-            t1 = _popcount(row[CAP1] & TENS)
-            settled, win, points = _settled(
-                params, dealer, t0, t1, row[K0], row[K1], tens_left, params[P_TRICKS] - number
-            )
-            if settled:
-                _finish(row, params, win, points, True, rewards)
-                return
-    if row[STAGED] and (trump >= 0 or number == _STAGED_TRICKS):
-        row[STAGED] = 0
-        row[CUT_OPEN] = 0
-        for seat in range(n):
-            row[H0 + seat] |= row[PN0 + seat]
-            row[PN0 + seat] = 0
-    row[LEADER] = winner
-    row[TO_ACT] = winner
-    row[TLEN] = 0
+    if last or params[P_EARLY_END]:
+        result = _result_of(row, results)
+        if result >= 0:
+            _finish(row, params, result, not last, rewards)
+            return
+    complete_staged_deal(row, n, number, params[P_STAGED_LIMIT])
     row[TMASK] = 0
-    row[TFROM] = _NOT_YET if trump < 0 else 0
-    if params[P_BAND]:
-        row[MUST_TRUMP] = 0
-        row[FREE_PLAY] = 0
-        if row[HIDDEN] >= 0 and winner == row[CHOOSER] and row[H0 + winner] == 0:
-            _hidden_turn(row, params, winner)
+    revealed = next_trick(row, params[P_REVEAL], row[CHOOSER], winner)
+    if revealed >= 0:
+        row[REVEALED] = revealed
 
 
 @_inline
-def apply_code(row: Array, params: Params, code: int, rewards: FloatArray) -> None:
-    """Apply one legal action (checked before) to the hand (``Match.apply``); ``rewards`` gets the result if it ends."""
+def apply_code(row: Array, params: Params, results: Array, code: int, rewards: FloatArray) -> None:
+    """Apply one legal action (checked before) to the hand (``Match.apply``); ``rewards`` gets the result if it
+    ends.  ``results`` is the parameter vector, whose table of hand results ``_end_trick`` reads."""
     row[ACTLOG + row[NACTIONS]] = code
     row[NACTIONS] += 1
     n = params[P_N]
     seat = row[TO_ACT]
+    revealed = -1
     if code < 52:
-        bit = 1 << code
-        hand = row[H0 + seat]
-        tlen = row[TLEN]
-        if tlen == 0:
-            row[LED] = code // 13
-        elif row[CUT_OPEN] and (hand & (SUIT << (13 * row[LED]))) == 0:
-            # The first card played off-suit sets trump, and counts as one in this trick.
-            row[CUT_OPEN] = 0
-            row[TRUMP] = code // 13
-            row[TFROM] = tlen
-        row[H0 + seat] = hand ^ bit
-        row[TMASK] |= bit
-        row[C0 + tlen] = code
-        row[ORDER + row[NPLAYED] * n + tlen] = code
-        tlen += 1
-        row[TLEN] = tlen
-        if tlen == n:
-            _end_trick(row, params, rewards)
+        position = row[TLEN]
+        play_card(row, code)
+        row[TMASK] |= 1 << code
+        row[ORDER + row[NPLAYED] * n + position] = code
+        if position + 1 == n:
+            _end_trick(row, params, results, rewards)
             return
-        seat = seat + 1 if seat + 1 < n else 0
-        row[TO_ACT] = seat
-        if params[P_BAND]:
-            if row[HIDDEN] >= 0:
-                if (row[H0 + seat] == 0 and seat == row[CHOOSER]) or (
-                    params[P_TRUMP] == TR_HIDDEN_AUTO and (row[H0 + seat] & (SUIT << (13 * row[LED]))) == 0
-                ):
-                    _hidden_turn(row, params, seat)
-            else:
-                row[MUST_TRUMP] = 0
-                row[FREE_PLAY] = 0
-        return
-    if code < HIDE0:
+        revealed = pass_turn(row, params[P_REVEAL], row[CHOOSER], seat + 1 if seat + 1 < n else 0)
+    elif code < HIDE0:
         # Called trump: the rest of every hand arrives; the caller leads with trump known.
         row[TRUMP] = code - CALL0
-        for other in range(n):
-            row[H0 + other] |= row[PN0 + other]
-            row[PN0 + other] = 0
+        deal_rest(row, n)
         row[PHASE] = PH_PLAY
         row[LEADER] = seat
         row[TFROM] = 0
-        return
-    if code < REVEAL:
+    elif code < REVEAL:
         card = code - HIDE0
         row[H0 + seat] ^= 1 << card
         row[HIDDEN] = card
         row[PHASE] = PH_PLAY
         row[LEADER] = seat
-        if row[H0 + seat] == 0:
-            _hidden_turn(row, params, seat)
-        return
-    _turn_up(row)
-    row[MUST_TRUMP] = 1
+        revealed = begin_turn(row, params[P_REVEAL], row[CHOOSER], seat)
+    else:
+        revealed = turn_up(row, row[CHOOSER])
+        row[MUST_TRUMP] = 1
+    if revealed >= 0:
+        row[REVEALED] = revealed
 
 
 @_jit
@@ -845,7 +625,7 @@ def step_all(
     for index in range(count):
         row = states[index]
         if row[PHASE] != PH_DONE:
-            apply_code(row, p, actions[index], rewards[index])
+            apply_code(row, p, params, actions[index], rewards[index])
         done[index] = row[PHASE] == PH_DONE
     return -1
 
@@ -860,7 +640,7 @@ def play_random_all(states: Array, params: Array, rewards: FloatArray) -> int:
         row = states[index]
         reward = rewards[index]
         while row[PHASE] != PH_DONE:
-            apply_code(row, p, _random_code(row, p), reward)
+            apply_code(row, p, params, _random_code(row, p), reward)
             taken += 1
     return taken
 

@@ -24,12 +24,15 @@ import numpy as np
 import numpy.typing as npt
 
 from dehla.batch import kernel as k
-from dehla.cards import ALL_CARDS, Card, Suit
+from dehla.cards import ALL_CARDS, Suit
 from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action, Deal
 from dehla.engine.events import Trick
 from dehla.engine.tricks import HandState
 from dehla.errors import DehlaError, IllegalActionError
 from dehla.features.observation import ACTIONS, NUM_ACTIONS, PHASES, RULES_FEATURES, layout
+from dehla.kernel import codec
+from dehla.kernel import layout as L
+from dehla.kernel.scoring import RESULTS_SIZE, hand_results
 from dehla.rules import Rules, parse_rules
 
 __all__ = ["Batch", "BatchResult", "Reward", "deal_of", "params_of"]
@@ -40,11 +43,10 @@ BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float32]
 
 _TRUMP_KINDS = {
-    "called": k.TR_CALLED, "cut": k.TR_CUT, "hidden": k.TR_HIDDEN, "hidden_auto": k.TR_HIDDEN_AUTO,
-    "open_draw": k.TR_OPEN,
+    "called": L.TR_CALLED, "cut": L.TR_CUT, "hidden": L.TR_HIDDEN, "hidden_auto": L.TR_HIDDEN_AUTO,
+    "open_draw": L.TR_OPEN,
 }
-_SCORING_KINDS = {"pagat": k.SC_PAGAT, "mendikot": k.SC_MENDIKOT, "taash": k.SC_TAASH}
-_REWARD_KINDS = {"win": k.RW_WIN, "points": k.RW_POINTS}
+_REWARD_KINDS = {"win": L.RW_WIN, "points": L.RW_POINTS}
 
 
 def _code_action(code: int) -> Action:
@@ -67,27 +69,16 @@ def params_of(rules: Rules, reward: Reward = "win") -> Int64Array:
     """The kernel's parameter vector for ``rules``: everything it reads, as numbers."""
     if reward not in _REWARD_KINDS:
         raise DehlaError(f"reward must be 'win' or 'points', not {reward!r}")
-    params = np.zeros(k.NPARAMS, dtype=np.int64)
-    params[k.P_N] = rules.players
-    params[k.P_TRICKS] = rules.tricks_per_hand
-    params[k.P_IMMEDIATE] = rules.collection == "immediate"
-    params[k.P_STREAK_RESETS] = rules.streak_resets
-    params[k.P_TRUMP] = _TRUMP_KINDS[rules.trump]
-    params[k.P_STAGED] = rules.staged_deal
-    params[k.P_BAND] = rules.trump in ("hidden", "hidden_auto")
-    params[k.P_SCORING] = _SCORING_KINDS[rules.scoring]
-    params[k.P_EARLY_END] = rules.early_end
-    params[k.P_TRICK_MIN] = rules.trick_minimum
-    params[k.P_SWEEP_DOUBLE] = rules.sweep_bonus == "double"
-    params[k.P_SWEEP_MATCH] = rules.sweep_bonus == "match"
-    params[k.P_DECK] = rules.deck_size
-    params[k.P_HAND] = rules.hand_size
-    params[k.P_REWARD] = _REWARD_KINDS[reward]
-    params[k.P_TARGET] = rules.target
-    params[k.P_STREAK_KOT] = rules.streak_kot
-    params[k.P_STREAK_SCALE] = rules.streak_kot or 7  # the encoding's scale for streaks
-    params[k.P_ROTATION_SIMPLE] = rules.rotation == "simple"
-    params[k.P_WHITEWASH_NEXT] = rules.after_whitewash == "next"
+    params = np.zeros(L.NPARAMS + RESULTS_SIZE, dtype=np.int64)
+    codec.rules_params(rules, params)
+    params[L.P_TRUMP] = _TRUMP_KINDS[rules.trump]
+    params[L.P_STAGED] = rules.staged_deal
+    params[L.P_DECK] = rules.deck_size
+    params[L.P_HAND] = rules.hand_size
+    params[L.P_REWARD] = _REWARD_KINDS[reward]
+    params[L.P_TARGET] = rules.target
+    params[L.P_STREAK_SCALE] = rules.streak_kot or 7  # the encoding's scale for streaks
+    params[L.P_RESULTS :] = hand_results(rules)
     return params
 
 
@@ -117,7 +108,7 @@ def deal_of(rules: Rules | str | dict[str, object], seed: int) -> tuple[int, Dea
     parsed = parse_rules(rules)
     params = params_of(parsed)
     out = np.zeros(2 + parsed.deck_size, dtype=np.int64)
-    k.deal_cards(params, seed, np.zeros(k.ROW, dtype=np.int64), out)
+    k.deal_cards(params, seed, np.zeros(L.ROW, dtype=np.int64), out)
     size = parsed.hand_size
     pack = [int(card) for card in out[2:]]
     hands = [pack[seat * size : (seat + 1) * size] for seat in range(parsed.players)]
@@ -153,9 +144,9 @@ class Batch:
         self.size = size
         self.reward: Reward = reward
         self.params: Int64Array = params_of(self.rules, reward)
-        self.states: Int64Array = np.zeros((size, k.ROW), dtype=np.int64)
-        self.states[:, k.PHASE] = k.PH_DONE
-        self.states[:, k.TO_ACT] = -1
+        self.states: Int64Array = np.zeros((size, L.ROW), dtype=np.int64)
+        self.states[:, L.PHASE] = L.PH_DONE
+        self.states[:, L.TO_ACT] = -1
         # The kernel writes the mask eight booleans at a time, in rows padded to whole words.
         self._mask_words: Int64Array = np.zeros((size, k.MASK_STRIDE // 8), dtype=np.int64)
         self._mask: BoolArray = self._mask_words.view(np.bool_)[:, :NUM_ACTIONS]
@@ -194,7 +185,7 @@ class Batch:
             raise DehlaError(f"dealers must be seats 0..{self.rules.players - 1} (or -1)")
         mask = np.ones(self.size, dtype=np.bool_) if where is None else self._bools(where, "where")
         k.reset_all(self.states, self.params, hand_seeds, chosen, mask, self._pack)
-        self._done[:] = self.states[:, k.PHASE] == k.PH_DONE
+        self._done[:] = self.states[:, L.PHASE] == L.PH_DONE
 
     def _ints(self, values: npt.ArrayLike, name: str) -> Int64Array:
         array: Int64Array = np.ascontiguousarray(values, dtype=np.int64)
@@ -220,7 +211,7 @@ class Batch:
     @property
     def to_act(self) -> Int64Array:
         """The seat whose decision it is in each hand (-1 once it is over)."""
-        return self.states[:, k.TO_ACT].copy()
+        return self.states[:, L.TO_ACT].copy()
 
     def legal_mask(self) -> BoolArray:
         """``(size, NUM_ACTIONS)`` booleans: the legal actions of the seat to act (none once a hand is over).
@@ -279,56 +270,23 @@ class Batch:
         Once the hand is over its ``dealer`` is the next hand's, as in a match that goes on.
         """
         row = self.states[hand]
-        over = row[k.PHASE] == k.PH_DONE and row[k.NACTIONS] > 0 and row[k.NEXT_DEALER] >= 0
-        n = self.rules.players
-        tlen = int(row[k.TLEN])
-
-        def card(value: int) -> Card | None:
-            return None if value < 0 else ALL_CARDS[value]
-
-        def seat(value: int) -> int | None:
-            return None if value < 0 else int(value)
-
-        return HandState(
-            rules=self.rules,
-            dealer=int(row[k.NEXT_DEALER] if over else row[k.DEALER]),
-            to_act=seat(int(row[k.TO_ACT])),
-            hands=tuple(int(row[k.H0 + index]) for index in range(n)),
-            pending=tuple(int(row[k.PN0 + index]) for index in range(n)),
-            leader=int(row[k.LEADER]),
-            led=Suit(int(row[k.LED])) if tlen else None,
-            trick=tuple(ALL_CARDS[int(value)] for value in row[k.C0 : k.C0 + tlen]),
-            trump=None if row[k.TRUMP] < 0 else Suit(int(row[k.TRUMP])),
-            trump_from=int(row[k.TFROM]),
-            cut_open=bool(row[k.CUT_OPEN]),
-            staged=bool(row[k.STAGED]),
-            hidden_card=card(int(row[k.HIDDEN])),
-            chooser=seat(int(row[k.CHOOSER])),
-            revealed_card=card(int(row[k.REVEALED])),
-            open_draw=card(int(row[k.OPEN_DRAW])),
-            must_trump=bool(row[k.MUST_TRUMP]),
-            free_play=bool(row[k.FREE_PLAY]),
-            centre=int(row[k.CENTRE]),
-            next_collector=seat(int(row[k.LASTW])),
-            captured=(int(row[k.CAP0]), int(row[k.CAP1])),
-            tricks_won=(int(row[k.K0]), int(row[k.K1])),
-            tricks_played=int(row[k.NPLAYED]),
-        )
+        over = row[L.PHASE] == L.PH_DONE and row[L.NACTIONS] > 0 and row[L.NEXT_DEALER] >= 0
+        return codec.decode(row, self.rules, int(row[L.NEXT_DEALER] if over else row[L.DEALER]))
 
     def tricks(self, hand: int) -> tuple[Trick, ...]:
         """The finished tricks of hand ``hand``, as the engine's ``Trick`` events."""
         row = self.states[hand]
         n = self.rules.players
         played = []
-        for number in range(int(row[k.NPLAYED])):
-            cards = tuple(ALL_CARDS[int(value)] for value in row[k.ORDER + number * n : k.ORDER + (number + 1) * n])
-            collected = int(row[k.TL_COLLECTED + number])
+        for number in range(int(row[L.NPLAYED])):
+            cards = tuple(ALL_CARDS[int(value)] for value in row[L.ORDER + number * n : L.ORDER + (number + 1) * n])
+            collected = int(row[L.TL_COLLECTED + number])
             played.append(
                 Trick(
                     number + 1,
-                    int(row[k.TL_LEADER + number]),
+                    int(row[L.TL_LEADER + number]),
                     cards,
-                    int(row[k.TL_WINNER + number]),
+                    int(row[L.TL_WINNER + number]),
                     None if collected < 0 else collected,
                 )
             )
@@ -337,23 +295,23 @@ class Batch:
     def actions(self, hand: int) -> list[Action]:
         """The actions taken in hand ``hand`` so far, as engine actions (a record's ``actions``)."""
         row = self.states[hand]
-        return [_code_action(int(code)) for code in row[k.ACTLOG : k.ACTLOG + int(row[k.NACTIONS])]]
+        return [_code_action(int(code)) for code in row[L.ACTLOG : L.ACTLOG + int(row[L.NACTIONS])]]
 
     def result(self, hand: int) -> BatchResult | None:
         """The result of hand ``hand`` once it is over (``None`` before)."""
         row = self.states[hand]
-        if row[k.PHASE] != k.PH_DONE or row[k.NACTIONS] == 0:
+        if row[L.PHASE] != L.PH_DONE or row[L.NACTIONS] == 0:
             return None
-        winner = int(row[k.WINNER])
+        winner = int(row[L.WINNER])
         return BatchResult(
-            dealer=int(row[k.DEALER]),
+            dealer=int(row[L.DEALER]),
             winner=None if winner < 0 else winner,
-            points=(int(row[k.PTS0]), int(row[k.PTS1])),
-            tens=(int(row[k.CAP0] & k.TENS).bit_count(), int(row[k.CAP1] & k.TENS).bit_count()),
-            tricks_won=(int(row[k.K0]), int(row[k.K1])),
-            trump=None if row[k.TRUMP] < 0 else Suit(int(row[k.TRUMP])),
-            sweep=bool(row[k.SWEEP]),
-            whitewash=bool(row[k.WHITEWASH]),
-            ended_early=bool(row[k.EARLY]),
-            next_dealer=None if row[k.NEXT_DEALER] < 0 else int(row[k.NEXT_DEALER]),
+            points=(int(row[L.PTS0]), int(row[L.PTS1])),
+            tens=(int(row[L.CAP0] & L.TENS).bit_count(), int(row[L.CAP1] & L.TENS).bit_count()),
+            tricks_won=(int(row[L.K0]), int(row[L.K1])),
+            trump=None if row[L.TRUMP] < 0 else Suit(int(row[L.TRUMP])),
+            sweep=bool(row[L.SWEEP]),
+            whitewash=bool(row[L.WHITEWASH]),
+            ended_early=bool(row[L.EARLY]),
+            next_dealer=None if row[L.NEXT_DEALER] < 0 else int(row[L.NEXT_DEALER]),
         )

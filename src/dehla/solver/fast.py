@@ -1,8 +1,8 @@
 """The fast double-dummy solver: the exact value of a position with every card known.
 
-``Solver`` turns an engine ``Match`` (the full truth: every hand, the cards a
-staged deal has still to hand out, the band-hukum card) into the compact form
-of ``dehla.solver.kernel`` and asks the compiled kernel bound queries ("can
+``Solver`` turns a position (the trick core's ``HandState``, the full truth:
+every hand, the cards a staged deal has still to hand out, the band-hukum card;
+or a ``Match``) into a row of ``dehla.kernel`` with its codec and asks the compiled kernel bound queries ("can
 team 0 reach at least this level?").  A value is found by a few such queries
 (a binary search over the handful of levels; each query is fail-soft, so its
 answer bounds the value and may settle more than the level it asked about, and
@@ -19,25 +19,32 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from functools import cache
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
-from dehla.cards import TENS_MASK
+from dehla.cards import cards_of
 from dehla.engine import tricks
-from dehla.engine.actions import Action, Play
+from dehla.engine.actions import REVEAL, Action, Play
 from dehla.engine.scoring import Outcome
 from dehla.engine.state import Match, Phase
-from dehla.engine.tricks import tens_of
+from dehla.engine.tricks import HandState
 from dehla.errors import DehlaError
+from dehla.kernel import codec, layout
+from dehla.rules import Rules
 from dehla.solver import kernel
+from dehla.solver.layout import ST_CAPPED, ST_LIMIT_REACHED, ST_NODES
 from dehla.solver.objective import Objective, Value, objective_for
 
 __all__ = ["Solver", "Solution", "Results", "SolveLimitReached", "default_solver", "solve", "kernel_load_seconds"]
 
 Array = npt.NDArray[np.int64]
+#: What the solver solves: a hand in play (``Match.hand_state()``), or a match, whose call and hide decisions it
+#: solves through the positions after each choice.
+Position = Match | HandState
 _IN_HAND = (Phase.CALL, Phase.HIDE, Phase.PLAY)
-_REVEAL_MODE = {"hidden": 1, "hidden_auto": 2}
 
 
 @dataclass(frozen=True)
@@ -101,27 +108,6 @@ class _Position:
     context: tuple[object, ...]
 
 
-def _final_table(objective: Objective) -> Array:
-    return _final_table_from(np.array(objective.final_level, dtype=np.int64), objective.tricks, objective.levels)
-
-
-_FINALS: dict[int, Array] = {}
-_THRESHOLDS: dict[int, Array] = {}
-
-
-def _thresholds_for(objective: Objective) -> Array:
-    """``[k]``: the kernel target of the query "level at least k"."""
-    found = _THRESHOLDS.get(id(objective))
-    if found is None:
-        if objective.relative:
-            values = [objective.s_threshold(level) for level in range(objective.levels)]
-        else:
-            values = list(range(objective.levels))
-        values[0] = -(1 << 20)
-        found = _THRESHOLDS[id(objective)] = np.array(values, dtype=np.int64)
-    return found
-
-
 @dataclass(frozen=True)
 class _ResultGroups:
     """The levels of one objective grouped by the hand's result (levels are sorted by result first).
@@ -136,26 +122,40 @@ class _ResultGroups:
     group_of_level: tuple[int, ...]
 
 
-_RESULT_GROUPS: dict[int, _ResultGroups] = {}
+@dataclass(frozen=True)
+class _Tables:
+    """What the kernel reads of one objective, made once per rules value and dealing team (``_tables_for``).
+
+    ``final``: ``_final_table_from`` of its levels; ``thresholds[k]``: the kernel target of the query
+    "level at least k"; ``groups``: its levels grouped by result.
+    """
+
+    objective: Objective
+    final: Array
+    thresholds: Array
+    groups: _ResultGroups
 
 
-def _result_groups(objective: Objective) -> _ResultGroups:
-    found = _RESULT_GROUPS.get(id(objective))
-    if found is None:
-        values = objective.values
-        starts = [0] + [level for level in range(1, len(values)) if values[level].net != values[level - 1].net]
-        group_of_level = tuple(sum(1 for first in starts if first <= level) - 1 for level in range(len(values)))
-        found = _RESULT_GROUPS[id(objective)] = _ResultGroups(
-            _thresholds_for(objective)[starts].copy(), tuple(values[first].net for first in starts), group_of_level
-        )
-    return found
+@cache
+def _tables_for_team(rules: Rules, dealing_team: int) -> _Tables:
+    objective = objective_for(rules, dealing_team)
+    final = _final_table_from(np.array(objective.final_level, dtype=np.int64), objective.tricks, objective.levels)
+    if objective.relative:
+        values = [objective.s_threshold(level) for level in range(objective.levels)]
+    else:
+        values = list(range(objective.levels))
+    values[0] = -(1 << 20)
+    thresholds = np.array(values, dtype=np.int64)
+    levels = objective.values
+    starts = [0] + [level for level in range(1, len(levels)) if levels[level].net != levels[level - 1].net]
+    group_of_level = tuple(sum(1 for first in starts if first <= level) - 1 for level in range(len(levels)))
+    groups = _ResultGroups(thresholds[starts].copy(), tuple(levels[first].net for first in starts), group_of_level)
+    return _Tables(objective, final, thresholds, groups)
 
 
-def _final_for(objective: Objective) -> Array:
-    found = _FINALS.get(id(objective))
-    if found is None:
-        found = _FINALS[id(objective)] = _final_table(objective)
-    return found
+def _tables_for(rules: Rules, dealer: int) -> _Tables:
+    """The kernel's tables for a hand under ``rules`` dealt by ``dealer`` (cached by rules and dealing team)."""
+    return _tables_for_team(rules, dealer % 2)
 
 
 class SolveLimitReached(DehlaError):
@@ -164,6 +164,11 @@ class SolveLimitReached(DehlaError):
 
 class Solver:
     """A double-dummy solver with its own transposition table.
+
+    Every question takes a position: a hand in play as the trick core's ``HandState`` (``Match.hand_state()``:
+    the full truth, every hand and the cards still to be dealt), or a ``Match``, whose call and hide decisions
+    are answered through the positions after each choice (a thin adapter: in play it solves
+    ``match.hand_state()``).
 
     ``table_bits`` sets the table size (a pool of ``2**bits`` entries of 64 bytes, and a quarter as many
     shapes).  Each public call starts a new table generation (a new deal shares few positions with the
@@ -187,6 +192,7 @@ class Solver:
         self._context: tuple[object, ...] | None = None
         self._stats = np.zeros(kernel.STATS, dtype=np.int64)
         self._X = np.zeros((kernel.MAXPLY, kernel.ROW), dtype=np.int64)
+        self._row = np.zeros(layout.ROW, dtype=np.int64)  # the codec's whole row, of which the search takes its part
         self._work = kernel.new_work()
         self._out = np.zeros(54, dtype=np.int64)
         self._total = 0
@@ -197,77 +203,35 @@ class Solver:
     @property
     def nodes(self) -> int:
         """Search nodes visited so far (all calls)."""
-        return self._total + int(self._stats[0])
+        return self._total + int(self._stats[ST_NODES])
 
     @property
     def capped(self) -> int:
         """Nodes answered so far by the caps on what a team can still collect (all calls)."""
-        return self._capped + int(self._stats[6])
+        return self._capped + int(self._stats[ST_CAPPED])
 
     # Encoding ------------------------------------------------------------------------------------
 
-    def _encode(self, match: Match) -> _Position:
-        if match.phase is not Phase.PLAY:
-            raise DehlaError(f"the solver needs a position in play, not at {match.phase.value}")
-        state = match.hand_state()
+    def _encode(self, state: HandState) -> _Position:
         rules = state.rules
-        objective = objective_for(rules, state.dealer)
-        n = state.players
-        X = self._X
-        row = X[0]
-        row[:] = 0
-        trick = state.trick
-        to_act = state.to_act
-        assert to_act is not None
-        row[kernel.TO_ACT] = to_act
-        row[kernel.LEADER] = state.leader
-        row[kernel.LED] = -1 if state.led is None else int(state.led)
-        row[kernel.TLEN] = len(trick)
-        row[kernel.TRUMP] = -1 if state.trump is None else int(state.trump)
-        row[kernel.TFROM] = state.trump_from
-        row[kernel.CUT_OPEN] = int(state.cut_open)
-        row[kernel.STAGED] = int(state.staged)
-        row[kernel.HIDDEN] = -1 if state.hidden_card is None else int(state.hidden_card)
-        row[kernel.MUST_TRUMP] = int(state.must_trump)
-        row[kernel.FREE_PLAY] = int(state.free_play)
-        row[kernel.CTENS] = (state.centre & TENS_MASK).bit_count()
-        row[kernel.LASTW] = -1 if state.next_collector is None else state.next_collector
-        row[kernel.T0], row[kernel.T1] = tens_of(state.captured)
-        row[kernel.K0] = state.tricks_won[0]
-        row[kernel.K1] = state.tricks_won[1]
-        row[kernel.NPLAYED] = state.tricks_played
-        row[kernel.DONE] = -1
-        live = 0
-        for seat in range(n):
-            row[kernel.H0 + seat] = state.hands[seat]
-            row[kernel.PN0 + seat] = state.pending[seat]
-            live |= state.hands[seat] | state.pending[seat]
-        for index, card in enumerate(trick):
-            row[kernel.C0 + index] = int(card)
-            live |= 1 << card
-        if state.hidden_card is not None:
-            live |= 1 << state.hidden_card
-        row[kernel.LIVE] = live
-        params = np.zeros(kernel.NPARAMS, dtype=np.int64)
-        params[kernel.P_N] = n
-        params[kernel.P_TRICKS] = rules.tricks_per_hand
-        params[kernel.P_IMMEDIATE] = int(rules.collection == "immediate")
-        params[kernel.P_STREAK_RESETS] = int(rules.streak_resets)
-        params[kernel.P_REVEAL] = _REVEAL_MODE.get(rules.trump, 0)
-        params[kernel.P_CHOOSER] = state.chooser if state.chooser is not None else 0
-        params[kernel.P_ABS] = int(not objective.relative)
-        params[kernel.P_W] = objective.weight
-        params[kernel.P_USES_TRICKS] = int(objective.uses_tricks)
-        params[kernel.P_EARLY_END] = int(rules.early_end)
-        params[kernel.P_STAGED_LIMIT] = tricks.STAGED_TRICKS
-        params[kernel.P_HB] = 3 if n == 4 else 4
-        params[kernel.P_CENTRE_OUT] = int(self.centre_out)
-        params[kernel.P_PARTITION] = int(self.partition)
-        params[kernel.P_CAPS] = int(self.caps)
-        params[kernel.P_ETC] = int(self.etc)
-        params[kernel.P_LB] = 4 if 2 * n <= 12 else 3
+        tables = _tables_for(rules, state.dealer)
+        objective = tables.objective
+        codec.encode(state, self._row)
+        self._X[0, :] = self._row[: kernel.ROW]
+        params = np.zeros(layout.NPARAMS, dtype=np.int64)
+        codec.rules_params(rules, params)
+        params[layout.P_CHOOSER] = state.chooser if state.chooser is not None else 0
+        params[layout.P_ABS] = int(not objective.relative)
+        params[layout.P_W] = objective.weight
+        params[layout.P_USES_TRICKS] = int(objective.uses_tricks)
+        params[layout.P_HB] = 3 if state.players == 4 else 4
+        params[layout.P_CENTRE_OUT] = int(self.centre_out)
+        params[layout.P_PARTITION] = int(self.partition)
+        params[layout.P_CAPS] = int(self.caps)
+        params[layout.P_ETC] = int(self.etc)
+        params[layout.P_LB] = 4 if 2 * state.players <= 12 else 3
         context = (rules, state.dealer % 2, tricks.STAGED_TRICKS)
-        return _Position(X, params, _final_for(objective), _thresholds_for(objective), objective, context)
+        return _Position(self._X, params, tables.final, tables.thresholds, objective, context)
 
     def clear(self) -> None:
         """Forget every table entry (a new generation: nothing is erased, the old entries just stop counting)."""
@@ -287,9 +251,9 @@ class Solver:
             self._generation += 1
             self._context = wanted
             self._fresh = False
-        position.params[kernel.P_GEN] = self._generation
-        self._total += int(self._stats[0])
-        self._capped += int(self._stats[6])
+        position.params[layout.P_GEN] = self._generation
+        self._total += int(self._stats[ST_NODES])
+        self._capped += int(self._stats[ST_CAPPED])
         self._stats[:] = 0
         limit = 0
         if self.node_limit:
@@ -298,10 +262,10 @@ class Solver:
             limit = self.node_limit - used
             if limit <= 0:
                 raise SolveLimitReached(f"the solve passed its limit of {self.node_limit} nodes")
-        position.params[kernel.P_NODE_LIMIT] = limit
+        position.params[layout.P_NODE_LIMIT] = limit
 
     def _check_limit(self) -> None:
-        if self._stats[3]:
+        if self._stats[ST_LIMIT_REACHED]:
             raise SolveLimitReached(f"the solve passed its limit of {self.node_limit} nodes")
 
     # Queries -------------------------------------------------------------------------------------
@@ -321,25 +285,27 @@ class Solver:
             position.X, position.params, position.final, position.thresholds, self._table, self._stats, self._work
         )
 
-    def _play_level(self, match: Match) -> int:
-        position = self._encode(match)
+    def _play_level(self, state: HandState) -> int:
+        position = self._encode(state)
         self._use(position)
         found = int(kernel.level(*self._level_args(position)))
         self._check_limit()
         return found
 
-    def level(self, match: Match) -> int:
-        """The level of ``match`` (a hand in play) under best play by both teams."""
-        _check(match)
+    def level(self, position: Position) -> int:
+        """The level of ``position`` (a hand in play) under best play by both teams."""
+        _check(position)
         self._begin_call()
-        return self._solve_level(match)
+        return self._solve_level(position)
 
-    def _solve_level(self, match: Match) -> int:
+    def _solve_level(self, position: Position) -> int:
+        state = _play_state(position)
+        if state is not None:
+            return self._play_level(state)
+        match = cast(Match, position)
         done = _finished_level(match)
         if done is not None:
             return done
-        if match.phase is Phase.PLAY:
-            return self._play_level(match)
         # Call or hide: the best of the positions after each choice.
         seat = match.to_act
         assert seat is not None
@@ -350,21 +316,21 @@ class Solver:
             levels.append(self._solve_level(child))
         return max(levels) if seat % 2 == 0 else min(levels)
 
-    def value(self, match: Match) -> Value:
-        """The value of ``match`` under best play by both teams."""
-        _check(match)
+    def value(self, position: Position) -> Value:
+        """The value of ``position`` under best play by both teams."""
+        _check(position)
         self._begin_call()
-        return objective_for(match.rules, match.dealer).values[self._solve_level(match)]
+        return objective_for(position.rules, position.dealer).values[self._solve_level(position)]
 
-    def solve(self, match: Match) -> Solution:
+    def solve(self, position: Position) -> Solution:
         """The value of the position and of every legal action."""
         start = self.nodes
-        objective = objective_for(match.rules, match.dealer)
-        seat, root, levels = self._solve_actions(match, None)
+        objective = objective_for(position.rules, position.dealer)
+        seat, root, levels = self._solve_actions(position, None)
         values = {action: objective.values[level] for action, level in levels.items()}
         return Solution(objective.values[root], values, seat, objective, self.nodes - start)
 
-    def results(self, match: Match, actions: Collection[Action] | None = None) -> Results:
+    def results(self, position: Position, actions: Collection[Action] | None = None) -> Results:
         """The hand's result (team 0's points margin) for the position and after every legal action.
 
         The same search as ``solve`` with only the results' levels to tell apart, so
@@ -374,35 +340,36 @@ class Solver:
         keeps, so a player that weighs only a few candidates saves most of it.
         """
         start = self.nodes
-        groups = _result_groups(objective_for(match.rules, match.dealer))
-        seat, root, found = self._solve_actions(match, groups, actions)
+        groups = _tables_for(position.rules, position.dealer).groups
+        seat, root, found = self._solve_actions(position, groups, actions)
         margins = {action: groups.nets[group] for action, group in found.items()}
         return Results(groups.nets[root], margins, seat, self.nodes - start)
 
     def _solve_actions(
-        self, match: Match, groups: _ResultGroups | None, wanted: Collection[Action] | None = None
+        self, position: Position, groups: _ResultGroups | None, wanted: Collection[Action] | None = None
     ) -> tuple[int, int, dict[Action, int]]:
         """The seat to act, and the level of the position and after each legal action (or each ``wanted`` one;
         with ``groups``: the result group instead)."""
-        _check(match)
+        _check(position)
         self._begin_call()
-        seat = match.to_act
+        seat = position.to_act
         assert seat is not None
         levels: dict[Action, int] = {}
-        legal = match.legal_actions()
+        state = _play_state(position)
+        legal = position.legal_actions() if isinstance(position, Match) else _state_actions(position)
         if wanted is not None:
             unknown = [str(action) for action in wanted if action not in legal]
             if unknown:
                 raise DehlaError(f"not legal in this position: {', '.join(unknown)}")
             legal = tuple(action for action in legal if action in wanted)
-        if match.phase is Phase.PLAY:
-            position = self._encode(match)
+        if state is not None:
+            encoded = self._encode(state)
             if groups is not None:
-                position.thresholds = groups.thresholds
-            self._use(position)
+                encoded.thresholds = groups.thresholds
+            self._use(encoded)
             out = self._out
             only = 0 if wanted is None else sum(1 << _move_of(action) for action in legal)
-            kernel.solve_position(*self._level_args(position), -1, only, out)
+            kernel.solve_position(*self._level_args(encoded), -1, only, out)
             self._check_limit()
             root = int(out[0])
             for action in legal:
@@ -413,6 +380,7 @@ class Solver:
                 levels[action] = level
             return seat, root, levels
         # Call or hide: the best of the positions after each choice (every choice, for the root's value).
+        match = cast(Match, position)
         for action in match.legal_actions():
             child = match.clone()
             child.apply(action)
@@ -421,17 +389,17 @@ class Solver:
         root = max(levels.values()) if seat % 2 == 0 else min(levels.values())
         return seat, root, {action: levels[action] for action in legal}
 
-    def improves(self, match: Match, team: int, margin: int) -> bool:
+    def improves(self, position: Position, team: int, margin: int) -> bool:
         """Can ``team`` make sure of a better result for itself than ``margin`` (team 0's points margin, as in
         ``Results``)?  One bound query; none when no result is better for ``team``.
 
         The question an analysis asks once it knows what the played action leads to: the action kept the
         result unless the position offers better."""
-        _check(match)
+        _check(position)
         self._begin_call()
         if team not in (0, 1):
             raise DehlaError(f"team must be 0 or 1, not {team!r}")
-        groups = _result_groups(objective_for(match.rules, match.dealer))
+        groups = _tables_for(position.rules, position.dealer).groups
         # Team 0 asks for a group above ``margin``'s; team 1 for one below, which is team 0 failing to reach
         # the lowest group at or above ``margin``.
         if team == 0:
@@ -444,25 +412,26 @@ class Solver:
                 return False
             if group == len(groups.nets):
                 return True  # every result is below ``margin``
-        return self._reaches_group(match, groups, group) == (team == 0)
+        return self._reaches_group(position, groups, group) == (team == 0)
 
-    def _reaches_group(self, match: Match, groups: _ResultGroups, group: int) -> bool:
+    def _reaches_group(self, position: Position, groups: _ResultGroups, group: int) -> bool:
         """Does team 0 reach at least result group ``group``?"""
-        if match.phase is not Phase.PLAY:
+        state = _play_state(position)
+        if state is None:
             def answer(child: Match) -> bool:
                 done = _finished_level(child)
                 if done is not None:  # pragma: no cover - a call or hide never ends a hand
                     return groups.group_of_level[done] >= group
                 return self._reaches_group(child, groups, group)
 
-            return _over_choices(match, 0, answer)
-        position = self._encode(match)
-        self._use(position)
-        return self._query(position, int(groups.thresholds[group]))
+            return _over_choices(cast(Match, position), 0, answer)
+        encoded = self._encode(state)
+        self._use(encoded)
+        return self._query(encoded, int(groups.thresholds[group]))
 
-    def reaches(self, match: Match, team: int, tens: int) -> bool:
+    def reaches(self, position: Position, team: int, tens: int) -> bool:
         """Can ``team`` make sure of ending the hand with at least ``tens`` tens?  (One bound query.)"""
-        _check(match)
+        _check(position)
         self._begin_call()
         if team not in (0, 1):
             raise DehlaError(f"team must be 0 or 1, not {team!r}")
@@ -470,32 +439,33 @@ class Solver:
             raise DehlaError(f"tens must be 0..4, not {tens!r}")
         if tens == 0:
             return True
-        if match.phase is not Phase.PLAY:
+        state = _play_state(position)
+        if state is None:
             def answer(child: Match) -> bool:
                 done = _finished_level(child)
                 if done is not None:  # pragma: no cover - a call or hide never ends a hand
                     return objective_for(child.rules, child.dealer).values[done].tens[team] >= tens
                 return self.reaches(child, team, tens)
 
-            return _over_choices(match, team, answer)
-        position = self._encode(match)
-        objective = position.objective
+            return _over_choices(cast(Match, position), team, answer)
+        encoded = self._encode(state)
+        objective = encoded.objective
         if objective.relative:
             # Every ten is collected by the end: team 1 reaching t tens is team 0 failing to reach 5 - t.
-            self._use(position)
+            self._use(encoded)
             target = objective.tens_threshold(tens if team == 0 else 5 - tens)
         else:
             # Absolute mode: search against endings scored 1 when they are good for team 0 in this question.
-            ending = position.final[..., 2]
+            ending = encoded.final[..., 2]
             hit = np.full_like(ending, -1)
             for t0 in range(5):
                 for t1 in range(5 - t0):
                     good = t0 >= tens if team == 0 else t1 < tens
                     hit[t0, t1] = np.where(ending[t0, t1] >= 0, int(good), -1)
-            position.final = _final_table_from(hit, objective.tricks, 1)
-            self._use(position, (*position.context, "tens", team, tens))
+            encoded.final = _final_table_from(hit, objective.tricks, 1)
+            self._use(encoded, (*encoded.context, "tens", team, tens))
             target = 1
-        found = self._query(position, target)
+        found = self._query(encoded, target)
         return found if team == 0 else not found
 
 
@@ -533,9 +503,27 @@ def _move_of(action: Action) -> int:
     return action.card if isinstance(action, Play) else kernel.REVEAL_MOVE
 
 
-def _check(match: Match) -> None:
-    if match.phase not in _IN_HAND:
-        raise DehlaError(f"there is no hand in play to solve (the match is at {match.phase.value})")
+def _check(position: Position) -> None:
+    if isinstance(position, HandState):
+        if position.to_act is None:
+            raise DehlaError("there is no hand in play to solve (nobody is to act)")
+    elif position.phase not in _IN_HAND:
+        raise DehlaError(f"there is no hand in play to solve (the match is at {position.phase.value})")
+
+
+def _play_state(position: Position) -> HandState | None:
+    """The hand in play of ``position``, or ``None`` for a match at a call or a hide (solved through its choices)."""
+    if isinstance(position, HandState):
+        return position
+    if position.phase is Phase.PLAY:
+        return position.hand_state()
+    return None
+
+
+def _state_actions(state: HandState) -> tuple[Action, ...]:
+    """The legal actions of the seat to act in a hand in play: its legal cards, and the reveal if it may ask."""
+    plays: tuple[Action, ...] = tuple(Play(card) for card in cards_of(tricks.legal_cards(state)))
+    return (*plays, REVEAL) if tricks.can_ask_reveal(state) else plays
 
 
 def _finished_level(match: Match) -> int | None:
@@ -559,9 +547,9 @@ def default_solver() -> Solver:
     return _DEFAULT
 
 
-def solve(match: Match) -> Solution:
-    """The value of ``match`` and of each legal action, with the process-wide solver."""
-    return default_solver().solve(match)
+def solve(position: Position) -> Solution:
+    """The value of ``position`` and of each legal action, with the process-wide solver."""
+    return default_solver().solve(position)
 
 
 def kernel_load_seconds() -> float:

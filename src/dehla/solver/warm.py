@@ -54,12 +54,14 @@ WAIT_POLL_SECONDS = 0.25
 
 
 def _stamp() -> str:
-    """A digest of what numba's cache depends on: the kernel's source, numba, Python and the CPU."""
+    """A digest of what numba's cache depends on: the kernel's source and the rules core's it inlines
+    (``dehla.kernel``), numba, Python and the CPU."""
     import llvmlite.binding as llvm  # type: ignore[import-untyped]
     import numba
 
-    source = (Path(__file__).parent / "kernel.py").read_bytes()
-    digest = hashlib.sha256(source)
+    digest = hashlib.sha256((Path(__file__).parent / "kernel.py").read_bytes())
+    for shared in sorted((Path(__file__).parent.parent / "kernel").glob("*.py")):
+        digest.update(shared.read_bytes())
     for part in (numba.__version__, sys.version, llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()):
         digest.update(part.encode())
     return digest.hexdigest()[:16]
