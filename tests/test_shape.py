@@ -71,25 +71,52 @@ def _is_numba_compiler(expression: ast.expr, modules: set[str], compilers: set[s
     )
 
 
-def compiles_with_numba(tree: ast.Module) -> bool:
-    """Does the module define a function compiled by numba (directly, or through a decorator of its own)?"""
+def _wrappers(tree: ast.Module) -> set[str]:
+    """The module's own decorators that hand their function to numba (``_jit``, ``jit``, ``inline`` and the like)."""
     modules, compilers = _numba_compiler_names(tree)
     if not modules and not compilers:
-        return False
-    functions = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
-    wrappers = {  # the module's own decorators that hand their function to numba (``_jit`` and the like)
-        function.name
-        for function in functions
-        if any(
-            isinstance(call, ast.Call) and _is_numba_compiler(call.func, modules, compilers)
-            for call in ast.walk(function)
+        return set()
+    return {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef)
+        and any(
+            isinstance(call, ast.Call) and _is_numba_compiler(call.func, modules, compilers) for call in ast.walk(node)
         )
     }
+
+
+def _imported_wrappers(tree: ast.Module) -> set[str]:
+    """Names the module imports from another dehla module that are numba decorators there (``kernel.layout.jit``)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("dehla."):
+            source = SOURCE.parent / Path(*(node.module or "").split(".")).with_suffix(".py")
+            if source.exists():
+                theirs = _wrappers(_parse(source))
+                found.update(alias.asname or alias.name for alias in node.names if alias.name in theirs)
+    return found
+
+
+def compiles_with_numba(tree: ast.Module) -> bool:
+    """Does the module define a function compiled by numba (directly, through a decorator of its own, or through
+    one it imports from a dehla module that wraps numba)?"""
+    modules, compilers = _numba_compiler_names(tree)
+    decorators = _wrappers(tree) | _imported_wrappers(tree)
+    aliases = {  # ``_jit = jit``
+        target.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in decorators
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    decorators |= aliases
     return any(
         _is_numba_compiler(decorator, modules, compilers)
-        or (isinstance(decorator, ast.Name) and decorator.id in wrappers)
-        for function in functions
-        for decorator in function.decorator_list
+        or (isinstance(decorator, ast.Name) and decorator.id in decorators)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for decorator in node.decorator_list
     )
 
 
@@ -224,7 +251,7 @@ def test_modules_classes_and_functions_keep_their_limits() -> None:
 
 
 def test_no_run_of_lines_is_shared_between_compiled_modules() -> None:
-    kernels = [path for path in _modules() if imports_numba(_parse(path))]
+    kernels = [path for path in _modules() if imports_numba(_parse(path)) or compiles_with_numba(_parse(path))]
     assert len(kernels) >= 2  # the solver's kernel and the batch kernel at least
     found = [
         line
@@ -235,3 +262,10 @@ def test_no_run_of_lines_is_shared_between_compiled_modules() -> None:
     assert not found, f"{SHARED_RUN}+ lines copied between compiled modules (move them to one both import):\n" + (
         "\n".join(found)
     )
+
+
+def test_a_kernel_compiled_through_an_imported_decorator_is_found() -> None:
+    tree = ast.parse("from dehla.kernel.layout import jit\n\n_jit = jit\n\n@_jit\ndef k(a):\n    return a\n")
+    assert compiles_with_numba(tree)
+    plain = "from dehla.cards import card_text\n\n@card_text\ndef k(a):\n    return a\n"
+    assert not compiles_with_numba(ast.parse(plain))

@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from dehla.envs.encoding import action_index
 from tests.helpers import ALL_RULES, rules_id
 
 from dehla import Match
@@ -30,6 +29,7 @@ from dehla.cards import TENS_MASK
 from dehla.engine.actions import Action, Play
 from dehla.engine.state import Phase
 from dehla.engine.tricks import legal_cards, tens_of
+from dehla.features.observation import action_index
 from dehla.kernel import codec
 from dehla.kernel import layout as L
 from dehla.kernel.scoring import RESULTS_SIZE, hand_results

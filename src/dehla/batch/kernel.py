@@ -15,7 +15,7 @@ for "none".
 
 Actions inside the kernel are codes: ``0..51`` play a card, ``CALL0 + suit`` call trump,
 ``HIDE0 + card`` hide a card, ``REVEAL`` ask for the band-hukum card: the environments' action
-indices themselves (``dehla.envs.encoding.ACTIONS``; ``dehla.batch.simulator`` checks that they agree).
+indices themselves (``dehla.features.observation.ACTIONS``; ``dehla.batch.simulator`` checks that they agree).
 
 Deals come from the hand's seed alone (``shuffle``): a splitmix64 stream started at the seed gives
 53-bit draws ``d`` (the top 53 bits of each output), and a number below ``b`` is ``(d * b) >> 53``.  The
@@ -647,7 +647,7 @@ def play_random_all(states: Array, params: Array, rewards: FloatArray) -> int:
 
 # The observation vector ------------------------------------------------------------------------------
 
-#: The fields of ``dehla.envs.encoding`` whose offsets the kernel reads, in the order of ``offsets`` (``O_*``).
+#: The fields of ``dehla.features.observation`` whose offsets the kernel reads, in the order of ``offsets`` (``O_*``).
 OFFSET_FIELDS: tuple[str, ...] = (
     "hand", "hidden_card", "revealed_card", "open_draw", "trick", "played_by", "played", "centre", "captured",
     "trump", "led", "trump_hidden", "phase", "dealer", "leader", "to_act", "chooser", "next_collector",
