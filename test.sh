@@ -44,6 +44,7 @@ fi
 
 echo "== ruff"
 "$VENV/bin/ruff" check src tests benchmarks examples
+"$VENV/bin/ruff" format --check src tests benchmarks examples
 echo "== mypy (core)"
 "$VENV/bin/mypy"
 echo "== import contracts (layers point down, no cycles)"

@@ -101,16 +101,23 @@ def main() -> int:
             totals[name] = [total + count for total, count in zip(totals[name], counts)]
             lines.append(f"{name}: {_tally(counts)}")
         estimated = sum(1 for d in decisions if d.estimate is not None)
-        print(f"hand {number}: {times[-1]:.1f} s, {len(decisions)} decisions; {'; '.join(lines)}; "
-              f"{estimated} estimated in {estimate_times[-1]:.2f} s", flush=True)
+        print(
+            f"hand {number}: {times[-1]:.1f} s, {len(decisions)} decisions; {'; '.join(lines)}; "
+            f"{estimated} estimated in {estimate_times[-1]:.2f} s",
+            flush=True,
+        )
     over = sum(1 for seconds in times if seconds > args.hand_seconds)
     over_target = sum(1 for seconds in times if seconds > TARGET_SECONDS)
     for name, counts in totals.items():
         print(f"{name} in all: {_tally(counts)}")
-    print(f"hands over {args.hand_seconds:g} s (the budget): {over} of {len(times)}; "
-          f"over {TARGET_SECONDS:g} s (issue 18's target): {over_target}")
-    print(f"median {statistics.median(times):.1f} s, max {max(times):.1f} s; estimates {sum(estimate_times):.2f} s "
-          f"in all; load average after: {os.getloadavg()}")
+    print(
+        f"hands over {args.hand_seconds:g} s (the budget): {over} of {len(times)}; "
+        f"over {TARGET_SECONDS:g} s (issue 18's target): {over_target}"
+    )
+    print(
+        f"median {statistics.median(times):.1f} s, max {max(times):.1f} s; estimates {sum(estimate_times):.2f} s "
+        f"in all; load average after: {os.getloadavg()}"
+    )
     return 0
 
 

@@ -65,8 +65,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    config = ArenaConfig(rules=parse_rules(args.rules), bots=tuple(args.bots.split(",")), seed=args.seed,
-                         deals=args.deals)
+    config = ArenaConfig(
+        rules=parse_rules(args.rules), bots=tuple(args.bots.split(",")), seed=args.seed, deals=args.deals
+    )
     figures: dict[str, float] = {}
     reports = []
     for workers in (1, 2):
@@ -92,17 +93,25 @@ def main() -> int:
     if args.json:
         print(json.dumps(figures))
     else:
-        print(f"arena {args.rules}, {args.bots}, {args.deals} duplicate deals ({2 * args.deals} hands), "
-              f"{os.cpu_count()} CPUs")
+        print(
+            f"arena {args.rules}, {args.bots}, {args.deals} duplicate deals ({2 * args.deals} hands), "
+            f"{os.cpu_count()} CPUs"
+        )
         for workers in (1, 2):
-            print(f"  {workers} worker{'s' if workers > 1 else ''}: {figures[f'hands_per_second_{workers}']:8.1f} "
-                  f"hands/s ({figures[f'seconds_{workers}']:.2f} s)")
+            print(
+                f"  {workers} worker{'s' if workers > 1 else ''}: {figures[f'hands_per_second_{workers}']:8.1f} "
+                f"hands/s ({figures[f'seconds_{workers}']:.2f} s)"
+            )
         verdict = "meets" if speedup >= 1.8 else "misses"
         print(f"  speed-up: {speedup:.2f}x ({verdict} the 1.8x target); identical results: yes")
-        print(f"  control (a parallel loop, 2 processes vs 1): {control:.2f}x now; arena efficiency "
-              f"{speedup / control:.0%} of it; load average {figures['load_average']}")
-        print(f"  CPU seconds: {figures['cpu_seconds_1']} (1 worker), {figures['cpu_seconds_2']} (2 workers, "
-              f"all processes): {overhead:.3f}x the work, so about {2 / overhead:.2f}x on two idle cores")
+        print(
+            f"  control (a parallel loop, 2 processes vs 1): {control:.2f}x now; arena efficiency "
+            f"{speedup / control:.0%} of it; load average {figures['load_average']}"
+        )
+        print(
+            f"  CPU seconds: {figures['cpu_seconds_1']} (1 worker), {figures['cpu_seconds_2']} (2 workers, "
+            f"all processes): {overhead:.3f}x the work, so about {2 / overhead:.2f}x on two idle cores"
+        )
     return 0
 
 

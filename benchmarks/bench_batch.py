@@ -58,7 +58,9 @@ def _play_observed(batch: Batch) -> int:
 
 
 PLAYERS: dict[str, Callable[[Batch], int]] = {
-    "kernel": _play_kernel, "stepped": _play_stepped, "observed": _play_observed,
+    "kernel": _play_kernel,
+    "stepped": _play_stepped,
+    "observed": _play_observed,
 }
 
 
@@ -119,12 +121,20 @@ def main(argv: list[str] | None = None) -> int:
     peer_figure = statistics.median(peers) if peers else None
     load = {"before": load_before, "after": _load_average()}
     if args.json:
-        print(json.dumps({
-            "size": args.size, "hands_per_second": hands, "actions_per_second": actions,
-            "ratio_to_openspiel": ratios, "ratio_range": spreads,
-            "openspiel_spades_games_per_second": peer_figure, "load_average": load,
-            "numba_threads": os.environ.get("NUMBA_NUM_THREADS"),
-        }))
+        print(
+            json.dumps(
+                {
+                    "size": args.size,
+                    "hands_per_second": hands,
+                    "actions_per_second": actions,
+                    "ratio_to_openspiel": ratios,
+                    "ratio_range": spreads,
+                    "openspiel_spades_games_per_second": peer_figure,
+                    "load_average": load,
+                    "numba_threads": os.environ.get("NUMBA_NUM_THREADS"),
+                }
+            )
+        )
         return 0
     print(f"load average (1, 5, 15 min): {_load_text(load['before'])} before, {_load_text(load['after'])} after")
     if peer_figure is None:
@@ -144,8 +154,10 @@ def main(argv: list[str] | None = None) -> int:
         if ranges:
             low = min(pair[0] for pair in ranges)
             verdict = "met" if low >= 100 else "not met"
-            print(f"{mode}: paired ratios {low:.0f}x to {max(pair[1] for pair in ranges):.0f}x "
-                  f"over every preset and slice (target 100x: {verdict} in this mode)")
+            print(
+                f"{mode}: paired ratios {low:.0f}x to {max(pair[1] for pair in ranges):.0f}x "
+                f"over every preset and slice (target 100x: {verdict} in this mode)"
+            )
     return 0
 
 

@@ -108,17 +108,32 @@ def sampled_call(heuristic: int, wins: list[int], margin: int) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", default="pagat",
-                        help="a preset whose trump is called or hidden by a seat (default pagat)")
+    parser.add_argument(
+        "--rules", default="pagat", help="a preset whose trump is called or hidden by a seat (default pagat)"
+    )
     parser.add_argument("--deals", type=int, default=200, help="deals (default 200)")
     parser.add_argument("--rollouts", type=int, default=12, help="sampled deals per choice (default 12)")
-    parser.add_argument("--margin", type=int, nargs="+", default=[1, 2, 3, 4],
-                        help="rollout wins by which a choice must beat the heuristic's to be made (default 1 2 3 4)")
+    parser.add_argument(
+        "--margin",
+        type=int,
+        nargs="+",
+        default=[1, 2, 3, 4],
+        help="rollout wins by which a choice must beat the heuristic's to be made (default 1 2 3 4)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
-    parser.add_argument("--model-margin", type=float, nargs="*", default=[],
-                        help="also score the model's choice at these margins (shares of the largest result)")
-    parser.add_argument("--model-samples", type=int, default=64,
-                        help="sampled deals the model's chooser values (default 64, a move's most)")
+    parser.add_argument(
+        "--model-margin",
+        type=float,
+        nargs="*",
+        default=[],
+        help="also score the model's choice at these margins (shares of the largest result)",
+    )
+    parser.add_argument(
+        "--model-samples",
+        type=int,
+        default=64,
+        help="sampled deals the model's chooser values (default 64, a move's most)",
+    )
     args = parser.parse_args(argv)
     try:
         rules = parse_rules(args.rules)
@@ -145,27 +160,39 @@ def main(argv: list[str] | None = None) -> int:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
     deals = len(studied)
     own = sum(outcomes[heuristic] for heuristic, outcomes, _, _ in studied) / deals
-    others = sum((sum(outcomes) - outcomes[heuristic]) / (len(outcomes) - 1)
-                 for heuristic, outcomes, _, _ in studied) / deals
+    others = (
+        sum((sum(outcomes) - outcomes[heuristic]) / (len(outcomes) - 1) for heuristic, outcomes, _, _ in studied)
+        / deals
+    )
     ceiling = sum(max(outcomes) for _, outcomes, _, _ in studied) / deals
-    print(f"{choosing}'s team wins: heuristic's {choice} {own:.1%}, the other {ways}s {others:.1%}, "
-          f"the best {ways} for each deal {ceiling:.1%} (knows the outcome)")
+    print(
+        f"{choosing}'s team wins: heuristic's {choice} {own:.1%}, the other {ways}s {others:.1%}, "
+        f"the best {ways} for each deal {ceiling:.1%} (knows the outcome)"
+    )
     gain = f"gain per {doing} hand"
     header = f"{'margin':>6} {choice + 's changed':>14} {'better':>7} {'worse':>6} {gain:>22} {'95% interval':>17}"
     if args.rollouts:
-        print(f"sampling {choosing}, {args.rollouts} rollouts a {ways}, scored on the real deal against the "
-              f"heuristic's {choice}:")
+        print(
+            f"sampling {choosing}, {args.rollouts} rollouts a {ways}, scored on the real deal against the "
+            f"heuristic's {choice}:"
+        )
         print(header)
         for margin in args.margin:
-            report_calls(str(margin), [(heuristic, sampled_call(heuristic, wins, margin), outcomes)
-                                       for heuristic, outcomes, wins, _ in studied])
+            report_calls(
+                str(margin),
+                [
+                    (heuristic, sampled_call(heuristic, wins, margin), outcomes)
+                    for heuristic, outcomes, wins, _ in studied
+                ],
+            )
     if args.model_margin:
-        print(f"the model's {choosing}, {args.model_samples} sampled deals, scored on the real deal against the "
-              f"heuristic's {choice}:")
+        print(
+            f"the model's {choosing}, {args.model_samples} sampled deals, scored on the real deal against the "
+            f"heuristic's {choice}:"
+        )
         print(header)
         for at, margin in enumerate(args.model_margin):
-            report_calls(f"{margin:g}", [(heuristic, named[at], outcomes)
-                                         for heuristic, outcomes, _, named in studied])
+            report_calls(f"{margin:g}", [(heuristic, named[at], outcomes) for heuristic, outcomes, _, named in studied])
     return 0
 
 

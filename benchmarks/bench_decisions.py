@@ -157,11 +157,15 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=24, help="samples each variant solves a decision")
     parser.add_argument("--nodes", type=int, default=300_000, help="search nodes a sample")
     parser.add_argument("--truth-nodes", type=int, default=3_000_000, help="node limit of the true solve")
-    parser.add_argument("--variant", action="append", help="NAME:key=value,... (repeatable); default: "
-                        + " and ".join(DEFAULT_VARIANTS))
-    parser.add_argument("--score", choices=SCORES, default="result",
-                        help="value of a card in the true deal: the hand's points margin (default) or utility, "
-                        "which adds 0.05 a ten")
+    parser.add_argument(
+        "--variant", action="append", help="NAME:key=value,... (repeatable); default: " + " and ".join(DEFAULT_VARIANTS)
+    )
+    parser.add_argument(
+        "--score",
+        choices=SCORES,
+        default="result",
+        help="value of a card in the true deal: the hand's points margin (default) or utility, which adds 0.05 a ten",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON, with every loss")
     args = parser.parse_args()
     try:
@@ -174,8 +178,11 @@ def main() -> int:
         return 2
     matches = positions(args.rules, args.deals, args.seed, args.from_trick, args.to_trick, args.share)
     if not matches:
-        print(f"error: no decision with a choice in tricks {args.from_trick} to {args.to_trick} of {args.deals} "
-              "hands; widen the tricks or play more deals", file=sys.stderr)
+        print(
+            f"error: no decision with a choice in tricks {args.from_trick} to {args.to_trick} of {args.deals} "
+            "hands; widen the tricks or play more deals",
+            file=sys.stderr,
+        )
         return 2
     print(f"{len(matches)} positions; solving them with every card known", file=sys.stderr, flush=True)
     truth = true_values(matches, args.truth_nodes, args.score)
@@ -189,19 +196,28 @@ def main() -> int:
         result["better_than_first"] = sum(b < a - 1e-9 for a, b in pairs)
         result["worse_than_first"] = sum(b > a + 1e-9 for a, b in pairs)
     if args.json:
-        print(json.dumps({"rules": args.rules, "deals": args.deals, "seed": args.seed, "score": args.score,
-                          "results": results}))
+        print(
+            json.dumps(
+                {"rules": args.rules, "deals": args.deals, "seed": args.seed, "score": args.score, "results": results}
+            )
+        )
         return 0
-    print(f"{args.rules}: {len(matches)} positions from {args.deals} hands (seed {args.seed}), "
-          f"tricks {args.from_trick}-{args.to_trick}, {args.samples} samples of {args.nodes} nodes, "
-          f"scored by {args.score}")
+    print(
+        f"{args.rules}: {len(matches)} positions from {args.deals} hands (seed {args.seed}), "
+        f"tricks {args.from_trick}-{args.to_trick}, {args.samples} samples of {args.nodes} nodes, "
+        f"scored by {args.score}"
+    )
     print(f"{'variant':<14} {'suboptimal':>22} {'mean loss':>10} {'vs first +/-':>13} {'ms/decision':>12}")
     for result in results:
-        share = f"{result['suboptimal']} ({100 * result['suboptimal_rate']:.1f}%, " \
-                f"{100 * result['low']:.1f}-{100 * result['high']:.1f})"
+        share = (
+            f"{result['suboptimal']} ({100 * result['suboptimal_rate']:.1f}%, "
+            f"{100 * result['low']:.1f}-{100 * result['high']:.1f})"
+        )
         versus = f"{result['better_than_first']}/{result['worse_than_first']}"
-        print(f"{result['variant']:<14} {share:>22} {result['mean_loss']:>10.4f} {versus:>13} "
-              f"{result['cpu_ms_per_decision']:>12.0f}")
+        print(
+            f"{result['variant']:<14} {share:>22} {result['mean_loss']:>10.4f} {versus:>13} "
+            f"{result['cpu_ms_per_decision']:>12.0f}"
+        )
     return 0
 
 

@@ -79,9 +79,7 @@ def spades_games_per_second(seconds: float, seed: int = 1) -> float | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--seconds", type=float, default=0.5, help="CPU seconds of one measurement slice (default 0.5)"
-    )
+    parser.add_argument("--seconds", type=float, default=0.5, help="CPU seconds of one measurement slice (default 0.5)")
     parser.add_argument(
         "--rounds", type=int, default=5, help="slices per preset, alternating with OpenSpiel (default 5)"
     )
@@ -111,9 +109,18 @@ def main(argv: list[str] | None = None) -> int:
     peer_figure = statistics.median(peers) if peers else None
     load = {"before": load_before, "after": _load_average()}
     if args.json:
-        print(json.dumps({"hands_per_second": figures, "ratio_to_openspiel": ratios,
-                          "ratio_range": spreads, "openspiel_spades_games_per_second": peer_figure,
-                          "load_average": load, "engine_compiled": COMPILED}))
+        print(
+            json.dumps(
+                {
+                    "hands_per_second": figures,
+                    "ratio_to_openspiel": ratios,
+                    "ratio_range": spreads,
+                    "openspiel_spades_games_per_second": peer_figure,
+                    "load_average": load,
+                    "engine_compiled": COMPILED,
+                }
+            )
+        )
         return 0
     print("engine:", "compiled (mypyc)" if COMPILED else "Python source (an editable install; see the docstring)")
     print(f"load average (1, 5, 15 min): {_load_text(load['before'])} before, {_load_text(load['after'])} after")

@@ -53,10 +53,16 @@ class NullAEC(AECEnv[str, dict[str, np.ndarray], int]):
     def __init__(self) -> None:
         super().__init__()
         self.possible_agents = [f"player_{seat}" for seat in range(4)]
-        self._observation = {"observation": np.zeros(observation_size(4), np.float32),
-                             "action_mask": np.ones(NUM_ACTIONS, np.int8)}
-        space = spaces.Dict({"observation": spaces.Box(0.0, 1.0, (observation_size(4),), np.float32),
-                             "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)})
+        self._observation = {
+            "observation": np.zeros(observation_size(4), np.float32),
+            "action_mask": np.ones(NUM_ACTIONS, np.int8),
+        }
+        space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (observation_size(4),), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
 
@@ -104,8 +110,9 @@ def null_env(raw: bool) -> AECEnv[str, dict[str, np.ndarray], int]:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-def pettingzoo_hands(rules: str, seconds: float, seed: int, raw: bool = False, observe: bool = True,
-                     null: bool = False) -> float:
+def pettingzoo_hands(
+    rules: str, seconds: float, seed: int, raw: bool = False, observe: bool = True, null: bool = False
+) -> float:
     env: AECEnv[str, dict[str, np.ndarray], int]
     if null:
         env = null_env(raw)
@@ -210,8 +217,17 @@ def main(argv: list[str] | None = None) -> int:
     peer_figure = statistics.median(peers) if peers else None
     load = {"before": load_before, "after": _load_average()}
     if args.json:
-        print(json.dumps({"rules": args.rules, "hands_per_second": figures, "ratio_to_openspiel_spades": ratios,
-                          "openspiel_spades_games_per_second": peer_figure, "load_average": load}))
+        print(
+            json.dumps(
+                {
+                    "rules": args.rules,
+                    "hands_per_second": figures,
+                    "ratio_to_openspiel_spades": ratios,
+                    "openspiel_spades_games_per_second": peer_figure,
+                    "load_average": load,
+                }
+            )
+        )
         return 0
     print(f"load average (1, 5, 15 min): {_load_text(load['before'])} before, {_load_text(load['after'])} after")
     if peer_figure is not None:

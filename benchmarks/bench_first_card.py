@@ -62,8 +62,11 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=30.0, help="give up on a run after this many seconds")
     args = parser.parse_args()
     times: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp, served(str(Path(tmp) / "first.sqlite3")) as base, \
-            sync_playwright() as playwright:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        served(str(Path(tmp) / "first.sqlite3")) as base,
+        sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         _first_card(browser, base, args.timeout)  # warm-up: the server's first bot moves load their code
         for run in range(args.runs):
@@ -72,8 +75,10 @@ def main() -> int:
             print(f"run {run + 1}: {seconds:.2f} s{' (called trump first)' if called else ''}", flush=True)
         browser.close()
     times.sort()
-    print(f"first card after opening the page, {len(times)} runs: median {statistics.median(times):.2f} s, "
-          f"slowest {times[-1]:.2f} s, fastest {times[0]:.2f} s; within 3 s: {sum(t <= 3 for t in times)}/{len(times)}")
+    print(
+        f"first card after opening the page, {len(times)} runs: median {statistics.median(times):.2f} s, "
+        f"slowest {times[-1]:.2f} s, fastest {times[0]:.2f} s; within 3 s: {sum(t <= 3 for t in times)}/{len(times)}"
+    )
     return 0
 
 

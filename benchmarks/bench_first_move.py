@@ -56,8 +56,9 @@ def main() -> int:
     print(f"load average before: {os.getloadavg()}")
     with tempfile.TemporaryDirectory() as cache:
         total, move, samples = run(cache)
-        print(f"empty cache: process start to first move {total:.2f} s "
-              f"(the move itself {move:.2f} s, {samples} samples)")
+        print(
+            f"empty cache: process start to first move {total:.2f} s (the move itself {move:.2f} s, {samples} samples)"
+        )
         start = time.perf_counter()
         while not any(Path(cache).rglob("dehla-kernel-*.ready")):
             if time.perf_counter() - start > 600:
@@ -66,8 +67,9 @@ def main() -> int:
             time.sleep(1)
         print(f"background compile finished {time.perf_counter() - start:.1f} s after the first move")
         total, move, samples = run(cache)
-        print(f"warm cache: process start to first move {total:.2f} s "
-              f"(the move itself {move:.2f} s, {samples} samples)")
+        print(
+            f"warm cache: process start to first move {total:.2f} s (the move itself {move:.2f} s, {samples} samples)"
+        )
     print(f"load average after: {os.getloadavg()}")
     return 0
 

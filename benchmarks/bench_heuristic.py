@@ -75,8 +75,14 @@ def _chooser(players: list[Bot], timed_seats: set[int], clock: _Timed | None) ->
 
 
 def play_deal(
-    rules_name: str, deal_index: int, seed: int, bot: str, opponent: str, clock: _Timed | None,
-    lost: list[str] | None = None, cheat_nodes: int = CHEAT_NODES,
+    rules_name: str,
+    deal_index: int,
+    seed: int,
+    bot: str,
+    opponent: str,
+    clock: _Timed | None,
+    lost: list[str] | None = None,
+    cheat_nodes: int = CHEAT_NODES,
 ) -> list[bool]:
     """Play one deal twice (bot's team 0, then team 1); whether the bot's team won each hand.
 
@@ -113,8 +119,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot", default="heuristic", help="bot measured (default heuristic)")
     parser.add_argument("--opponent", default="random", help="bot it plays against (default random)")
     parser.add_argument("--save-losses", metavar="FILE", help="write the hands the bot lost here (JSON Lines records)")
-    parser.add_argument("--cheat-nodes", type=int, default=CHEAT_NODES,
-                        help=f"node limit of each solve of a cheat bot (default {CHEAT_NODES:,})")
+    parser.add_argument(
+        "--cheat-nodes",
+        type=int,
+        default=CHEAT_NODES,
+        help=f"node limit of each solve of a cheat bot (default {CHEAT_NODES:,})",
+    )
     args = parser.parse_args(argv)
     names = list(PRESETS) if args.rules == "all" else [name.strip() for name in args.rules.split(",")]
     for name in names:
@@ -141,15 +151,21 @@ def main(argv: list[str] | None = None) -> int:
             if sys.stderr.isatty() and (index + 1) % 50 == 0:
                 elapsed = time.perf_counter() - started
                 eta = elapsed / (index + 1) * (args.deals - index - 1)
-                print(f"\r{name}: {index + 1}/{args.deals} deals, {wins / hands:.1%}, eta {eta:.0f}s ", end="",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"\r{name}: {index + 1}/{args.deals} deals, {wins / hands:.1%}, eta {eta:.0f}s ",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
         if sys.stderr.isatty():
             print("\r" + " " * 70 + "\r", end="", file=sys.stderr)
         interval = wilson(wins, hands)
         low, high = interval["low"], interval["high"]
         ms = 1000 * clock.seconds / max(1, clock.moves)
-        print(f"{name:<20} {hands:>6} {wins:>6} {wins / hands:>7.1%} {f'[{low:.1%}, {high:.1%}]':>17} {ms:>8.2f}",
-              flush=True)
+        print(
+            f"{name:<20} {hands:>6} {wins:>6} {wins / hands:>7.1%} {f'[{low:.1%}, {high:.1%}]':>17} {ms:>8.2f}",
+            flush=True,
+        )
     if args.save_losses and lost is not None:
         with open(args.save_losses, "w", encoding="utf-8") as out:
             out.writelines(line + "\n" for line in lost)

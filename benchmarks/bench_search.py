@@ -136,7 +136,13 @@ def code_version() -> dict[str, str | None]:
 
 
 def measure(
-    rules_text: str, deals: int, seed: int, kind: str, budget: float, cheat_nodes: int, workers: int,
+    rules_text: str,
+    deals: int,
+    seed: int,
+    kind: str,
+    budget: float,
+    cheat_nodes: int,
+    workers: int,
     first_deal: int = 0,
 ) -> dict[str, Any]:
     chunk = max(1, min(10, deals // (4 * workers) or 1))
@@ -164,8 +170,11 @@ def measure(
         elapsed = time.perf_counter() - started
         eta = elapsed / done * (deals - done)
         rate = sum(scores) / (2 * done)
-        print(f"  {label}: {done}/{deals} deals, {rate:.3f}, {elapsed:.0f} s, about {eta:.0f} s to go",
-              file=sys.stderr, flush=True)
+        print(
+            f"  {label}: {done}/{deals} deals, {rate:.3f}, {elapsed:.0f} s, about {eta:.0f} s to go",
+            file=sys.stderr,
+            flush=True,
+        )
 
     if workers == 1:
         for job in jobs:
@@ -205,8 +214,12 @@ def main() -> int:
         help="the bot measured (cheat alone, to compare later with a search bot's --json run of the same deals)",
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--first-deal", type=int, default=0,
-                        help="play the seed's deals from this index on (to split a long run; default 0)")
+    parser.add_argument(
+        "--first-deal",
+        type=int,
+        default=0,
+        help="play the seed's deals from this index on (to split a long run; default 0)",
+    )
     parser.add_argument("--cheat", action="store_true", help="also measure cheat against heuristic on the same deals")
     parser.add_argument(
         "--cheat-nodes",

@@ -134,11 +134,11 @@ def kernel_times() -> dict[str, float]:
     """Seconds to import and run the kernel once: from a cold cache (compile) and from the warm cache (load)."""
     with tempfile.TemporaryDirectory() as cold:
         env = dict(os.environ, NUMBA_CACHE_DIR=cold)
-        compile_s = float(subprocess.run([sys.executable, "-c", _LOAD], env=env, capture_output=True,
-                                         text=True, check=True).stdout)
+        compile_s = float(
+            subprocess.run([sys.executable, "-c", _LOAD], env=env, capture_output=True, text=True, check=True).stdout
+        )
     subprocess.run([sys.executable, "-c", _LOAD], capture_output=True, check=True)  # make sure the cache is warm
-    load_s = float(subprocess.run([sys.executable, "-c", _LOAD], capture_output=True, text=True,
-                                  check=True).stdout)
+    load_s = float(subprocess.run([sys.executable, "-c", _LOAD], capture_output=True, text=True, check=True).stdout)
     return {"compile_seconds": compile_s, "cached_load_seconds": load_s}
 
 
@@ -148,10 +148,17 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--node-limit", type=int, default=20_000_000)
     parser.add_argument("--tricks-done", type=int, default=0, help="solve after this many random tricks (0: trick 1)")
-    parser.add_argument("--results", action="store_true",
-                        help="ours solves only each lead's hand result (Solver.results), as the search bots do")
-    parser.add_argument("--focus", type=int, default=0,
-                        help="with --results: only the results of the heuristic bot's best FOCUS actions")
+    parser.add_argument(
+        "--results",
+        action="store_true",
+        help="ours solves only each lead's hand result (Solver.results), as the search bots do",
+    )
+    parser.add_argument(
+        "--focus",
+        type=int,
+        default=0,
+        help="with --results: only the results of the heuristic bot's best FOCUS actions",
+    )
     parser.add_argument("--no-dds", action="store_true", help="skip DDS")
     parser.add_argument("--no-kernel-times", action="store_true")
     parser.add_argument("--json", action="store_true")
@@ -192,8 +199,10 @@ def main() -> int:
         ratio = report["median_over_dds"]
         print(f"our median over DDS's: {ratio['ratio']:.2f} [95% bootstrap {ratio['low']:.2f}, {ratio['high']:.2f}]")
     before, after = report["load_average_before"], report["load_average_after"]
-    print(f"load average (1, 5, 15 min): before {before[0]:.2f} {before[1]:.2f} {before[2]:.2f}, "
-          f"after {after[0]:.2f} {after[1]:.2f} {after[2]:.2f}")
+    print(
+        f"load average (1, 5, 15 min): before {before[0]:.2f} {before[1]:.2f} {before[2]:.2f}, "
+        f"after {after[0]:.2f} {after[1]:.2f} {after[2]:.2f}"
+    )
     return 0
 
 

@@ -29,8 +29,11 @@ def main() -> int:
     for preset in PRESETS:
         start = time.perf_counter()
         shifted = check_centre_variants(preset, args.positions, f"bench-{args.seed}-{preset}")
-        print(f"{preset}: {args.positions} positions x 4 centre variants agree with minimax "
-              f"({shifted} variants with tens in the centre), {time.perf_counter() - start:.0f} s", flush=True)
+        print(
+            f"{preset}: {args.positions} positions x 4 centre variants agree with minimax "
+            f"({shifted} variants with tens in the centre), {time.perf_counter() - start:.0f} s",
+            flush=True,
+        )
     return 0
 
 

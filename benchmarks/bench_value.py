@@ -162,8 +162,10 @@ def run_speed(args: argparse.Namespace) -> None:
     # the model as play asks it (the average over six suit renamings), then asked once per position
     for name, asked in (("suit average", model), ("once", ValueModel(model.nets, model.meta, suit_average=False))):
         single, batched = _timings(asked, batch, rules)
-        print(f"{name}: one position (encode + evaluate) {single * 1e6:.0f} us; "
-              f"batch of {len(batch)}: {batched * 1e6:.1f} us a position")
+        print(
+            f"{name}: one position (encode + evaluate) {single * 1e6:.0f} us; "
+            f"batch of {len(batch)}: {batched * 1e6:.1f} us a position"
+        )
 
 
 def _timings(model: ValueModel, batch: np.ndarray, rules: Rules) -> tuple[float, float]:
@@ -262,8 +264,11 @@ def main() -> int:
     acc.add_argument("--data", type=Path, action="append", required=True)
     acc.add_argument("--model", type=Path, default=None)
     acc.add_argument("--compare", type=Path, default=None, help="a second model, measured on the same positions")
-    acc.add_argument("--compare-single", action="store_true",
-                     help="compare with the same model asked once per position (no average over suit renamings)")
+    acc.add_argument(
+        "--compare-single",
+        action="store_true",
+        help="compare with the same model asked once per position (no average over suit renamings)",
+    )
     acc.add_argument("--held-out", type=int, default=None, help="only the hands training with this seed held out")
     acc.add_argument("--holdout", type=float, default=0.15, help="the share training held out (0.15)")
     acc.add_argument("--json", action="store_true")
@@ -278,10 +283,18 @@ def main() -> int:
     search = commands.add_parser("search")
     search.add_argument("--hands", type=int, default=320, help="hands of each family, shared as training does (320)")
     search.add_argument("--seed", type=int, default=6)
-    search.add_argument("--tricks", type=lambda text: [int(part) for part in text.split(",")], default=[4],
-                        help="tricks played at the positions measured, comma-separated (4)")
-    search.add_argument("--node-limit", type=int, default=4_000_000,
-                        help="positions whose exact solve needs more are left out (4,000,000)")
+    search.add_argument(
+        "--tricks",
+        type=lambda text: [int(part) for part in text.split(",")],
+        default=[4],
+        help="tricks played at the positions measured, comma-separated (4)",
+    )
+    search.add_argument(
+        "--node-limit",
+        type=int,
+        default=4_000_000,
+        help="positions whose exact solve needs more are left out (4,000,000)",
+    )
     search.add_argument("--model", type=Path, default=None)
     args = parser.parse_args()
     {"accuracy": run_accuracy, "speed": run_speed, "moves": run_moves, "search": run_search}[args.what](args)

@@ -91,8 +91,11 @@ async def _player(table: Table, rng: random.Random, think: float, stop: asyncio.
                 table.sent_version = state["version"]
                 table.arrived = set()
                 table.sent_at = time.perf_counter()
-                await table.sockets[seat].send(json.dumps({"type": "act", "version": state["version"],
-                                                           "action": rng.choice(observation["legal_actions"])}))
+                await table.sockets[seat].send(
+                    json.dumps(
+                        {"type": "act", "version": state["version"], "action": rng.choice(observation["legal_actions"])}
+                    )
+                )
                 acted = True
                 break
             if state["table"]["status"] == "over":
@@ -105,8 +108,9 @@ async def _player(table: Table, rng: random.Random, think: float, stop: asyncio.
 
 
 def _post(url: str, body: object) -> dict[str, Any]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())  # type: ignore[no-any-return]
 
@@ -114,8 +118,9 @@ def _post(url: str, body: object) -> dict[str, Any]:
 Reading = tuple[float, float, float]
 
 
-async def _run(bases: list[str], tables: int, seconds: float, think: float, preset: str,
-               mark: Callable[[], Reading]) -> tuple[list[float], int, list[Reading]]:
+async def _run(
+    bases: list[str], tables: int, seconds: float, think: float, preset: str, mark: Callable[[], Reading]
+) -> tuple[list[float], int, list[Reading]]:
     """Play; ``mark()`` is read at the start and the end of the measured time (CPU seconds and the clock)."""
     window: list[Reading] = []
     latencies: list[float] = []
@@ -123,8 +128,10 @@ async def _run(bases: list[str], tables: int, seconds: float, think: float, pres
     rng = random.Random(1)
     all_tables = []
     for index in range(tables):
-        created = _post(bases[index % len(bases)] + "/api/tables",
-                        {"rules": preset, "seats": [{"kind": "person"}] * 4, "grace": 3600})
+        created = _post(
+            bases[index % len(bases)] + "/api/tables",
+            {"rules": preset, "seats": [{"kind": "person"}] * 4, "grace": 3600},
+        )
         all_tables.append(Table(created["id"], [invite["token"] for invite in created["invites"]]))
     tasks = []
     for index, table in enumerate(all_tables):
@@ -176,8 +183,10 @@ def _fresh_schema(url: str) -> Iterator[str]:
 def _bot_tables(base: str, count: int, bot: str) -> None:
     """Tables of four search bots, nobody connected: they play a long match for the whole run."""
     for _ in range(count):
-        _post(base + "/api/tables", {"rules": {"preset": "mendikot", "target": 50},
-                                     "seats": [{"kind": "bot", "bot": bot}] * 4})
+        _post(
+            base + "/api/tables",
+            {"rules": {"preset": "mendikot", "target": 50}, "seats": [{"kind": "bot", "bot": bot}] * 4},
+        )
 
 
 def _measure(args: argparse.Namespace, db: str, processes: int, label: str) -> dict[str, Any]:
@@ -200,15 +209,28 @@ def _measure(args: argparse.Namespace, db: str, processes: int, label: str) -> d
         if args.bot_tables:
             _bot_tables(bases[0], args.bot_tables, args.bot)
         memory_before = tree_rss_mb(pids)
-        latencies, sockets, window = asyncio.run(_run(
-            bases, args.tables, args.seconds, args.think, args.preset,
-            lambda: (cpu_seconds(pids), cpu_seconds(name="postgres"), time.monotonic())))
+        latencies, sockets, window = asyncio.run(
+            _run(
+                bases,
+                args.tables,
+                args.seconds,
+                args.think,
+                args.preset,
+                lambda: (cpu_seconds(pids), cpu_seconds(name="postgres"), time.monotonic()),
+            )
+        )
         memory = tree_rss_mb(pids)
     (server0, db0, t0), (server1, db1, t1) = window
     latencies.sort()
-    result: dict[str, Any] = {"label": label, "sockets": sockets, "timed": len(latencies),
-                              "memory_mb": memory, "memory_before_mb": memory_before,
-                              "server_cpu": (server1 - server0) / (t1 - t0), "db_cpu": (db1 - db0) / (t1 - t0)}
+    result: dict[str, Any] = {
+        "label": label,
+        "sockets": sockets,
+        "timed": len(latencies),
+        "memory_mb": memory,
+        "memory_before_mb": memory_before,
+        "server_cpu": (server1 - server0) / (t1 - t0),
+        "db_cpu": (db1 - db0) / (t1 - t0),
+    }
     if latencies:
         result["median"] = statistics.median(latencies) * 1000
         result["p99"] = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
@@ -222,21 +244,40 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="measured time after a short warm-up")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a scripted player waits before acting")
     parser.add_argument("--preset", default="mendikot")
-    parser.add_argument("--db", default=None, help="database URL for the server (default: a temporary SQLite file); "
-                                                   "a postgresql:// URL is used in a fresh schema")
-    parser.add_argument("--processes", type=int, default=1, help="dehla serve processes sharing the database "
-                                                                 "(more than 1 needs --db postgresql://...)")
-    parser.add_argument("--baseline", action="store_true",
-                        help="first measure one process on a temporary SQLite file with the same tables")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="database URL for the server (default: a temporary SQLite file); "
+        "a postgresql:// URL is used in a fresh schema",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="dehla serve processes sharing the database (more than 1 needs --db postgresql://...)",
+    )
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="first measure one process on a temporary SQLite file with the same tables",
+    )
     parser.add_argument("--bot-tables", type=int, default=0, help="tables of four search bots beside the scripted")
     parser.add_argument("--bot", default="hard", help="the bot of those tables (default hard)")
     parser.add_argument("--bot-workers", type=int, default=None, help="dehla serve --bot-workers (default: its own)")
-    parser.add_argument("--sync", choices=("full", "normal"), default="full",
-                        help="SQLite sync of the temporary file: full (the server's default: every accepted action "
-                             "survives a power cut) or normal (survives the process dying only)")
-    parser.add_argument("--profile", metavar="DIR", default=None,
-                        help="run each server under cProfile and write its statistics to DIR/serve-*.prof when it "
-                             "stops (read them with python -m pstats); the profiler slows the servers down")
+    parser.add_argument(
+        "--sync",
+        choices=("full", "normal"),
+        default="full",
+        help="SQLite sync of the temporary file: full (the server's default: every accepted action "
+        "survives a power cut) or normal (survives the process dying only)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        default=None,
+        help="run each server under cProfile and write its statistics to DIR/serve-*.prof when it "
+        "stops (read them with python -m pstats); the profiler slows the servers down",
+    )
     args = parser.parse_args()
     postgres = bool(args.db and args.db.startswith(("postgresql://", "postgres://")))
     if args.processes > 1 and not postgres:
@@ -258,20 +299,26 @@ def main() -> int:
     print(f"load average after: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
     failed = False
     for result in results:
-        print(f"{result['label']}: tables {args.tables}, sockets {result['sockets']}, bot tables {args.bot_tables} "
-              f"({args.bot}), actions timed {result['timed']} ({result['timed'] / args.seconds:.0f}/s), "
-              f"think {args.think:g} s")
+        print(
+            f"{result['label']}: tables {args.tables}, sockets {result['sockets']}, bot tables {args.bot_tables} "
+            f"({args.bot}), actions timed {result['timed']} ({result['timed'] / args.seconds:.0f}/s), "
+            f"think {args.think:g} s"
+        )
         if not result["timed"]:
             print("  no action was timed")
             failed = True
             continue
-        print(f"  action -> every seat's update: median {result['median']:.1f} ms, p99 {result['p99']:.1f} ms, "
-              f"max {result['max']:.1f} ms; servers' memory (every process) {result['memory_before_mb']:.0f} MB "
-              f"at start, {result['memory_mb']:.0f} MB at the end")
+        print(
+            f"  action -> every seat's update: median {result['median']:.1f} ms, p99 {result['p99']:.1f} ms, "
+            f"max {result['max']:.1f} ms; servers' memory (every process) {result['memory_before_mb']:.0f} MB "
+            f"at start, {result['memory_mb']:.0f} MB at the end"
+        )
         per_action = 1000 / max(1.0, result["timed"] / args.seconds)
-        print(f"  CPU: servers {result['server_cpu']:.2f} cores ({result['server_cpu'] * per_action:.2f} ms an "
-              f"action), every postgres process {result['db_cpu']:.2f} cores "
-              f"({result['db_cpu'] * per_action:.2f} ms an action)")
+        print(
+            f"  CPU: servers {result['server_cpu']:.2f} cores ({result['server_cpu'] * per_action:.2f} ms an "
+            f"action), every postgres process {result['db_cpu']:.2f} cores "
+            f"({result['db_cpu'] * per_action:.2f} ms an action)"
+        )
     return 1 if failed else 0
 
 

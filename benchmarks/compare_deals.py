@@ -66,8 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     mean, low, high = paired_difference(a_scores, b_scores)
     same = sum(x == y for x, y in zip(a_scores, b_scores, strict=True))
     n = len(a_scores)
-    print(f"{reports[0]['rules']}, {n} deals: A {first['bot']} {sum(a_scores) / (2 * n):.1%}, "
-          f"B {second['bot']} {sum(b_scores) / (2 * n):.1%}")
+    print(
+        f"{reports[0]['rules']}, {n} deals: A {first['bot']} {sum(a_scores) / (2 * n):.1%}, "
+        f"B {second['bot']} {sum(b_scores) / (2 * n):.1%}"
+    )
     print(f"B - A: {mean:+.1%} per hand, 95% interval [{low:+.1%}, {high:+.1%}]; {same} deals scored the same")
     return 0
 

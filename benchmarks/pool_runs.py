@@ -46,8 +46,10 @@ def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
             if report.get(key) != first.get(key):
                 raise PoolError(f"the reports differ in {key}: {first.get(key)!r} and {report.get(key)!r}")
         if report["results"][0]["bot"] != first["results"][0]["bot"]:
-            raise PoolError(f"the reports measure different bots: {first['results'][0]['bot']!r} and "
-                            f"{report['results'][0]['bot']!r}")
+            raise PoolError(
+                f"the reports measure different bots: {first['results'][0]['bot']!r} and "
+                f"{report['results'][0]['bot']!r}"
+            )
     if any(report.get("seed") is None for report in parts):
         raise PoolError("a report does not say its seed (made before bench_search.py had --first-deal)")
     trees = {report.get("src_tree") for report in parts}
@@ -58,8 +60,9 @@ def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
         start = report.get("first_deal", 0)
         if start != expected:
             gap = "overlap" if start < expected else "gap"
-            raise PoolError(f"the deals have a {gap}: a report starts at deal {start}, the one before ends at "
-                            f"deal {expected - 1}")
+            raise PoolError(
+                f"the deals have a {gap}: a report starts at deal {start}, the one before ends at deal {expected - 1}"
+            )
         expected = start + len(report["results"][0]["deal_scores"])
     scores = [score for report in parts for score in report["results"][0]["deal_scores"]]
     rate = wilson(sum(scores), 2 * len(scores))
@@ -90,15 +93,17 @@ def as_report(pooled: dict[str, Any]) -> dict[str, Any]:
         "first_deal": pooled["first_deal"],
         "commits": pooled["commits"],
         "src_tree": pooled["src_tree"],
-        "results": [{
-            "bot": pooled["bot"],
-            "hands": pooled["hands"],
-            "win_rate": pooled["win_rate"],
-            "low": pooled["low"],
-            "high": pooled["high"],
-            "cpu_p95_s": max(pooled["cpu_p95_s_per_part"]),  # the slowest part's
-            "deal_scores": pooled["deal_scores"],
-        }],
+        "results": [
+            {
+                "bot": pooled["bot"],
+                "hands": pooled["hands"],
+                "win_rate": pooled["win_rate"],
+                "low": pooled["low"],
+                "high": pooled["high"],
+                "cpu_p95_s": max(pooled["cpu_p95_s_per_part"]),  # the slowest part's
+                "deal_scores": pooled["deal_scores"],
+            }
+        ],
     }
 
 
@@ -125,10 +130,12 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({key: value for key, value in pooled.items() if key != "deal_scores"}))
         return 0
     last = pooled["first_deal"] + pooled["deals"] - 1
-    print(f"{pooled['rules']}, seed {pooled['seed']}, deals {pooled['first_deal']} to {last}: {pooled['bot']} vs "
-          f"heuristic, {pooled['hands']} hands: wins {pooled['win_rate']:.2%} [{pooled['low']:.2%}, "
-          f"{pooled['high']:.2%}]; CPU p95 a move per part: "
-          + ", ".join(f"{value:.3f} s" for value in pooled["cpu_p95_s_per_part"]))
+    print(
+        f"{pooled['rules']}, seed {pooled['seed']}, deals {pooled['first_deal']} to {last}: {pooled['bot']} vs "
+        f"heuristic, {pooled['hands']} hands: wins {pooled['win_rate']:.2%} [{pooled['low']:.2%}, "
+        f"{pooled['high']:.2%}]; CPU p95 a move per part: "
+        + ", ".join(f"{value:.3f} s" for value in pooled["cpu_p95_s_per_part"])
+    )
     return 0
 
 

@@ -43,8 +43,11 @@ def served(db: str, *options: str, with_pid: bool = False, profile: str | None =
     that file when it stops."""
     port = free_port()
     python = [sys.executable, "-c", _PROFILED, profile] if profile else [sys.executable, "-m", "dehla"]
-    server = subprocess.Popen([*python, "serve", "--port", str(port), "--db", db, *options],
-                              stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    server = subprocess.Popen(
+        [*python, "serve", "--port", str(port), "--db", db, *options],
+        stdout=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(400):
@@ -84,8 +87,11 @@ def cpu_seconds(pids: Iterable[int] | None = None, name: str | None = None) -> f
     if pids is not None:
         chosen = _descendants(pids)
     else:
-        chosen = [int(path.name) for path in Path("/proc").glob("[0-9]*")
-                  if (path / "comm").exists() and _read(path / "comm").strip() == name]
+        chosen = [
+            int(path.name)
+            for path in Path("/proc").glob("[0-9]*")
+            if (path / "comm").exists() and _read(path / "comm").strip() == name
+        ]
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0
     for pid in chosen:

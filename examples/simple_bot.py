@@ -81,6 +81,7 @@ def choose(observation: dict[str, object], rng: random.Random) -> str:
     hand = [str(card) for card in observation["hand"]]  # type: ignore[attr-defined]
     calls = [action for action in legal if action.startswith("call ")]
     if calls:
+
         def call_strength(action: str) -> tuple[int, int]:
             cards = [card for card in hand if suit(card) == action[-1]]
             return (len(cards), sum(rank(card) for card in cards))

@@ -123,8 +123,10 @@ def main() -> None:
     trained = win_rate(args.rules, lambda: PolicyBot(model), args.eval_hands, args.seed + 1)
     baseline = win_rate(args.rules, lambda: RandomBot(random.randrange(2**31)), args.eval_hands, args.seed + 1)
     for label, (value, low, high) in (("policy + policy", trained), ("random + random", baseline)):
-        print(f"{label} vs random + random: hand-win rate {value:.1%} [{low:.1%}, {high:.1%}] "
-              f"over {args.eval_hands} hands")
+        print(
+            f"{label} vs random + random: hand-win rate {value:.1%} [{low:.1%}, {high:.1%}] "
+            f"over {args.eval_hands} hands"
+        )
 
 
 if __name__ == "__main__":

@@ -98,7 +98,10 @@ def act(match: Match, text: str | Sequence[str]) -> list[Event]:
 
 
 def position(
-    rules: Rules | str | dict[str, Any], dealer: int, hands: Sequence[str], actions: str = "",
+    rules: Rules | str | dict[str, Any],
+    dealer: int,
+    hands: Sequence[str],
+    actions: str = "",
     open_draw: str | None = None,
 ) -> Match:
     """A match whose first hand is dealt as written (dealing order) and played up to ``actions``."""
@@ -147,8 +150,6 @@ def finish_hand(match: Match, policy: Callable[[Match], Action] = first_legal) -
 def last_result(match: Match) -> HandResult:
     assert match.results, "no hand has finished"
     return match.results[-1]
-
-
 
 
 def make_deal(
@@ -293,8 +294,6 @@ def play_scripted(
     return game, events
 
 
-
-
 def pagat_script(dealer: int, team: int, tens: int = 3) -> tuple[ScriptedHand, str]:
     """A ``pagat`` hand (and its call) that ``team`` wins with 3 or 4 tens; dealer ``dealer``.
 
@@ -364,12 +363,8 @@ def random_hand_record(preset: str, seed: int, names: Sequence[str] | None = Non
     return to_record(match, list(names) if names is not None else [f"P{seat}" for seat in range(match.players)])
 
 
-def record_of(
-    rules: Rules | str | dict[str, Any], first_dealer: int, hands: list[dict[str, Any]]
-) -> dict[str, Any]:
+def record_of(rules: Rules | str | dict[str, Any], first_dealer: int, hands: list[dict[str, Any]]) -> dict[str, Any]:
     return {"format": "dehla-record/1", "rules": rules, "first_dealer": first_dealer, "hands": hands}
-
-
 
 
 # ---------------------------------------------------------------------------------------------
@@ -414,8 +409,6 @@ def assert_cards_conserved(match: Match) -> None:
     assert set(everything) == pack
     played = [card for trick in match.tricks for card in trick.cards]
     assert sorted(played) == sorted(places["centre"] + places["captured"])
-
-
 
 
 # ---------------------------------------------------------------------------------------------
@@ -567,73 +560,159 @@ class BrokenRecord:
 
 
 BROKEN_RECORDS: tuple[BrokenRecord, ...] = (
-    BrokenRecord("wrong format tag", "mendikot", _set(["format"], "dehla-record/2"), None, None,
-                 "\"format\" must be"),
-    BrokenRecord("missing format tag", "mendikot", _set(["format"], _DELETE), None, None, "\"format\" must be"),
-    BrokenRecord("missing first_dealer", "mendikot", _set(["first_dealer"], _DELETE), None, None,
-                 "\"first_dealer\" (a seat number) is missing"),
-    BrokenRecord("first_dealer out of range", "mendikot", _set(["first_dealer"], 4), None, None,
-                 "seat number 0..3"),
-    BrokenRecord("first_dealer not a number", "mendikot", _set(["first_dealer"], "0"), None, None,
-                 "seat number 0..3"),
-    BrokenRecord("missing rules", "mendikot", _set(["rules"], _DELETE), None, None, "\"rules\" is missing"),
-    BrokenRecord("unknown preset", "mendikot", _set(["rules"], "mendicot"), None, None,
-                 "unknown preset 'mendicot'"),
-    BrokenRecord("unknown option", "mendikot", _set(["rules"], {"preset": "mendikot", "tarrget": 3}), None, None,
-                 "unknown rules option 'tarrget'"),
-    BrokenRecord("option of the wrong type", "mendikot", _set(["rules"], {"preset": "mendikot", "target": "5"}),
-                 None, None, "positive whole number"),
-    BrokenRecord("hands not a list", "mendikot", _set(["hands"], {}), None, None, "\"hands\" must be a list"),
-    BrokenRecord("players of the wrong length", "mendikot", _set(["players"], ["A", "B"]), None, None,
-                 "\"players\" must list 4 names"),
-    BrokenRecord("hand not an object", "mendikot", _set(["hands", 1], ["AS"]), 1, None,
-                 "a hand must be a JSON object"),
-    BrokenRecord("seat dealt twelve cards", "mendikot", _cards(2, lambda cards: cards[:-1]), 0, None,
-                 "seat 2 is dealt 12 cards; each seat gets 13"),
-    BrokenRecord("seat dealt fourteen cards", "mendikot", _cards(2, lambda cards: [*cards, "AS"]), 0, None,
-                 "seat 2 is dealt 14 cards"),
+    BrokenRecord("wrong format tag", "mendikot", _set(["format"], "dehla-record/2"), None, None, '"format" must be'),
+    BrokenRecord("missing format tag", "mendikot", _set(["format"], _DELETE), None, None, '"format" must be'),
+    BrokenRecord(
+        "missing first_dealer",
+        "mendikot",
+        _set(["first_dealer"], _DELETE),
+        None,
+        None,
+        '"first_dealer" (a seat number) is missing',
+    ),
+    BrokenRecord("first_dealer out of range", "mendikot", _set(["first_dealer"], 4), None, None, "seat number 0..3"),
+    BrokenRecord("first_dealer not a number", "mendikot", _set(["first_dealer"], "0"), None, None, "seat number 0..3"),
+    BrokenRecord("missing rules", "mendikot", _set(["rules"], _DELETE), None, None, '"rules" is missing'),
+    BrokenRecord("unknown preset", "mendikot", _set(["rules"], "mendicot"), None, None, "unknown preset 'mendicot'"),
+    BrokenRecord(
+        "unknown option",
+        "mendikot",
+        _set(["rules"], {"preset": "mendikot", "tarrget": 3}),
+        None,
+        None,
+        "unknown rules option 'tarrget'",
+    ),
+    BrokenRecord(
+        "option of the wrong type",
+        "mendikot",
+        _set(["rules"], {"preset": "mendikot", "target": "5"}),
+        None,
+        None,
+        "positive whole number",
+    ),
+    BrokenRecord("hands not a list", "mendikot", _set(["hands"], {}), None, None, '"hands" must be a list'),
+    BrokenRecord(
+        "players of the wrong length",
+        "mendikot",
+        _set(["players"], ["A", "B"]),
+        None,
+        None,
+        '"players" must list 4 names',
+    ),
+    BrokenRecord("hand not an object", "mendikot", _set(["hands", 1], ["AS"]), 1, None, "a hand must be a JSON object"),
+    BrokenRecord(
+        "seat dealt twelve cards",
+        "mendikot",
+        _cards(2, lambda cards: cards[:-1]),
+        0,
+        None,
+        "seat 2 is dealt 12 cards; each seat gets 13",
+    ),
+    BrokenRecord(
+        "seat dealt fourteen cards",
+        "mendikot",
+        _cards(2, lambda cards: [*cards, "AS"]),
+        0,
+        None,
+        "seat 2 is dealt 14 cards",
+    ),
     BrokenRecord("duplicate card", "mendikot", _swap_in_other_seats_card, 0, None, "is dealt twice"),
-    BrokenRecord("card text that is not a card", "mendikot", _cards(1, lambda cards: ["XX", *cards[1:]]), 0, None,
-                 "'XX' is not a card"),
-    BrokenRecord("cards for three seats", "mendikot", _set(["hands", 0, "cards", 3], _DELETE), 0, None,
-                 "\"cards\" must list 4 hands"),
-    BrokenRecord("missing actions", "mendikot", _set(["hands", 0, "actions"], _DELETE), 0, None,
-                 "\"actions\" must be a list"),
-    BrokenRecord("a 2 in a 6-player deal", "mendikot-6", _cards(0, lambda cards: ["2S", *cards[1:]]), 0, None,
-                 "2S is not in the 48-card pack"),
-    BrokenRecord("missing open_draw", "mendikot-open", _set(["hands", 1, "open_draw"], _DELETE), 1, None,
-                 "\"open_draw\" (the card drawn for trump) is missing"),
-    BrokenRecord("open_draw that is not a card", "mendikot-open", _set(["hands", 0, "open_draw"], "11H"), 0, None,
-                 "'11H' is not a card"),
-    BrokenRecord("extra open_draw", "mendikot", _set(["hands", 0, "open_draw"], "AS"), 0, None,
-                 "\"open_draw\" belongs only to open-draw trump"),
-    BrokenRecord("dealer that disagrees with the rules", "mendikot", _wrong_dealer, 1, None,
-                 "but the rules make seat"),
-    BrokenRecord("illegal play: not following suit", "mendikot", _replace_action(off_suit_card), 0, "found",
-                 "must follow"),
-    BrokenRecord("play of a card not held", "mendikot", _replace_action(card_not_held), 0, "found",
-                 "does not hold"),
-    BrokenRecord("action text that is not an action", "mendikot", _set_action(3, "ZZ"), 0, 3,
-                 "cannot read action 'ZZ'"),
-    BrokenRecord("action after a finished hand", "mendikot", _actions(lambda actions: actions.append("AS")), 0, 52,
-                 "comes after the hand is over"),
-    BrokenRecord("unfinished hand that is not the last", "mendikot", _truncate_first_hand, 0, None,
-                 "only the last hand of a record may be unfinished"),
-    BrokenRecord("hand after the match is over", "mendikot", _hand_after_the_end, -1, None,
-                 "the match was already over"),
-    BrokenRecord("reveal when not allowed", "mendikot-band", _insert(1, "reveal"), 0, 1,
-                 "may not ask for the trump"),
-    BrokenRecord("reveal under automatic reveal", "mendikot-band-auto", _insert(3, "reveal"), 0, 3,
-                 "turned up automatically"),
-    BrokenRecord("reveal under cut trump", "mendikot", _insert(2, "reveal"), 0, 2,
-                 "no hidden trump under these rules"),
+    BrokenRecord(
+        "card text that is not a card",
+        "mendikot",
+        _cards(1, lambda cards: ["XX", *cards[1:]]),
+        0,
+        None,
+        "'XX' is not a card",
+    ),
+    BrokenRecord(
+        "cards for three seats",
+        "mendikot",
+        _set(["hands", 0, "cards", 3], _DELETE),
+        0,
+        None,
+        '"cards" must list 4 hands',
+    ),
+    BrokenRecord(
+        "missing actions", "mendikot", _set(["hands", 0, "actions"], _DELETE), 0, None, '"actions" must be a list'
+    ),
+    BrokenRecord(
+        "a 2 in a 6-player deal",
+        "mendikot-6",
+        _cards(0, lambda cards: ["2S", *cards[1:]]),
+        0,
+        None,
+        "2S is not in the 48-card pack",
+    ),
+    BrokenRecord(
+        "missing open_draw",
+        "mendikot-open",
+        _set(["hands", 1, "open_draw"], _DELETE),
+        1,
+        None,
+        '"open_draw" (the card drawn for trump) is missing',
+    ),
+    BrokenRecord(
+        "open_draw that is not a card",
+        "mendikot-open",
+        _set(["hands", 0, "open_draw"], "11H"),
+        0,
+        None,
+        "'11H' is not a card",
+    ),
+    BrokenRecord(
+        "extra open_draw",
+        "mendikot",
+        _set(["hands", 0, "open_draw"], "AS"),
+        0,
+        None,
+        '"open_draw" belongs only to open-draw trump',
+    ),
+    BrokenRecord("dealer that disagrees with the rules", "mendikot", _wrong_dealer, 1, None, "but the rules make seat"),
+    BrokenRecord(
+        "illegal play: not following suit", "mendikot", _replace_action(off_suit_card), 0, "found", "must follow"
+    ),
+    BrokenRecord("play of a card not held", "mendikot", _replace_action(card_not_held), 0, "found", "does not hold"),
+    BrokenRecord(
+        "action text that is not an action", "mendikot", _set_action(3, "ZZ"), 0, 3, "cannot read action 'ZZ'"
+    ),
+    BrokenRecord(
+        "action after a finished hand",
+        "mendikot",
+        _actions(lambda actions: actions.append("AS")),
+        0,
+        52,
+        "comes after the hand is over",
+    ),
+    BrokenRecord(
+        "unfinished hand that is not the last",
+        "mendikot",
+        _truncate_first_hand,
+        0,
+        None,
+        "only the last hand of a record may be unfinished",
+    ),
+    BrokenRecord(
+        "hand after the match is over", "mendikot", _hand_after_the_end, -1, None, "the match was already over"
+    ),
+    BrokenRecord("reveal when not allowed", "mendikot-band", _insert(1, "reveal"), 0, 1, "may not ask for the trump"),
+    BrokenRecord(
+        "reveal under automatic reveal", "mendikot-band-auto", _insert(3, "reveal"), 0, 3, "turned up automatically"
+    ),
+    BrokenRecord("reveal under cut trump", "mendikot", _insert(2, "reveal"), 0, 2, "no hidden trump under these rules"),
     BrokenRecord("call under non-called rules", "mendikot", _insert(0, "call S"), 0, 0, "call S is not allowed now"),
     BrokenRecord("hide under non-hidden rules", "taash", _insert(0, "hide AS"), 0, 0, "is not allowed now"),
     BrokenRecord("a second call", "pagat", _insert(1, "call H"), 0, 1, "call H is not allowed now"),
-    BrokenRecord("a play before the call", "pagat", _actions(lambda actions: actions.pop(0)), 0, 0,
-                 "must call trump first"),
-    BrokenRecord("a play before the hide", "mendikot-band", _actions(lambda actions: actions.pop(0)), 0, 0,
-                 "must hide a card first"),
-    BrokenRecord("call of a suit that is not a suit", "pagat", _set_action(0, "call X"), 0, 0,
-                 "'X' is not a suit"),
+    BrokenRecord(
+        "a play before the call", "pagat", _actions(lambda actions: actions.pop(0)), 0, 0, "must call trump first"
+    ),
+    BrokenRecord(
+        "a play before the hide",
+        "mendikot-band",
+        _actions(lambda actions: actions.pop(0)),
+        0,
+        0,
+        "must hide a card first",
+    ),
+    BrokenRecord("call of a suit that is not a suit", "pagat", _set_action(0, "call X"), 0, 0, "'X' is not a suit"),
 )

@@ -175,10 +175,14 @@ def test_every_result_from_trick_two_is_searched_before_the_budget_buys_any_tens
     a decision from trick 2 needs for its result comes before any budgeted one, so those answers never wait
     behind a long search for tens (a hand's time is then the larger of the two, not their sum)."""
     solver = _CallLog()
-    analysis = analyse_record(_hand_record("pagat", 7), solver, node_limit=300_000, hand_seconds=math.inf,
-                              estimates=False)
-    budgeted = [number for number, (kind, trick, limit) in enumerate(solver.calls)
-                if trick == 1 or (kind == "value" and limit > 10_000)]
+    analysis = analyse_record(
+        _hand_record("pagat", 7), solver, node_limit=300_000, hand_seconds=math.inf, estimates=False
+    )
+    budgeted = [
+        number
+        for number, (kind, trick, limit) in enumerate(solver.calls)
+        if trick == 1 or (kind == "value" and limit > 10_000)
+    ]
     required = [number for number, (kind, trick, _) in enumerate(solver.calls) if kind == "result" and trick >= 2]
     assert budgeted and required and max(required) < min(budgeted)
     upgraded = [d for d in analysis.hands[0].decisions if d.trick >= 2 and d.scope == "value" and d.value is not None]
@@ -206,12 +210,16 @@ def test_hands_analysed_in_worker_processes_say_what_one_process_says() -> None:
     """``workers=2``: each hand in a process of its own, the same answers as one process (no budget to cut them),
     the seats' summaries over every hand, and the progress running up to the total once."""
     record = random_record("mendikot", 4)
-    settings = {"node_limit": 20_000, "result_node_limit": 2_000_000, "hand_seconds": math.inf, "estimates": False,
-                "hands": {0, 1, 2}}
+    settings = {
+        "node_limit": 20_000,
+        "result_node_limit": 2_000_000,
+        "hand_seconds": math.inf,
+        "estimates": False,
+        "hands": {0, 1, 2},
+    }
     alone = analyse_record(record, Solver(table_bits=18), **settings)  # type: ignore[arg-type]
     seen: list[tuple[int, int]] = []
-    shared = analyse_record(record, progress=lambda done, total: seen.append((done, total)), workers=2,
-                            **settings)  # type: ignore[arg-type]
+    shared = analyse_record(record, progress=lambda done, total: seen.append((done, total)), workers=2, **settings)  # type: ignore[arg-type]
     assert len(shared.hands) == 3
     assert shared.to_json() == alone.to_json()
     total = sum(len(hand.decisions) for hand in alone.hands)
@@ -234,8 +242,15 @@ def test_a_worker_that_dies_ends_the_analysis_with_a_clear_error_not_a_wait() ->
                 break
 
     with pytest.raises(DehlaError, match="worker process stopped"):
-        analyse_record(record, progress=kill_a_worker, hands={0, 1, 2}, node_limit=20_000, hand_seconds=math.inf,
-                       estimates=False, workers=2)
+        analyse_record(
+            record,
+            progress=kill_a_worker,
+            hands={0, 1, 2},
+            node_limit=20_000,
+            hand_seconds=math.inf,
+            estimates=False,
+            workers=2,
+        )
     assert killed and multiprocessing.active_children() == []
 
 
@@ -253,8 +268,19 @@ def test_workers_option_is_checked_and_gives_the_same_report(
     three.write_text(dumps_record(record) + "\n", encoding="utf-8")
     reports = []
     for workers in ("1", "2"):
-        code, out, err = run(capsys, "analyse", str(three), "--json", "--nodes", "20000", "--hand-seconds",
-                             "inf", "--no-estimates", "--workers", workers)
+        code, out, err = run(
+            capsys,
+            "analyse",
+            str(three),
+            "--json",
+            "--nodes",
+            "20000",
+            "--hand-seconds",
+            "inf",
+            "--no-estimates",
+            "--workers",
+            workers,
+        )
         assert code == 0, err
         reports.append(json.loads(out))
     assert reports[0] == reports[1] and len(reports[0]["hands"]) == 3
@@ -298,10 +324,22 @@ def test_judging_on_the_result_from_the_next_position_agrees_with_full_values(pr
     for seed in (1, 2, 3):
         record = _hand_record(preset, seed)
         # node limits that keep the test short: a decision either run leaves unanswered is not compared
-        full = analyse_record(record, Solver(table_bits=18), node_limit=300_000, result_node_limit=300_000,
-                              hand_seconds=math.inf, estimates=False)
-        tight = analyse_record(record, Solver(table_bits=18), node_limit=500, result_node_limit=300_000,
-                               hand_seconds=math.inf, estimates=False)
+        full = analyse_record(
+            record,
+            Solver(table_bits=18),
+            node_limit=300_000,
+            result_node_limit=300_000,
+            hand_seconds=math.inf,
+            estimates=False,
+        )
+        tight = analyse_record(
+            record,
+            Solver(table_bits=18),
+            node_limit=500,
+            result_node_limit=300_000,
+            hand_seconds=math.inf,
+            estimates=False,
+        )
         by_index = {d.index: d for d in full.hands[0].decisions}
         for decision in tight.hands[0].decisions:
             exact = by_index[decision.index]

@@ -109,7 +109,15 @@ def test_json_keeps_the_estimate_in_an_object_of_its_own_marked_not_exact(pagat_
         estimate = item["estimate"]
         assert estimate["exact"] is False and estimate["source"] == "model"
         assert set(estimate) == {
-            "exact", "source", "value", "best_value", "best", "margin_lost", "hand_lost", "verdict", "scale"
+            "exact",
+            "source",
+            "value",
+            "best_value",
+            "best",
+            "margin_lost",
+            "hand_lost",
+            "verdict",
+            "scale",
         }
         assert estimate["margin_lost"] == pytest.approx(estimate["best_value"] - estimate["value"], abs=2e-3)
         assert isinstance(estimate["hand_lost"], bool) and estimate["best"]

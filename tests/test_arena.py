@@ -200,8 +200,21 @@ def test_arena_command_writes_every_output_and_replayable_records(
     out = tmp_path / "out"
     records = tmp_path / "hands.jsonl"
     status = main(
-        ["arena", "--rules", "mendikot-band", "--bots", "random,random,random", "--deals", "4", "--seed", "7",
-         "--out", str(out), "--records", str(records)]
+        [
+            "arena",
+            "--rules",
+            "mendikot-band",
+            "--bots",
+            "random,random,random",
+            "--deals",
+            "4",
+            "--seed",
+            "7",
+            "--out",
+            str(out),
+            "--records",
+            str(records),
+        ]
     )
     assert status == 0
     captured = capsys.readouterr()
@@ -229,8 +242,29 @@ def test_arena_results_are_the_same_with_one_or_two_workers(tmp_path: Path) -> N
     reports = []
     for workers in (1, 2):
         out = tmp_path / f"w{workers}"
-        assert main(["arena", "--rules", "taash", "--bots", "random,random", "--deals", "30", "--matches", "1",
-                     "--seed", "11", "--workers", str(workers), "--out", str(out), "--no-progress"]) == 0
+        assert (
+            main(
+                [
+                    "arena",
+                    "--rules",
+                    "taash",
+                    "--bots",
+                    "random,random",
+                    "--deals",
+                    "30",
+                    "--matches",
+                    "1",
+                    "--seed",
+                    "11",
+                    "--workers",
+                    str(workers),
+                    "--out",
+                    str(out),
+                    "--no-progress",
+                ]
+            )
+            == 0
+        )
         reports.append(json.loads((out / "results.json").read_text()))
     assert reports[0]["run"]["workers"] == 1 and reports[1]["run"]["workers"] == 2
     assert comparable(reports[0]) == comparable(reports[1])
@@ -258,8 +292,9 @@ def test_split_bots_keeps_commas_inside_commands() -> None:
         (["--bots", "random,random", "--backend", "ray", "--address", "localhost:port"], "is not HOST:PORT"),
     ],
 )
-def test_bad_input_is_one_clear_line(arguments: list[str], message: str, tmp_path: Path,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_is_one_clear_line(
+    arguments: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["arena", "--deals", "2", "--out", str(tmp_path / "out"), *arguments]) == 1
     err = capsys.readouterr().err
     assert message in err
@@ -280,8 +315,9 @@ def test_bad_input_is_one_clear_line(arguments: list[str], message: str, tmp_pat
         (["--move-timeout", "0"], "positive number of seconds"),
     ],
 )
-def test_bad_counts_and_seeds_are_usage_errors(arguments: list[str], message: str,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_counts_and_seeds_are_usage_errors(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["arena", "--bots", "random,random", *arguments])
     assert stop.value.code == 2
@@ -294,23 +330,65 @@ def test_an_unwritable_output_directory_or_records_file(tmp_path: Path, capsys: 
     assert main(["arena", "--bots", "random,random", "--deals", "1", "--out", str(blocker / "out")]) == 1
     err = capsys.readouterr().err
     assert "cannot write to the output directory" in err and err.count("\n") == 1
-    assert main(["arena", "--bots", "random,random", "--deals", "1", "--out", str(tmp_path / "ok"),
-                 "--records", str(blocker / "records.jsonl")]) == 1
+    assert (
+        main(
+            [
+                "arena",
+                "--bots",
+                "random,random",
+                "--deals",
+                "1",
+                "--out",
+                str(tmp_path / "ok"),
+                "--records",
+                str(blocker / "records.jsonl"),
+            ]
+        )
+        == 1
+    )
     assert "cannot write the records file" in capsys.readouterr().err
 
 
 def test_the_real_command_never_shows_a_traceback(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "dehla", "arena", "--bots", "random,nobody", "--deals", "3",
-         "--out", str(tmp_path / "out")],
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "dehla",
+            "arena",
+            "--bots",
+            "random,nobody",
+            "--deals",
+            "3",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and "unknown bot 'nobody'" in done.stderr
     done = subprocess.run(
-        [sys.executable, "-m", "dehla", "arena", "--bots", "random,random", "--deals", "3", "--backend", "ray",
-         "--address", "127.0.0.1:1", "--out", str(tmp_path / "out")],
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "dehla",
+            "arena",
+            "--bots",
+            "random,random",
+            "--deals",
+            "3",
+            "--backend",
+            "ray",
+            "--address",
+            "127.0.0.1:1",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and "cannot reach a Ray cluster at 127.0.0.1:1" in done.stderr
@@ -336,8 +414,9 @@ def ray_cluster():
 
 
 def test_ray_gives_the_same_results_as_local_processes(ray_cluster) -> None:
-    config = ArenaConfig(rules=preset("mendikot"), bots=("random", "random", "random"), seed=21, deals=12, matches=1,
-                         keep_records=True)
+    config = ArenaConfig(
+        rules=preset("mendikot"), bots=("random", "random", "random"), seed=21, deals=12, matches=1, keep_records=True
+    )
     local = run_arena(config, backend="local", workers=1)
     remote = run_arena(config, backend="ray")
     assert remote.report["run"]["backend"] == "ray"
@@ -349,9 +428,30 @@ def test_arena_command_joins_a_ray_cluster_by_address(ray_cluster, tmp_path: Pat
     address = ray_cluster.get_runtime_context().gcs_address
     out = tmp_path / "ray"
     done = subprocess.run(
-        [sys.executable, "-m", "dehla", "arena", "--rules", "pagat", "--bots", "random,random", "--deals", "10",
-         "--seed", "3", "--backend", "ray", "--address", address, "--out", str(out), "--no-progress"],
-        capture_output=True, text=True, timeout=180,
+        [
+            sys.executable,
+            "-m",
+            "dehla",
+            "arena",
+            "--rules",
+            "pagat",
+            "--bots",
+            "random,random",
+            "--deals",
+            "10",
+            "--seed",
+            "3",
+            "--backend",
+            "ray",
+            "--address",
+            address,
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr

@@ -102,7 +102,8 @@ def test_compare_sets_a_short_run_against_the_start_of_a_long_one(
 def test_decision_benchmark_variants_parse_and_bad_ones_are_named() -> None:
     bench = _load("bench_decisions")
     assert bench.parse_variant("s16:max_samples=16,sample_nodes=5000") == (
-        "s16", {"max_samples": 16, "sample_nodes": 5000}
+        "s16",
+        {"max_samples": 16, "sample_nodes": 5000},
     )
     assert bench.parse_variant("plain:") == ("plain", {})
     with pytest.raises(DehlaError, match="unknown variant setting 'budget=1'"):
@@ -130,8 +131,9 @@ def test_decision_benchmark_scores_choices_against_the_true_deal() -> None:
     assert result["suboptimal"] == sum(loss > 1e-9 for loss in result["losses"])
 
 
-def test_decision_benchmark_without_positions_says_so(capsys: pytest.CaptureFixture[str],
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_decision_benchmark_without_positions_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     bench = _load("bench_decisions")
     monkeypatch.setattr("sys.argv", ["bench_decisions.py", "--deals", "1", "--from-trick", "9", "--to-trick", "3"])
     assert bench.main() == 2
@@ -143,8 +145,21 @@ def test_search_benchmark_measures_cheat_alone_and_refuses_it_twice(
 ) -> None:
     bench = _load("bench_search")
     assert "with --bot cheat leave it out" in _refused(bench, ["--bot", "cheat", "--cheat"], monkeypatch, capsys)
-    monkeypatch.setattr("sys.argv", ["bench_search.py", "--bot", "cheat", "--deals", "1", "--rules", "mendikot-8",
-                                     "--cheat-nodes", "20000", "--json"])
+    monkeypatch.setattr(
+        "sys.argv",
+        [
+            "bench_search.py",
+            "--bot",
+            "cheat",
+            "--deals",
+            "1",
+            "--rules",
+            "mendikot-8",
+            "--cheat-nodes",
+            "20000",
+            "--json",
+        ],
+    )
     assert bench.main() == 0
     report = json.loads(capsys.readouterr().out)
     assert report["results"][0]["bot"] == "cheat (at most 20,000 nodes a solve)"
@@ -156,10 +171,13 @@ def test_heuristic_benchmark_seats_cheat_against_random_and_refuses_bad_limits(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     bench = _load("bench_heuristic")
-    assert "--cheat-nodes must be at least 1" in _refused(bench, ["--bot", "cheat", "--cheat-nodes", "0"],
-                                                          monkeypatch, capsys)
-    monkeypatch.setattr("sys.argv", ["bench_heuristic.py", "--bot", "cheat", "--rules", "pagat", "--deals", "1",
-                                     "--cheat-nodes", "20000"])
+    assert "--cheat-nodes must be at least 1" in _refused(
+        bench, ["--bot", "cheat", "--cheat-nodes", "0"], monkeypatch, capsys
+    )
+    monkeypatch.setattr(
+        "sys.argv",
+        ["bench_heuristic.py", "--bot", "cheat", "--rules", "pagat", "--deals", "1", "--cheat-nodes", "20000"],
+    )
     assert bench.main() == 0  # a cheat seat not shown its match refuses to play (DehlaError)
     out = capsys.readouterr().out
     assert out.startswith("cheat vs random")
@@ -167,10 +185,21 @@ def test_heuristic_benchmark_seats_cheat_against_random_and_refuses_bad_limits(
 
 
 def _part(path: Path, first_deal: int, scores: list[float], **changes: object) -> str:
-    result = {"bot": "hard (0.5 s)", "win_rate": sum(scores) / (2 * len(scores)), "deal_scores": scores,
-              "cpu_p95_s": 0.49}
-    report = {"rules": "taash", "seed": 1, "first_deal": first_deal, "commit": "c1", "src_tree": "abc",
-              "results": [result], **changes}
+    result = {
+        "bot": "hard (0.5 s)",
+        "win_rate": sum(scores) / (2 * len(scores)),
+        "deal_scores": scores,
+        "cpu_p95_s": 0.49,
+    }
+    report = {
+        "rules": "taash",
+        "seed": 1,
+        "first_deal": first_deal,
+        "commit": "c1",
+        "src_tree": "abc",
+        "results": [result],
+        **changes,
+    }
     path.write_text(json.dumps(report), encoding="utf-8")
     return str(path)
 
@@ -190,9 +219,7 @@ def test_pool_joins_consecutive_parts_of_one_run(tmp_path: Path, capsys: pytest.
     assert "deals 0 to 4" in capsys.readouterr().out
 
 
-def test_pooled_parts_compare_deal_by_deal_with_a_whole_run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_pooled_parts_compare_deal_by_deal_with_a_whole_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``--report`` writes the parts as one report, which compare_deals.py sets against a run made whole."""
     pool_runs, compare = _load("pool_runs"), _load("compare_deals")
     second = _part(tmp_path / "b.json", 3, [0.0, 1.0])
@@ -242,8 +269,9 @@ def test_search_benchmark_plays_a_later_range_of_deals(monkeypatch: pytest.Monke
     bench = _load("bench_search")
     played: list[int] = []
 
-    def fake_deals(job: tuple[str, str, float, int, int, list[int]]) -> tuple[list[int], list[float], list[float],
-                                                                          list[float]]:
+    def fake_deals(
+        job: tuple[str, str, float, int, int, list[int]],
+    ) -> tuple[list[int], list[float], list[float], list[float]]:
         indexes = job[-1]
         played.extend(indexes)
         return indexes, [float(index % 3) for index in indexes], [0.01] * len(indexes), [0.01] * len(indexes)
@@ -262,8 +290,21 @@ def test_solver_benchmark_focus_needs_results(
 ) -> None:
     bench = _load("bench_solver")
     assert "--focus needs --results" in _refused(bench, ["--focus", "3", "--no-dds"], monkeypatch, capsys)
-    monkeypatch.setattr("sys.argv", ["bench_solver.py", "--deals", "1", "--tricks-done", "8", "--results", "--focus",
-                                     "2", "--no-dds", "--no-kernel-times"])
+    monkeypatch.setattr(
+        "sys.argv",
+        [
+            "bench_solver.py",
+            "--deals",
+            "1",
+            "--tricks-done",
+            "8",
+            "--results",
+            "--focus",
+            "2",
+            "--no-dds",
+            "--no-kernel-times",
+        ],
+    )
     assert bench.main() == 0
     assert "the result of the heuristic's best 2 leads" in capsys.readouterr().out
 

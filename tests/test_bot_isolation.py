@@ -67,8 +67,9 @@ def shuffled_unseen(match: Match, deal: Deal, actions: list, seat: int, rng: ran
     so the same actions stay legal and win the same tricks.
     """
     seen = seen_by(match, seat)
-    places = [(owner, index) for owner, cards in enumerate(deal.hands) for index, card in enumerate(cards)
-              if card not in seen]
+    places = [
+        (owner, index) for owner, cards in enumerate(deal.hands) for index, card in enumerate(cards) if card not in seen
+    ]
     mapping: dict[Card, Card] = {}
     for suit in range(4):
         cards = [deal.hands[owner][index] for owner, index in places if deal.hands[owner][index].suit == suit]
@@ -76,8 +77,9 @@ def shuffled_unseen(match: Match, deal: Deal, actions: list, seat: int, rng: ran
         rng.shuffle(moved)
         mapping.update(zip(cards, moved))
     hands = [[mapping.get(card, card) for card in cards] for cards in deal.hands]
-    new_actions = [Hide(mapping.get(action.card, action.card)) if isinstance(action, Hide) else action
-                   for action in actions]
+    new_actions = [
+        Hide(mapping.get(action.card, action.card)) if isinstance(action, Hide) else action for action in actions
+    ]
     return Deal(hands, deal.open_draw), new_actions
 
 
@@ -160,8 +162,20 @@ def test_nothing_reachable_from_an_observation_is_the_match(preset: str) -> None
     for _ in range(9):
         match.apply(rng.choice(match.legal_actions()))
     hand = match._hand
-    hidden_state = {id(value) for value in (match, hand, hand.hands, hand.pending, hand.trick, match._log,
-                                            hand.actions, hand.captured, hand.events)}
+    hidden_state = {
+        id(value)
+        for value in (
+            match,
+            hand,
+            hand.hands,
+            hand.pending,
+            hand.trick,
+            match._log,
+            hand.actions,
+            hand.captured,
+            hand.events,
+        )
+    }
     for seat in range(match.players):
         observation = match.observe(seat)
         for item in _reachable(observation):

@@ -332,14 +332,31 @@ class _FullSearch(Endgame):
     """The exact endgame without its last-trick shortcut: the last trick searched like any other."""
 
     def _final_trick(
-        self, hands: list[int], leader: int, trump: int | None, cut_open: bool, pile: int,
-        tens: tuple[int, int], won: tuple[int, int],
+        self,
+        hands: list[int],
+        leader: int,
+        trump: int | None,
+        cut_open: bool,
+        pile: int,
+        tens: tuple[int, int],
+        won: tuple[int, int],
     ) -> float:
         trump_from = 0 if trump is not None else NOT_YET
         played = self.total - 1
         return self._turn(
-            hands=hands, trick=[], leader=leader, trump=trump, trump_from=trump_from, cut_open=cut_open, pile=pile,
-            collector=None, tens=tens, won=won, played=played, alpha=LOW, beta=HIGH,
+            hands=hands,
+            trick=[],
+            leader=leader,
+            trump=trump,
+            trump_from=trump_from,
+            cut_open=cut_open,
+            pile=pile,
+            collector=None,
+            tens=tens,
+            won=won,
+            played=played,
+            alpha=LOW,
+            beta=HIGH,
         )
 
 

@@ -106,21 +106,51 @@ def test_rules_taash_explains_in_plain_words(capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize(
     ("name", "phrases"),
     [
-        ("pagat", ["names a suit", "two tricks in a row", "third win in a row stays in the centre",
-                   "at 2-2 the team that did not deal wins", "7 hand wins in a row also earn a kot",
-                   "Trick counts never matter", "same dealer deals again"]),
+        (
+            "pagat",
+            [
+                "names a suit",
+                "two tricks in a row",
+                "third win in a row stays in the centre",
+                "at 2-2 the team that did not deal wins",
+                "7 hand wins in a row also earn a kot",
+                "Trick counts never matter",
+                "same dealer deals again",
+            ],
+        ),
         ("pagat-cut", ["5 cards each", "counts as a trump in that trick", "kot"]),
         ("taash-b2b", ["Tricks still count for their winner's team at once; only the tens wait"]),
-        ("mendikot", ["13 cards each", "If nobody ever fails to follow, the hand has no trump",
-                      "at 2-2 the team with more tricks wins", "the dealer's partner (dealer + 2)",
-                      "first team to 5 points"]),
-        ("mendikot-band", ["lays one of its cards face down", "ask for the card to be shown",
-                           "must play a trump to that trick", "never count as trumps, even in the same trick",
-                           "only the hidden card, it is turned up and played as a trump"]),
+        (
+            "mendikot",
+            [
+                "13 cards each",
+                "If nobody ever fails to follow, the hand has no trump",
+                "at 2-2 the team with more tricks wins",
+                "the dealer's partner (dealer + 2)",
+                "first team to 5 points",
+            ],
+        ),
+        (
+            "mendikot-band",
+            [
+                "lays one of its cards face down",
+                "ask for the card to be shown",
+                "must play a trump to that trick",
+                "never count as trumps, even in the same trick",
+                "only the hidden card, it is turned up and played as a trump",
+            ],
+        ),
         ("mendikot-band-auto", ["turned up automatically", "may then play any card, the chooser included"]),
         ("mendikot-open", ["draws a card from the shuffled pack and shows it", "goes back into the pack"]),
-        ("mendikot-6", ["6 players", "48 cards (the four twos taken out)", "8 cards each",
-                        "equal tricks (possible with 6 or 8 players) is a drawn hand"]),
+        (
+            "mendikot-6",
+            [
+                "6 players",
+                "48 cards (the four twos taken out)",
+                "8 cards each",
+                "equal tricks (possible with 6 or 8 players) is a drawn hand",
+            ],
+        ),
         ("mendikot-8", ["8 players", "6 cards each"]),
     ],
 )
@@ -265,7 +295,7 @@ class Screen:
     def __init__(self, text: str) -> None:
         lines = text.splitlines()
         legal_line = next(line for line in reversed(lines) if line.startswith("Legal: "))
-        self.legal = legal_line[len("Legal: "):].split("  ")
+        self.legal = legal_line[len("Legal: ") :].split("  ")
         hand_line = next(line for line in reversed(lines) if line.startswith("Your hand: "))
         self.hand = parse_hand(hand_line)
 
@@ -301,8 +331,9 @@ class ScriptedPerson(io.TextIOBase):
     not held needs a card prompt, not following suit needs a trick to follow).
     """
 
-    def __init__(self, capsys: pytest.CaptureFixture[str], mistakes: list[Mistake] | None = None,
-                 limit: int | None = None) -> None:
+    def __init__(
+        self, capsys: pytest.CaptureFixture[str], mistakes: list[Mistake] | None = None, limit: int | None = None
+    ) -> None:
         self.capsys = capsys
         self.mistakes = list(mistakes or [])
         self.limit = limit
@@ -358,8 +389,12 @@ def _actions_of_seat(record: dict[str, Any], seat: int) -> list[str]:
 
 @pytest.mark.parametrize(("rules", "seat", "seed"), [("pagat", 0, 3), ("mendikot-band", 2, 1), ("taash", 1, 2)])
 def test_play_a_whole_match_to_its_end_and_save_a_record_that_replays(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], rules: str, seat: int,
-    seed: int
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    rules: str,
+    seat: int,
+    seed: int,
 ) -> None:
     saved = tmp_path / "match.jsonl"
     code, screen, err, person = play_with(
@@ -399,7 +434,9 @@ def test_play_re_asks_bad_input_with_a_reason(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, screen, err, person = play_with(
-        monkeypatch, capsys, ["--rules", "mendikot", "--seed", "4"],
+        monkeypatch,
+        capsys,
+        ["--rules", "mendikot", "--seed", "4"],
         mistakes=[unreadable, card_not_held, not_following_suit],
     )
     assert code == 0 and no_traceback(screen, err)
@@ -417,8 +454,11 @@ def test_play_help_and_table_commands(monkeypatch: pytest.MonkeyPatch, capsys: p
         return lambda screen: text
 
     code, screen, _, _ = play_with(
-        monkeypatch, capsys, ["--rules", "mendikot", "--seed", "4"],
-        mistakes=[once("help"), once("rules"), once("hand"), once("last"), once("   ")], limit=8,
+        monkeypatch,
+        capsys,
+        ["--rules", "mendikot", "--seed", "4"],
+        mistakes=[once("help"), once("rules"), once("hand"), once("last"), once("   ")],
+        limit=8,
     )
     assert code == 0
     assert "Type a card to play it" in screen
@@ -497,7 +537,10 @@ def test_installed_command_simulate_then_replay(dehla_command: Path, tmp_path: P
     out = tmp_path / "sim.jsonl"
     simulated = subprocess.run(
         [dehla_command, "simulate", "--rules", "mendikot-open", "--seed", "3", "--matches", "2", "--out", out],
-        capture_output=True, text=True, env=_env(), timeout=60,
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=60,
     )
     assert simulated.returncode == 0, simulated.stderr
     replayed = subprocess.run(
@@ -529,7 +572,10 @@ def test_installed_command_play_a_whole_match_through_stdin(dehla_command: Path,
     saved = tmp_path / "played.jsonl"
     process = subprocess.Popen(
         [dehla_command, "play", "--rules", "pagat", "--seed", "11", "--ascii", "--save", str(saved)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(),
     )
     assert process.stdin is not None
     deadline = time.monotonic() + 120

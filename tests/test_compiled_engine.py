@@ -59,7 +59,9 @@ def compiled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     wheels = work / "wheels"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(wheels), "."],
-        cwd=project, check=True, env={**os.environ, "DEHLA_PURE_PYTHON": "0"},
+        cwd=project,
+        check=True,
+        env={**os.environ, "DEHLA_PURE_PYTHON": "0"},
     )
     (wheel,) = wheels.glob("dehla-*.whl")
     site = work / "site"
@@ -79,7 +81,11 @@ def test_the_wheel_build_compiles_the_engine(compiled_site: Path) -> None:
     assert (engine / "state.py").is_file()  # the source ships beside the extension
     shown = subprocess.run(
         [sys.executable, "-c", "import dehla.engine as e, dehla.engine.state as s; print(e.COMPILED, s.__file__)"],
-        env=_child_env(compiled_site), capture_output=True, text=True, check=True, cwd=compiled_site,
+        env=_child_env(compiled_site),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=compiled_site,
     ).stdout.split()
     assert shown[0] == "True" and shown[1].startswith(str(compiled_site)) and shown[1].endswith(".so")
 
@@ -90,6 +96,9 @@ def test_the_compiled_engine_passes_the_engines_tests(compiled_site: Path) -> No
     assert subprocess.run(command, env=_child_env(compiled_site), cwd=ROOT).returncode == 0
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *ENGINE_TESTS],
-        env=_child_env(compiled_site), cwd=ROOT, capture_output=True, text=True,
+        env=_child_env(compiled_site),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]

@@ -18,7 +18,16 @@ from dehla.cli.main import main
 from dehla.record import replay, replay_json
 
 SPEC_FIELDS = (
-    "dealer", "trump", "tricks", "tens", "tricks_won", "winner", "sweep", "whitewash", "points", "ended_early",
+    "dealer",
+    "trump",
+    "tricks",
+    "tens",
+    "tricks_won",
+    "winner",
+    "sweep",
+    "whitewash",
+    "points",
+    "ended_early",
     "next_dealer",
 )
 MANIFEST: dict[str, Any] = json.loads((GOLDEN / "manifest.json").read_text(encoding="utf-8"))
@@ -40,8 +49,16 @@ def test_golden_set_covers_every_preset() -> None:
             rules = record["rules"]
             presets.add(rules if isinstance(rules, str) else rules["preset"])
     assert presets == {
-        "pagat", "pagat-cut", "taash", "taash-b2b", "mendikot", "mendikot-band", "mendikot-band-auto",
-        "mendikot-open", "mendikot-6", "mendikot-8",
+        "pagat",
+        "pagat-cut",
+        "taash",
+        "taash-b2b",
+        "mendikot",
+        "mendikot-band",
+        "mendikot-band-auto",
+        "mendikot-open",
+        "mendikot-6",
+        "mendikot-8",
     }
     for name in NAMES:
         assert (GOLDEN / f"{name}.jsonl").exists() and (GOLDEN / f"{name}.expected.jsonl").exists()

@@ -147,8 +147,11 @@ def test_observation_shows_what_everybody_saw() -> None:
     match = begin("pagat", {0: "AH AS", 1: "10H QS", 2: "3H 2S", 3: "7H 10S"})
     act(match, "call D AH 10H 3H")
     data = match.observe(3).to_json()
-    assert data["trick"] == [{"seat": 0, "card": "AH", "trump": False}, {"seat": 1, "card": "10H", "trump": False},
-                             {"seat": 2, "card": "3H", "trump": False}]
+    assert data["trick"] == [
+        {"seat": 0, "card": "AH", "trump": False},
+        {"seat": 1, "card": "10H", "trump": False},
+        {"seat": 2, "card": "3H", "trump": False},
+    ]
     assert data["led"] == "H" and data["trump"] == "D" and data["to_act"] == 3
     assert data["history"] == ["call D", "AH", "10H", "3H"]
     act(match, "7H")
@@ -182,6 +185,7 @@ RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
 def documented_winner(plays: list[tuple[int, str, bool]], led: str, trump: str | None) -> int:
     """docs/protocol.md, "Reading a trick": the seat winning ``plays`` (seat, card, counts as trump)."""
+
     def rank(card: str) -> int:
         return RANK_ORDER.index(card[:-1])
 
@@ -292,5 +296,6 @@ def test_the_documented_trick_rule_agrees_with_the_engine(rules: object) -> None
             card = str(action)
             last = (seat, card, trump is not None and card[-1] == trump.name)
             finished = match.tricks[-1]
-            assert finished.winner == documented_winner([*plays, last], plays[0][1][-1], None if trump is None
-                                                        else trump.name)
+            assert finished.winner == documented_winner(
+                [*plays, last], plays[0][1][-1], None if trump is None else trump.name
+            )

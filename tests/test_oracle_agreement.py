@@ -26,7 +26,16 @@ from dehla.record import replay, replay_json, to_record
 from dehla.rules import PRESETS, parse_rules
 
 SPEC_FIELDS = (
-    "dealer", "trump", "tricks", "tens", "tricks_won", "winner", "sweep", "whitewash", "points", "ended_early",
+    "dealer",
+    "trump",
+    "tricks",
+    "tens",
+    "tricks_won",
+    "winner",
+    "sweep",
+    "whitewash",
+    "points",
+    "ended_early",
     "next_dealer",
 )
 MATCHES_PER_PRESET = 25
@@ -93,8 +102,11 @@ def _cut(record: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return cut
 
 
-@pytest.mark.parametrize("rules", list(PRESETS) + list(MORE_VARIANTS[:6]),
-                         ids=[rules_id(rules) for rules in list(PRESETS) + list(MORE_VARIANTS[:6])])
+@pytest.mark.parametrize(
+    "rules",
+    list(PRESETS) + list(MORE_VARIANTS[:6]),
+    ids=[rules_id(rules) for rules in list(PRESETS) + list(MORE_VARIANTS[:6])],
+)
 def test_legal_actions_agree_with_the_oracle_in_matches_in_progress(rules: Any) -> None:
     rng = random.Random(99)
     for record in random_records(rules, 4, seed=5):
@@ -112,8 +124,11 @@ def test_legal_actions_agree_with_the_oracle_in_matches_in_progress(rules: Any) 
             for mine, other in zip(shown["hands"], theirs["hands"]):
                 # Under automatic reveal the engine shows trump from the moment the void player is on turn
                 # (SPEC 3.4); the oracle only once it has played: compare trump for finished hands only.
-                fields = ("dealer", "trump", "tricks", "tens", "tricks_won") if mine["complete"] else (
-                    "dealer", "tricks", "tens", "tricks_won")
+                fields = (
+                    ("dealer", "trump", "tricks", "tens", "tricks_won")
+                    if mine["complete"]
+                    else ("dealer", "tricks", "tens", "tricks_won")
+                )
                 for field in fields:
                     assert mine[field] == other[field], field
             assert shown["match"] == theirs["match"]

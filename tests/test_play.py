@@ -34,8 +34,9 @@ def test_play_hand_plays_one_hand_exactly_as_play_match_does(preset: str) -> Non
 
     # the same seeds through play_match give the same first hand
     chance = random.Random(5)
-    again = play_match(rules, [RandomBot(seat) for seat in range(rules.players)], chance,
-                       match=Match.new(rules, chance))
+    again = play_match(
+        rules, [RandomBot(seat) for seat in range(rules.players)], chance, match=Match.new(rules, chance)
+    )
     assert again.hand_actions(0) == match.hand_actions(0)
 
 

@@ -28,9 +28,7 @@ from dehla.errors import IllegalActionError
 from dehla.record import replay, replay_json, to_record
 from dehla.rules import PRESETS
 
-SETTINGS = settings(
-    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 rules_values = st.sampled_from(ALL_RULES)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 EVERY_ACTION: tuple[Action, ...] = (*PLAYS, *CALLS, *HIDES, REVEAL)
@@ -40,7 +38,6 @@ def _step(match: Match, rng: random.Random) -> tuple[Event, ...]:
     if match.is_chance:
         return match.apply(match.random_deal(rng))
     return match.apply(rng.choice(match.legal_actions()))
-
 
 
 def _check_result(match: Match, result: HandResult) -> None:

@@ -134,8 +134,9 @@ def test_observation_json_from_an_older_host_reads_without_the_newer_fields() ->
 def test_the_documented_example_observation_is_a_real_one_and_every_field_is_documented() -> None:
     """docs/protocol.md's example reads back, has exactly the fields ``to_json`` writes, and its table lists them."""
     text = DOC.read_text(encoding="utf-8")
-    example = json.loads(text.split("The observation in that `act` message:", 1)[1].split("```json", 1)[1]
-                         .split("```", 1)[0])
+    example = json.loads(
+        text.split("The observation in that `act` message:", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    )
     observation = observation_from_json(example)
     assert observation.to_json() == example
     rng = random.Random(1)
@@ -263,14 +264,17 @@ def test_dehla_bot_bad_names_exit_cleanly(capsys: pytest.CaptureFixture[str]) ->
 def test_a_served_bot_plays_exactly_as_the_same_bot_in_process() -> None:
     """Over the protocol, 'random' with a seed makes the very choices it makes in this process."""
     seeds = [11, 12, 13, 14]
-    outside = [make_player(BOT_SERVER + " random", seed) if seat % 2 == 0 else RandomBot(seed) for seat, seed in
-               enumerate(seeds)]
+    outside = [
+        make_player(BOT_SERVER + " random", seed) if seat % 2 == 0 else RandomBot(seed)
+        for seat, seed in enumerate(seeds)
+    ]
     try:
         played = play(Match.new("mendikot-band", random.Random(7)), outside, random.Random(7), hands=2)
     finally:
         close_bots(outside)
-    inside = play(Match.new("mendikot-band", random.Random(7)), [RandomBot(seed) for seed in seeds],
-                  random.Random(7), hands=2)
+    inside = play(
+        Match.new("mendikot-band", random.Random(7)), [RandomBot(seed) for seed in seeds], random.Random(7), hands=2
+    )
     assert [played.hand_actions(hand) for hand in range(2)] == [inside.hand_actions(hand) for hand in range(2)]
     assert isinstance(outside[0], CommandBot) and outside[0].ready is not None
     assert outside[0].ready["name"] == "random"
@@ -279,8 +283,10 @@ def test_a_served_bot_plays_exactly_as_the_same_bot_in_process() -> None:
 @pytest.mark.parametrize("preset", ["pagat", "mendikot-band", "taash", "mendikot-6"])
 def test_example_bot_plays_whole_hands_legally(preset: str) -> None:
     rng = random.Random(3)
-    bots = [make_player(python_command(str(EXAMPLE)), seat) if seat % 2 == 1 else RandomBot(seat)
-            for seat in range(PRESETS[preset].players)]
+    bots = [
+        make_player(python_command(str(EXAMPLE)), seat) if seat % 2 == 1 else RandomBot(seat)
+        for seat in range(PRESETS[preset].players)
+    ]
     try:
         match = play(Match.new(preset, rng), bots, rng, hands=2)
     finally:
@@ -311,8 +317,10 @@ def test_javascript_example_bot_plays_a_hand_of_every_preset() -> None:
     try:
         for number, (preset, rules) in enumerate(PRESETS.items()):
             rng = random.Random(number)
-            bots = [make_player(f"cmd:node {JS_EXAMPLE}", seat, reuse=True) if seat % 2 == 1 else RandomBot(seat)
-                    for seat in range(rules.players)]
+            bots = [
+                make_player(f"cmd:node {JS_EXAMPLE}", seat, reuse=True) if seat % 2 == 1 else RandomBot(seat)
+                for seat in range(rules.players)
+            ]
             try:
                 match = play(Match.new(preset, rng), bots, rng, hands=1)
                 pids.update(bot._process.popen.pid for bot in bots if isinstance(bot, CommandBot) and bot._process)
@@ -320,7 +328,10 @@ def test_javascript_example_bot_plays_a_hand_of_every_preset() -> None:
                 close_bots(bots)
             assert len(match.results) == 1, preset
             assert isinstance(bots[1], CommandBot) and bots[1].ready == {
-                "type": "ready", "protocol": PROTOCOL, "name": "simple-js"}
+                "type": "ready",
+                "protocol": PROTOCOL,
+                "name": "simple-js",
+            }
     finally:
         stop_idle_processes()
     assert len(pids) <= 4  # at most four seats at once (eight players): every other game reused a program
@@ -394,12 +405,16 @@ MISBEHAVIOURS = {
 def misbehaving_bot(tmp_path: Path, kind: str, after_moves: int = 0) -> str:
     """A bot that plays legally ``after_moves`` times, then misbehaves as ``kind``."""
     body = textwrap.indent(textwrap.dedent(MISBEHAVIOURS[kind]), "    ")
-    script = PRELUDE + f"""
+    script = (
+        PRELUDE
+        + f"""
     moves += 1
     if moves <= {after_moves}:
         send({{"action": legal[0]}})
         continue
-""" + body
+"""
+        + body
+    )
     path = tmp_path / f"bot_{kind.replace('-', '_')}.py"
     path.write_text(script, encoding="utf-8")
     return python_command(str(path))
@@ -451,10 +466,17 @@ def test_a_misbehaving_bot_is_reported_with_the_position(tmp_path: Path, kind: s
 
 def test_a_bot_that_writes_an_extra_line_is_told_it_was_left_over_from_the_previous_move(tmp_path: Path) -> None:
     script = tmp_path / "chatty.py"
-    script.write_text(PRELUDE + textwrap.indent(textwrap.dedent("""
+    script.write_text(
+        PRELUDE
+        + textwrap.indent(
+            textwrap.dedent("""
         send({"action": legal[0]})
         send({"action": legal[0]})  # one line too many
-    """), "    "), encoding="utf-8")
+    """),
+            "    ",
+        ),
+        encoding="utf-8",
+    )
 
     class Slow(RandomBot):
         """Gives the host's reader time to receive the extra line before the program's next move is asked for."""
@@ -594,9 +616,24 @@ def test_dehla_play_reports_a_failing_outside_opponent(tmp_path: Path) -> None:
     name = misbehaving_bot(tmp_path, "unreadable")
     for seed in range(12):
         done = subprocess.run(
-            [sys.executable, "-m", "dehla", "play", "--rules", "pagat", "--seed", str(seed), "--opponents", name,
-             "--save", str(tmp_path / "game.json")],
-            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-m",
+                "dehla",
+                "play",
+                "--rules",
+                "pagat",
+                "--seed",
+                str(seed),
+                "--opponents",
+                name,
+                "--save",
+                str(tmp_path / "game.json"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
         )
         assert "Traceback" not in done.stderr
         if "Match abandoned" in done.stdout:

@@ -264,7 +264,6 @@ def test_record_error_is_a_dehla_error_and_nothing_is_silently_corrected() -> No
 # Bad API calls
 
 
-
 def _position(rules: str, seed: int, steps: int) -> Match:
     rng = random.Random(seed)
     match = Match.new(rules, rng)

@@ -29,7 +29,16 @@ from dehla.cli.main import main
 from dehla.record import dumps_record, replay, replay_json, to_record
 
 SPEC_HAND_FIELDS = {
-    "dealer", "trump", "tricks", "tens", "tricks_won", "winner", "sweep", "whitewash", "points", "ended_early",
+    "dealer",
+    "trump",
+    "tricks",
+    "tens",
+    "tricks_won",
+    "winner",
+    "sweep",
+    "whitewash",
+    "points",
+    "ended_early",
     "next_dealer",
 }
 
@@ -190,8 +199,8 @@ def test_4_3_action_after_an_early_ended_taash_hand_through_the_command(
         ("", "no record in the file"),
         ("{not json", "not JSON"),
         ("[1, 2", "not JSON"),
-        ("\"just a string\"", "must be a JSON object"),
-        ("{\"format\": \"dehla-record/1\"}", "\"rules\" is missing"),
+        ('"just a string"', "must be a JSON object"),
+        ('{"format": "dehla-record/1"}', '"rules" is missing'),
     ],
 )
 def test_4_3_files_that_hold_no_record_give_an_error_line(
@@ -300,7 +309,7 @@ def test_4_3_transcript_reports_broken_records_keeps_going_and_exits_1(
     assert "Traceback" not in out
     errors = [line for line in out.splitlines() if line.startswith("error: ")]
     assert len(errors) == 2
-    assert "\"format\" must be" in errors[0]
+    assert '"format" must be' in errors[0]
     assert ": hand 0, action " in errors[1] and "must follow" in errors[1]
     assert f"Record {path}:3:" in out and "Match: points" in out
 

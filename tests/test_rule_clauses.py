@@ -265,9 +265,7 @@ def test_3_2_a_later_void_player_of_another_suit_neither_wins_nor_changes_trump(
 
 
 def test_3_2_trump_stays_for_the_rest_of_the_hand() -> None:
-    match = begin(
-        "mendikot", {0: "AH AS", 1: "10H 5C", 2: "3C 4S", 3: "KH 2D"}, void={1: "S", 2: "H", 3: "S"}
-    )
+    match = begin("mendikot", {0: "AH AS", 1: "10H 5C", 2: "3C 4S", 3: "KH 2D"}, void={1: "S", 2: "H", 3: "S"})
     act(match, "AH 10H 3C KH")  # seat 2 cuts: clubs are trump
     events = act(match, "4S 2D AS 5C")  # seat 3 discards a diamond, seat 1 trumps with the 5C
     assert of_type(events, TrumpSet) == []
@@ -610,9 +608,7 @@ def test_3_4_auto_reveal_is_not_written_in_the_record() -> None:
 
 
 def test_3_4_the_revealed_card_is_later_played_as_an_ordinary_trump() -> None:
-    match = begin(
-        "mendikot-band", {0: "9S KH", 1: "AD AC", 2: "3S 5C", 3: "AH 6C"}, void={0: "C", 1: "H", 2: "H"}
-    )
+    match = begin("mendikot-band", {0: "9S KH", 1: "AD AC", 2: "3S 5C", 3: "AH 6C"}, void={0: "C", 1: "H", 2: "H"})
     act(match, "hide 9S KH AD reveal 3S AH")  # seat 2 asks and trumps with the 3S
     assert winner_of_last_trick(match) == 2
     act(match, "5C 6C 9S AC")  # the chooser has no club and trumps with the card it got back

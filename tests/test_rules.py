@@ -31,8 +31,16 @@ from dehla.engine.events import CentreCollected, KotAwarded, MatchOver, StagedDe
 from dehla.engine.state import Phase
 from dehla.rules import OPTIONS
 
-FOUR_PLAYER = ["pagat", "pagat-cut", "taash", "taash-b2b", "mendikot", "mendikot-band", "mendikot-band-auto",
-               "mendikot-open"]
+FOUR_PLAYER = [
+    "pagat",
+    "pagat-cut",
+    "taash",
+    "taash-b2b",
+    "mendikot",
+    "mendikot-band",
+    "mendikot-band-auto",
+    "mendikot-open",
+]
 
 # A full 52-card deal in which no seat is void anywhere in its first five cards.
 NO_VOID_DEAL = (
@@ -49,8 +57,16 @@ NO_VOID_DEAL = (
 
 def test_2_there_are_exactly_the_ten_presets_of_the_spec() -> None:
     assert list(PRESETS) == [
-        "pagat", "pagat-cut", "taash", "taash-b2b", "mendikot", "mendikot-band", "mendikot-band-auto",
-        "mendikot-open", "mendikot-6", "mendikot-8",
+        "pagat",
+        "pagat-cut",
+        "taash",
+        "taash-b2b",
+        "mendikot",
+        "mendikot-band",
+        "mendikot-band-auto",
+        "mendikot-open",
+        "mendikot-6",
+        "mendikot-8",
     ]
 
 
@@ -248,8 +264,20 @@ def test_2_pagat_three_tens_win_whatever_the_tricks() -> None:
 def _pagat_two_two(dealer: int, name: str = "pagat") -> Match:
     # Pairs: seat L wins tricks 1-2, seat L+1 tricks 3-4, ... so each pair collects one ten.
     leader = (dealer + 1) % 4
-    pairs = [leader, leader, leader + 1, leader + 1, leader, leader, leader + 1, leader + 1, leader + 2, leader + 2,
-             leader + 3, leader + 3]
+    pairs = [
+        leader,
+        leader,
+        leader + 1,
+        leader + 1,
+        leader,
+        leader,
+        leader + 1,
+        leader + 1,
+        leader + 2,
+        leader + 2,
+        leader + 3,
+        leader + 3,
+    ]
     winners = [seat % 4 for seat in pairs]
     script = block_hand(leader, winners, tens=(0, 0, 0, 0), twos="SHDC")
     match, _ = play_scripted(name, dealer, script, before="call S" if name == "pagat" else ())
@@ -629,8 +657,18 @@ def test_rules_value_is_frozen() -> None:
 
 
 def test_every_option_in_the_spec_table_is_an_option() -> None:
-    spec_options = {"target", "streak_resets", "rotation", "after_whitewash", "direction", "trick_minimum", "trump",
-                    "staged_deal", "collection", "sweep_bonus"}
+    spec_options = {
+        "target",
+        "streak_resets",
+        "rotation",
+        "after_whitewash",
+        "direction",
+        "trick_minimum",
+        "trump",
+        "staged_deal",
+        "collection",
+        "sweep_bonus",
+    }
     assert spec_options <= set(OPTIONS)
 
 
@@ -685,10 +723,10 @@ def test_wrong_option_value_says_what_is_allowed(option: str, value: object, all
 @pytest.mark.parametrize(
     ("rules", "why"),
     [
-        ({"preset": "pagat", "staged_deal": True}, "staged_deal needs trump \"cut\""),
-        ({"preset": "mendikot-band", "staged_deal": True}, "staged_deal needs trump \"cut\""),
-        ({"preset": "taash", "trump": "called"}, "staged_deal needs trump \"cut\""),
-        ({"preset": "taash", "trump": "open_draw"}, "staged_deal needs trump \"cut\""),
+        ({"preset": "pagat", "staged_deal": True}, 'staged_deal needs trump "cut"'),
+        ({"preset": "mendikot-band", "staged_deal": True}, 'staged_deal needs trump "cut"'),
+        ({"preset": "taash", "trump": "called"}, 'staged_deal needs trump "cut"'),
+        ({"preset": "taash", "trump": "open_draw"}, 'staged_deal needs trump "cut"'),
         ({"preset": "mendikot", "trick_minimum": True}, "Taash rule"),
         ({"preset": "pagat", "sweep_bonus": "double"}, "Taash rule"),
         ({"preset": "pagat", "after_whitewash": "next"}, "Mendikot rule"),

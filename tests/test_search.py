@@ -106,8 +106,10 @@ def test_samples_do_not_leak_the_hidden_card() -> None:
 def test_hard_bot_plays_legal_moves_to_the_end(preset: str) -> None:
     rng = random.Random(preset)
     match = Match.new(preset, rng)
-    bots = [SearchBot(seed, budget=0.03, max_samples=6) if seat % 2 == 0 else make_bot("random", seed)
-            for seat, seed in enumerate(range(match.players))]
+    bots = [
+        SearchBot(seed, budget=0.03, max_samples=6) if seat % 2 == 0 else make_bot("random", seed)
+        for seat, seed in enumerate(range(match.players))
+    ]
     match.apply(match.random_deal(rng))
     sampled = 0
     while not match.is_chance and not match.is_over:

@@ -72,10 +72,14 @@ def test_seed_000_worked_example_replays_the_same_in_the_oracle() -> None:
     record = to_record(match)
     ours = replay_json(replay(record))
     theirs = replay_record(record)
-    assert ours["hands"][0]["tricks"][:2] == theirs["hands"][0]["tricks"][:2] == [
-        {"leader": 0, "cards": ["AH", "10H", "3H", "7H"], "winner": 0, "collected_by": None},
-        {"leader": 0, "cards": ["AS", "QS", "2S", "10S"], "winner": 0, "collected_by": 0},
-    ]
+    assert (
+        ours["hands"][0]["tricks"][:2]
+        == theirs["hands"][0]["tricks"][:2]
+        == [
+            {"leader": 0, "cards": ["AH", "10H", "3H", "7H"], "winner": 0, "collected_by": None},
+            {"leader": 0, "cards": ["AS", "QS", "2S", "10S"], "winner": 0, "collected_by": 0},
+        ]
+    )
 
 
 def test_seed_001_four_different_winners_leave_16_cards_and_two_tens_then_partner_takes_24() -> None:

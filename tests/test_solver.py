@@ -126,7 +126,6 @@ def test_larger_positions_agree_with_and_without_shared_bounds(preset: str) -> N
     assert checked >= 24
 
 
-
 @pytest.mark.parametrize("preset", ["pagat", "pagat+no-reset"])
 def test_three_card_pagat_positions_match_minimax(preset: str) -> None:
     # Three cards a seat is where the centre bounds fire most: sure runs that collect the centre with the tens
@@ -139,6 +138,7 @@ def test_three_card_pagat_positions_match_minimax(preset: str) -> None:
         solution = solver.solve(match)
         assert solution.value.level == expected
         assert {action: value.level for action, value in solution.actions.items()} == actions
+
 
 @pytest.mark.parametrize("preset", [*PRESETS, "taash+trick_minimum"])
 def test_results_are_the_hands_result_of_every_action(preset: str) -> None:
@@ -228,8 +228,16 @@ def test_solver_refuses_positions_without_a_hand() -> None:
 
 def test_call_position_is_the_best_of_the_calls() -> None:
     # Eight players, six cards each, trump called from the first five: small enough to solve every call.
-    rules = parse_rules({"preset": "mendikot-8", "trump": "called", "collection": "centre", "scoring": "pagat",
-                         "streak_kot": 7, "target": 1})
+    rules = parse_rules(
+        {
+            "preset": "mendikot-8",
+            "trump": "called",
+            "collection": "centre",
+            "scoring": "pagat",
+            "streak_kot": 7,
+            "target": 1,
+        }
+    )
     match = Match(rules, 0)
     match.apply(match.random_deal(random.Random(11)))
     assert match.phase is Phase.CALL

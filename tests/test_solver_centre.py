@@ -29,8 +29,11 @@ POSITIONS = 10  # positions a preset (three cards a seat), four centre variants 
 def centre_variants(match: Match, rng: random.Random) -> list[Match]:
     """The position with the tens already out of play spread afresh over the captures and the centre."""
     hand = match._hand
-    out = [card for card in range(52) if (TENS_MASK >> card) & 1 and ((hand.captured[0] | hand.captured[1]
-                                                                         | hand.centre) >> card) & 1]
+    out = [
+        card
+        for card in range(52)
+        if (TENS_MASK >> card) & 1 and ((hand.captured[0] | hand.captured[1] | hand.centre) >> card) & 1
+    ]
     variants = []
     for _ in range(4):
         other = match.clone()

@@ -102,7 +102,8 @@ def test_warm_up_without_waiting_says_not_yet_while_another_process_compiles(cac
 
 
 def test_the_aside_command_refuses_unknown_arguments() -> None:
-    done = subprocess.run([sys.executable, "-m", "dehla.solver.warm", "--soon"], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "dehla.solver.warm", "--soon"], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 2 and "usage: python -m dehla.solver.warm [--aside]" in done.stderr
     assert "Traceback" not in done.stderr

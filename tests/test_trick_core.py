@@ -100,10 +100,28 @@ def test_legal_cards() -> None:
 
 def _band_state(hand: int) -> HandState:
     return HandState(
-        rules=PRESETS["mendikot-band"], dealer=3, to_act=1, hands=(0, hand, 0, 0), pending=(0, 0, 0, 0),
-        leader=0, led=H, trick=(parse_cards("KH")[0],), trump=None, trump_from=NOT_YET, cut_open=False,
-        staged=False, hidden_card=parse_cards("7C")[0], chooser=0, revealed_card=None, open_draw=None,
-        must_trump=False, free_play=False, centre=0, next_collector=None, captured=(0, 0), tricks_won=(0, 0),
+        rules=PRESETS["mendikot-band"],
+        dealer=3,
+        to_act=1,
+        hands=(0, hand, 0, 0),
+        pending=(0, 0, 0, 0),
+        leader=0,
+        led=H,
+        trick=(parse_cards("KH")[0],),
+        trump=None,
+        trump_from=NOT_YET,
+        cut_open=False,
+        staged=False,
+        hidden_card=parse_cards("7C")[0],
+        chooser=0,
+        revealed_card=None,
+        open_draw=None,
+        must_trump=False,
+        free_play=False,
+        centre=0,
+        next_collector=None,
+        captured=(0, 0),
+        tricks_won=(0, 0),
         tricks_played=0,
     )
 
@@ -162,8 +180,13 @@ def test_the_engine_agrees_with_the_core(rules: Any) -> None:
         assert finished[0].winner == winner
         last = state.tricks_played + 1 == before.rules.tricks_per_hand
         taken, centre, collector = collect(
-            mask_of(trick), winner, state.centre, state.next_collector, last,
-            before.rules.collection == "immediate", before.rules.streak_resets,
+            mask_of(trick),
+            winner,
+            state.centre,
+            state.next_collector,
+            last,
+            before.rules.collection == "immediate",
+            before.rules.streak_resets,
         )
         now = after.hand_state()
         team = winner % 2

@@ -210,8 +210,9 @@ def test_search_bot_makes_the_trump_call_and_the_hide_with_the_model(preset: str
     assert bot.act(seen) in seen.legal_actions
     assert (bot.last_samples, bot.last_estimates) == (0, 5)
     assert move_source(bot, seen) == "model"
-    cautious = SearchBot(1, settings=SearchSettings(sample_nodes=20_000, model_samples=5, model_margin=10.0,
-                                                    use_model=True))
+    cautious = SearchBot(
+        1, settings=SearchSettings(sample_nodes=20_000, model_samples=5, model_margin=10.0, use_model=True)
+    )
     assert cautious.act(seen) == HeuristicBot(1).act(seen)  # no clear estimated gain: the heuristic's choice
     without = SearchBot(1, settings=SearchSettings(sample_nodes=20_000))
     assert without.act(seen) == HeuristicBot(1).act(seen)
@@ -303,8 +304,31 @@ def test_search_bot_keeps_the_heuristics_move_without_a_clear_estimated_gain() -
 def test_one_command_makes_the_data_and_trains_a_model_that_play_can_load(tmp_path: Path) -> None:
     # a tiny run of the whole pipeline: heuristic hands, solver labels, the MLP, the weights file, the report
     model_file, report_file = tmp_path / "model.npz", tmp_path / "report.json"
-    assert main(["train", "value", "--hands", "6", "--families", "pagat", "--from-trick", "8", "--epochs", "3",
-                 "--hidden", "16", "--seed", "3", "--out", str(model_file), "--report", str(report_file)]) == 0
+    assert (
+        main(
+            [
+                "train",
+                "value",
+                "--hands",
+                "6",
+                "--families",
+                "pagat",
+                "--from-trick",
+                "8",
+                "--epochs",
+                "3",
+                "--hidden",
+                "16",
+                "--seed",
+                "3",
+                "--out",
+                str(model_file),
+                "--report",
+                str(report_file),
+            ]
+        )
+        == 0
+    )
     model = ValueModel.load(model_file)
     assert model.covers(PRESETS["pagat"])
     rows = [raw_of(match.hand_state()) for seed in range(4) if (match := _play_to("pagat", seed, 8)) is not None]

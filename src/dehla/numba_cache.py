@@ -45,8 +45,17 @@ KERNEL_DIRS = tuple(Path(__file__).resolve().parent / name for name in ("kernel"
 COMPILED_SOURCES = tuple(
     Path(__file__).resolve().parent / name
     for name in (
-        "kernel/layout.py", "kernel/rules.py", "kernel/scoring.py", "solver/layout.py", "solver/position.py",
-        "solver/table.py", "solver/ordering.py", "solver/bounds.py", "solver/kernel.py", "batch/kernel.py",
+        "kernel/layout.py",
+        "kernel/rules.py",
+        "kernel/scoring.py",
+        "solver/layout.py",
+        "solver/position.py",
+        "solver/table.py",
+        "solver/ordering.py",
+        "solver/bounds.py",
+        "solver/kernel.py",
+        "batch/kernel.py",
+        "batch/observe.py",
     )
 )
 
@@ -83,8 +92,9 @@ def _temporary(temp_dir: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix="dehla-numba-", dir=temp_dir))  # someone else's: a fresh one of ours
 
 
-def choose_cache_dir(environ: Mapping[str, str], package_dirs: Sequence[Path], home: Path | None,
-                     temp_dir: Path) -> str | None:
+def choose_cache_dir(
+    environ: Mapping[str, str], package_dirs: Sequence[Path], home: Path | None, temp_dir: Path
+) -> str | None:
     """The ``NUMBA_CACHE_DIR`` to use, or None when numba's own place (beside the sources) can be written."""
     if environ.get(ENV):
         return environ[ENV]

@@ -98,8 +98,13 @@ def to_record(match: Match, players: list[str] | None = None) -> RecordJSON:
     # the keys in this order (players, when given, before hands): records are compared as text
     if players is None:
         return {"format": FORMAT, "rules": match.rules.to_json(), "first_dealer": match.first_dealer, "hands": hands}
-    return {"format": FORMAT, "rules": match.rules.to_json(), "first_dealer": match.first_dealer,
-            "players": list(players), "hands": hands}
+    return {
+        "format": FORMAT,
+        "rules": match.rules.to_json(),
+        "first_dealer": match.first_dealer,
+        "players": list(players),
+        "hands": hands,
+    }
 
 
 def dumps_record(record: Mapping[str, object]) -> str:
@@ -124,28 +129,28 @@ def replay(
     """
     _require(isinstance(record, dict), f"a record must be a JSON object, not {type(record).__name__}")
     assert isinstance(record, dict)
-    _require(record.get("format") == FORMAT, f"\"format\" must be {FORMAT!r}, not {record.get('format')!r}")
+    _require(record.get("format") == FORMAT, f'"format" must be {FORMAT!r}, not {record.get("format")!r}')
     if "rules" not in record:
-        raise RecordError("\"rules\" is missing (a preset name or {\"preset\": NAME, ...})")
+        raise RecordError('"rules" is missing (a preset name or {"preset": NAME, ...})')
     try:
         rules = parse_rules(record["rules"])
     except RulesError as error:
         raise RecordError(f"rules: {error}") from None
     if "first_dealer" not in record:
-        raise RecordError("\"first_dealer\" (a seat number) is missing")
+        raise RecordError('"first_dealer" (a seat number) is missing')
     first = record["first_dealer"]
     _require(
         isinstance(first, int) and not isinstance(first, bool) and 0 <= first < rules.players,
-        f"\"first_dealer\" must be a seat number 0..{rules.players - 1}, not {first!r}",
+        f'"first_dealer" must be a seat number 0..{rules.players - 1}, not {first!r}',
     )
     names = record.get("players")
     if names is not None:
         _require(
             isinstance(names, list) and len(names) == rules.players and all(isinstance(name, str) for name in names),
-            f"\"players\" must list {rules.players} names, one per seat",
+            f'"players" must list {rules.players} names, one per seat',
         )
     hands = record.get("hands")
-    _require(isinstance(hands, list), "\"hands\" must be a list of hands")
+    _require(isinstance(hands, list), '"hands" must be a list of hands')
     assert isinstance(hands, list)
     match = Match(rules, first)
     for index, hand in enumerate(hands):
@@ -168,14 +173,14 @@ def _replay_hand(
     on_step: StepCallback | None,
 ) -> None:
     rules = match.rules
-    _require(isinstance(hand, dict), "a hand must be a JSON object with \"cards\" and \"actions\"", index)
+    _require(isinstance(hand, dict), 'a hand must be a JSON object with "cards" and "actions"', index)
     assert isinstance(hand, dict)
     if "dealer" in hand and hand["dealer"] != match.dealer:
-        raise RecordError(f"\"dealer\" is {hand['dealer']!r} but the rules make seat {match.dealer} the dealer", index)
+        raise RecordError(f'"dealer" is {hand["dealer"]!r} but the rules make seat {match.dealer} the dealer', index)
     cards = hand.get("cards")
     _require(
         isinstance(cards, list) and len(cards) == rules.players and all(isinstance(item, str) for item in cards),
-        f"\"cards\" must list {rules.players} hands of cards as text, one per seat",
+        f'"cards" must list {rules.players} hands of cards as text, one per seat',
         index,
     )
     assert isinstance(cards, list)
@@ -185,17 +190,17 @@ def _replay_hand(
         raise RecordError(f"cards: {error}", index) from None
     open_draw = None
     if rules.trump == "open_draw":
-        _require("open_draw" in hand, "\"open_draw\" (the card drawn for trump) is missing", index)
+        _require("open_draw" in hand, '"open_draw" (the card drawn for trump) is missing', index)
         try:
             open_draw = parse_card(hand["open_draw"])
         except CardError as error:
             raise RecordError(f"open_draw: {error}", index) from None
     elif "open_draw" in hand:
-        raise RecordError(f"\"open_draw\" belongs only to open-draw trump, not {rules.trump!r}", index)
+        raise RecordError(f'"open_draw" belongs only to open-draw trump, not {rules.trump!r}', index)
     actions = hand.get("actions", None)
     _require(
         isinstance(actions, list) and all(isinstance(item, str) for item in actions),
-        "\"actions\" must be a list of action texts",
+        '"actions" must be a list of action texts',
         index,
     )
     assert isinstance(actions, list)

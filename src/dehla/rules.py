@@ -187,17 +187,17 @@ def _validate(rules: Rules) -> None:
         _check_value(name, getattr(rules, name))
     if rules.staged_deal and rules.trump != "cut":
         raise RulesError(
-            f"staged_deal needs trump \"cut\" (trump is {rules.trump!r}): the rest of the cards are dealt "
+            f'staged_deal needs trump "cut" (trump is {rules.trump!r}): the rest of the cards are dealt '
             "when the first off-suit card sets trump; with other trump methods set staged_deal to false"
         )
     if rules.trick_minimum and rules.scoring != "taash":
-        raise RulesError("trick_minimum is a Taash rule: it needs scoring \"taash\"")
+        raise RulesError('trick_minimum is a Taash rule: it needs scoring "taash"')
     if rules.sweep_bonus != "none" and rules.scoring != "taash":
-        raise RulesError("sweep_bonus is a Taash rule: it needs scoring \"taash\"")
+        raise RulesError('sweep_bonus is a Taash rule: it needs scoring "taash"')
     if rules.after_whitewash != "partner" and rules.scoring != "mendikot":
-        raise RulesError("after_whitewash is a Mendikot rule: it needs scoring \"mendikot\"")
+        raise RulesError('after_whitewash is a Mendikot rule: it needs scoring "mendikot"')
     if rules.streak_kot and rules.scoring != "pagat":
-        raise RulesError("streak_kot (a kot for hand wins in a row) is a Pagat rule: it needs scoring \"pagat\"")
+        raise RulesError('streak_kot (a kot for hand wins in a row) is a Pagat rule: it needs scoring "pagat"')
     if rules.preset not in _PRESET_SPECS:
         raise RulesError(f"unknown preset {rules.preset!r}; presets are: {', '.join(_PRESET_SPECS)}")
 
@@ -205,57 +205,100 @@ def _validate(rules: Rules) -> None:
 # name -> (options, one-line description)
 _PRESET_SPECS: dict[str, tuple[OptionChanges, str]] = {
     "pagat": (
-        OptionChanges(trump="called", collection="centre", scoring="pagat", target=1, streak_kot=7,
-                      direction="anticlockwise"),
+        OptionChanges(
+            trump="called", collection="centre", scoring="pagat", target=1, streak_kot=7, direction="anticlockwise"
+        ),
         "Dehla Pakad as on Pagat (seeds 000, 004): trump called from five cards, two in a row collect the centre, "
         "first to one kot.",
     ),
     "pagat-cut": (
         OptionChanges(
-            trump="cut", staged_deal=True, collection="centre", scoring="pagat", target=1, streak_kot=7,
+            trump="cut",
+            staged_deal=True,
+            collection="centre",
+            scoring="pagat",
+            target=1,
+            streak_kot=7,
             direction="anticlockwise",
         ),
         "Dehla Pakad with cut trump (seed 001, Pagat's method 1): five cards each, the first off-suit card sets "
         "trump, then the rest are dealt.",
     ),
     "taash": (
-        OptionChanges(trump="cut", staged_deal=True, collection="immediate", scoring="taash", target=100, streak_kot=0,
-             direction="clockwise"),
+        OptionChanges(
+            trump="cut",
+            staged_deal=True,
+            collection="immediate",
+            scoring="taash",
+            target=100,
+            streak_kot=0,
+            direction="clockwise",
+        ),
         "Taash's Dehla Pakad (seed 003): staged deal, cut trump, each trick to its winner, 20/30/80 points to 100.",
     ),
     "taash-b2b": (
-        OptionChanges(trump="cut", staged_deal=True, collection="centre", scoring="taash", target=100, streak_kot=0,
-             direction="clockwise"),
+        OptionChanges(
+            trump="cut",
+            staged_deal=True,
+            collection="centre",
+            scoring="taash",
+            target=100,
+            streak_kot=0,
+            direction="clockwise",
+        ),
         "Taash's back-to-back variant (seed 003): as taash, but the tens wait in the centre for two in a row.",
     ),
     "mendikot": (
-        OptionChanges(trump="cut", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
-                      direction="clockwise"),
+        OptionChanges(
+            trump="cut", collection="immediate", scoring="mendikot", target=5, streak_kot=0, direction="clockwise"
+        ),
         "Mendikot with katte (seed 002): all 13 dealt, the first off-suit card sets trump, a point a hand to 5.",
     ),
     "mendikot-band": (
-        OptionChanges(trump="hidden", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
-             direction="clockwise"),
+        OptionChanges(
+            trump="hidden", collection="immediate", scoring="mendikot", target=5, streak_kot=0, direction="clockwise"
+        ),
         "Mendikot with band hukum (seed 002): a hidden trump card, turned up when a void player asks.",
     ),
     "mendikot-band-auto": (
-        OptionChanges(trump="hidden_auto", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
-             direction="clockwise"),
+        OptionChanges(
+            trump="hidden_auto",
+            collection="immediate",
+            scoring="mendikot",
+            target=5,
+            streak_kot=0,
+            direction="clockwise",
+        ),
         "Mendikot with band hukum, turned up automatically the first time a player cannot follow suit.",
     ),
     "mendikot-open": (
-        OptionChanges(trump="open_draw", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
-             direction="clockwise"),
+        OptionChanges(
+            trump="open_draw", collection="immediate", scoring="mendikot", target=5, streak_kot=0, direction="clockwise"
+        ),
         "Mendikot with open draw (seed 002): a card drawn and shown before the deal sets trump.",
     ),
     "mendikot-6": (
-        OptionChanges(players=6, trump="cut", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
-             direction="clockwise"),
+        OptionChanges(
+            players=6,
+            trump="cut",
+            collection="immediate",
+            scoring="mendikot",
+            target=5,
+            streak_kot=0,
+            direction="clockwise",
+        ),
         "Mendikot for six players (seed 002): 48 cards without the twos, 8 each, katte.",
     ),
     "mendikot-8": (
-        OptionChanges(players=8, trump="cut", collection="immediate", scoring="mendikot", target=5, streak_kot=0,
-             direction="clockwise"),
+        OptionChanges(
+            players=8,
+            trump="cut",
+            collection="immediate",
+            scoring="mendikot",
+            target=5,
+            streak_kot=0,
+            direction="clockwise",
+        ),
         "Mendikot for eight players (seed 002): 48 cards without the twos, 6 each, katte.",
     ),
 }
@@ -301,11 +344,9 @@ def parse_rules(value: object) -> Rules:
     if isinstance(value, str):
         return preset(value)
     if not isinstance(value, dict):
-        raise RulesError(
-            f"rules must be a preset name or an object {{\"preset\": NAME, option: value}}, not {value!r}"
-        )
+        raise RulesError(f'rules must be a preset name or an object {{"preset": NAME, option: value}}, not {value!r}')
     if "preset" not in value:
-        raise RulesError(f"rules object needs a \"preset\" (one of: {', '.join(PRESETS)})")
+        raise RulesError(f'rules object needs a "preset" (one of: {", ".join(PRESETS)})')
     base = preset(value["preset"])
     options = {key: item for key, item in value.items() if key != "preset"}
     unknown = [key for key in options if key not in OPTIONS]

@@ -112,8 +112,10 @@ def _result(rules: Rules) -> list[str]:
         "the team with more tricks scores 20. The losing team scores nothing.",
     ]
     if rules.trick_minimum:
-        lines.append("Trick minimum: the team with more tens must also win most of the tricks (7 of 13), "
-                     "otherwise nobody scores the hand.")
+        lines.append(
+            "Trick minimum: the team with more tens must also win most of the tricks (7 of 13), "
+            "otherwise nobody scores the hand."
+        )
     lines.append(
         "A hand ends early, at the end of a trick, the moment its result can no longer change whoever takes the "
         "tens not yet collected and the tricks not yet played (tens lying in the centre are not collected yet)."
@@ -127,8 +129,11 @@ def _dealer(rules: Rules) -> list[str]:
     if rules.rotation == "simple" or rules.scoring == "taash":
         return [first, "Next dealer: the player after the dealer, every hand."]
     if rules.scoring == "pagat":
-        return [first, "Next dealer: if the dealing team won the hand, the player after the dealer; otherwise the "
-                       "same dealer deals again."]
+        return [
+            first,
+            "Next dealer: if the dealing team won the hand, the player after the dealer; otherwise the "
+            "same dealer deals again.",
+        ]
     partner = "the player after the dealer"
     if rules.after_whitewash == "partner":
         partner = "the dealer's partner (dealer + 2)"
@@ -155,9 +160,7 @@ def explain(rules: Rules) -> list[str]:
     lines += _collection(rules)
     lines += _result(rules)
     lines += _dealer(rules)
-    lines.append(
-        f"Seats are numbered in the order of play; the table is drawn {rules.direction} (display only)."
-    )
+    lines.append(f"Seats are numbered in the order of play; the table is drawn {rules.direction} (display only).")
     options = ", ".join(f"{name}={json.dumps(value)}" for name, value in rules.options().items())
     lines += ["", f"Options: {options}"]
     return [paragraph for line in lines for paragraph in line.split("\n")]

@@ -122,7 +122,5 @@ def result_text(result: HandResult, rules: Rules, names: Sequence[str] | None = 
     if result.ended_early:
         extras.append("ended early")
     extra = f" [{', '.join(extras)}]" if extras else ""
-    following = (
-        f"; next dealer {seat_label(result.next_dealer, names)}" if result.next_dealer is not None else ""
-    )
+    following = f"; next dealer {seat_label(result.next_dealer, names)}" if result.next_dealer is not None else ""
     return f"result: {tens}: {verdict}{extra}; match {score_text(result.score, rules)}{following}"

@@ -136,8 +136,10 @@ def test_random_hands_agree_with_the_engine(rules: Any) -> None:
         mask = batch.legal_mask()
         if not np.array_equal(mask, want[:, step]):
             hand = int(np.flatnonzero((mask != want[:, step]).any(axis=1))[0])
-            pytest.fail(f"seed {seeds[hand]}, step {step}: batch legal {np.flatnonzero(mask[hand])}, "
-                        f"engine {np.flatnonzero(want[hand, step])}; actions so far {batch.actions(hand)}")
+            pytest.fail(
+                f"seed {seeds[hand]}, step {step}: batch legal {np.flatnonzero(mask[hand])}, "
+                f"engine {np.flatnonzero(want[hand, step])}; actions so far {batch.actions(hand)}"
+            )
         if step == steps:
             break
         rewards, done = batch.step(actions[:, step])
@@ -152,10 +154,18 @@ def test_random_hands_agree_with_the_engine(rules: Any) -> None:
         assert mine is not None
         assert batch.tricks(hand) == match.tricks == result.tricks, f"seed {seeds[hand]}"
         assert (mine.winner, mine.points, mine.tens, mine.tricks_won, mine.trump) == (
-            result.winner, result.points, result.tens, result.tricks_won, result.trump
+            result.winner,
+            result.points,
+            result.tens,
+            result.tricks_won,
+            result.trump,
         ), f"seed {seeds[hand]}"
         assert (mine.sweep, mine.whitewash, mine.ended_early, mine.dealer, mine.next_dealer) == (
-            result.sweep, result.whitewash, result.ended_early, dealer, result.next_dealer
+            result.sweep,
+            result.whitewash,
+            result.ended_early,
+            dealer,
+            result.next_dealer,
         ), f"seed {seeds[hand]}"
         assert batch.hand_state(hand) == match.hand_state(), f"seed {seeds[hand]}"
         assert [action_index(action) for action in batch.actions(hand)] == taken
@@ -185,7 +195,10 @@ def test_the_kernels_own_random_play_replays_in_the_engine(rules: str) -> None:
         mine = fast.result(hand)
         assert mine is not None
         assert (mine.winner, mine.points, mine.tens, mine.tricks_won) == (
-            result.winner, result.points, result.tens, result.tricks_won
+            result.winner,
+            result.points,
+            result.tens,
+            result.tricks_won,
         )
         assert fast.tricks(hand) == result.tricks
 
@@ -239,8 +252,14 @@ def test_the_compiled_observation_is_the_specifications(rules: Any) -> None:
                 if not np.array_equal(vectors[hand], want):
                     differ = np.flatnonzero(vectors[hand] != want)
                     lay = layout(players)
-                    fields = sorted({name for name, *_ in FIELDS for at in differ if at in range(
-                        lay.field_slice(name).start, lay.field_slice(name).stop)})
+                    fields = sorted(
+                        {
+                            name
+                            for name, *_ in FIELDS
+                            for at in differ
+                            if at in range(lay.field_slice(name).start, lay.field_slice(name).stop)
+                        }
+                    )
                     pytest.fail(f"seed {seeds[hand]}, seat {seat}, after {match.actions}: fields {fields} differ")
         to_act = batch.observations()  # the default observer is the seat to act
         for hand, match in enumerate(matches):

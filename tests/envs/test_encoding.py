@@ -101,7 +101,8 @@ def test_encoding_shows_only_the_seats_own_cards() -> None:
     vector = encode(observation)
     lay = layout(4)
     own = set(observation.hand) | ({observation.hidden_card} if observation.hidden_card is not None else set())
-    private = np.flatnonzero(vector[lay.field_slice("hand")]).tolist() + np.flatnonzero(
-        vector[lay.field_slice("hidden_card")]
-    ).tolist()
+    private = (
+        np.flatnonzero(vector[lay.field_slice("hand")]).tolist()
+        + np.flatnonzero(vector[lay.field_slice("hidden_card")]).tolist()
+    )
     assert set(private) <= own

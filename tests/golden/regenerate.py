@@ -33,7 +33,16 @@ from dehla.record import dumps_record, to_record  # noqa: E402
 
 DEHLA = Path(sys.executable).with_name("dehla")
 SPEC_FIELDS = (
-    "dealer", "trump", "tricks", "tens", "tricks_won", "winner", "sweep", "whitewash", "points", "ended_early",
+    "dealer",
+    "trump",
+    "tricks",
+    "tens",
+    "tricks_won",
+    "winner",
+    "sweep",
+    "whitewash",
+    "points",
+    "ended_early",
     "next_dealer",
 )
 
@@ -96,8 +105,18 @@ def main() -> None:
     for name, (rules, seed) in SIMULATED.items():
         records_path = HERE / f"{name}.jsonl"
         subprocess.run(
-            [str(DEHLA), "simulate", "--rules", rules, "--seed", str(seed), "--matches", "2", "--out",
-             str(records_path)],
+            [
+                str(DEHLA),
+                "simulate",
+                "--rules",
+                rules,
+                "--seed",
+                str(seed),
+                "--matches",
+                "2",
+                "--out",
+                str(records_path),
+            ],
             check=True,
         )
         manifest[name] = {"rules": rules, "seed": seed, "matches": 2}

@@ -57,17 +57,61 @@ def _ranges(names: list[tuple[str, int]]) -> list[tuple[int, int, str]]:
 def test_the_layout_fits() -> None:
     """The row's words and blocks do not overlap, each kernel's words lie in its own range, and the blocks hold
     the longest hand (every card, a call or a hide, a reveal)."""
-    common = [(name, 1) for name in (
-        "TO_ACT", "LEADER", "LED", "TLEN", "TRUMP", "TFROM", "CUT_OPEN", "STAGED", "HIDDEN", "MUST_TRUMP",
-        "FREE_PLAY", "LASTW", "K0", "K1", "NPLAYED")] + [("H0", 8), ("PN0", 8), ("C0", 8)]
+    common = [
+        (name, 1)
+        for name in (
+            "TO_ACT",
+            "LEADER",
+            "LED",
+            "TLEN",
+            "TRUMP",
+            "TFROM",
+            "CUT_OPEN",
+            "STAGED",
+            "HIDDEN",
+            "MUST_TRUMP",
+            "FREE_PLAY",
+            "LASTW",
+            "K0",
+            "K1",
+            "NPLAYED",
+        )
+    ] + [("H0", 8), ("PN0", 8), ("C0", 8)]
     solver = [(name, 1) for name in ("CTENS", "T0", "T1", "DONE", "LIVE", "RELWIN")]
-    batch = [(name, 1) for name in (
-        "PHASE", "DEALER", "CHOOSER", "REVEALED", "OPEN_DRAW", "CENTRE", "CAP0", "CAP1", "TMASK", "WINNER", "PTS0",
-        "PTS1", "EARLY", "SWEEP", "WHITEWASH", "RNG", "NACTIONS", "SEED", "MSCORE0", "MSCORE1", "MSTREAK0",
-        "MSTREAK1", "MOVER", "NEXT_DEALER")] + [("TL_LEADER", 13), ("TL_WINNER", 13), ("TL_COLLECTED", 13),
-                                                 ("ORDER", 52), ("ACTLOG", 56)]
-    for words, low, high in ((common, 0, L.COMMON_END), (solver, L.COMMON_END, L.SOLVER_END),
-                             (batch, L.SOLVER_END, L.ROW)):
+    batch = [
+        (name, 1)
+        for name in (
+            "PHASE",
+            "DEALER",
+            "CHOOSER",
+            "REVEALED",
+            "OPEN_DRAW",
+            "CENTRE",
+            "CAP0",
+            "CAP1",
+            "TMASK",
+            "WINNER",
+            "PTS0",
+            "PTS1",
+            "EARLY",
+            "SWEEP",
+            "WHITEWASH",
+            "RNG",
+            "NACTIONS",
+            "SEED",
+            "MSCORE0",
+            "MSCORE1",
+            "MSTREAK0",
+            "MSTREAK1",
+            "MOVER",
+            "NEXT_DEALER",
+        )
+    ] + [("TL_LEADER", 13), ("TL_WINNER", 13), ("TL_COLLECTED", 13), ("ORDER", 52), ("ACTLOG", 56)]
+    for words, low, high in (
+        (common, 0, L.COMMON_END),
+        (solver, L.COMMON_END, L.SOLVER_END),
+        (batch, L.SOLVER_END, L.ROW),
+    ):
         spans = _ranges(words)
         assert spans[0][0] == low and spans[-1][1] <= high, spans
         for (_, end, name), (start, _, following) in pairwise(spans):
@@ -109,8 +153,23 @@ def _solver_step(before: Match, action: Action, after: Match) -> None:
         return  # the hand is over: nothing more to compare
     assert int(row[L.CTENS]) == (now.centre & TENS_MASK).bit_count()
     mine = codec.decode(np.concatenate([row, full[kernel.ROW :]]), now.rules, now.dealer)
-    same = ("to_act", "hands", "pending", "leader", "trick", "trump", "trump_from", "cut_open", "staged",
-            "hidden_card", "must_trump", "free_play", "next_collector", "tricks_won", "tricks_played")
+    same = (
+        "to_act",
+        "hands",
+        "pending",
+        "leader",
+        "trick",
+        "trump",
+        "trump_from",
+        "cut_open",
+        "staged",
+        "hidden_card",
+        "must_trump",
+        "free_play",
+        "next_collector",
+        "tricks_won",
+        "tricks_played",
+    )
     for name in same:
         assert getattr(mine, name) == getattr(now, name), name
     if now.trick:
@@ -131,7 +190,11 @@ def _batch_step(batch: Batch, before: Match, action: Action, after: Match) -> No
     mine = batch.result(0)
     assert mine is not None
     assert (mine.winner, mine.points, mine.tens, mine.tricks_won, mine.ended_early) == (
-        result.winner, result.points, result.tens, result.tricks_won, result.ended_early
+        result.winner,
+        result.points,
+        result.tens,
+        result.tricks_won,
+        result.ended_early,
     )
 
 
@@ -184,7 +247,9 @@ def test_every_compiled_module_is_in_the_cache_stamp() -> None:
     from dehla import numba_cache
 
     compiled = {
-        path for directory in numba_cache.KERNEL_DIRS for path in Path(directory).glob("*.py")
+        path
+        for directory in numba_cache.KERNEL_DIRS
+        for path in Path(directory).glob("*.py")
         if any(mark in path.read_text() for mark in ("@_jit", "@jit", "@_inline", "@inline"))
     }
     assert compiled <= set(numba_cache.COMPILED_SOURCES)

@@ -30,10 +30,16 @@ def make_table(preset: str, seed: int, me: int = 0, bots: str = "heuristic", **o
 def screen_text(app: TableApp) -> str:
     """What the terminal shows now, as plain text (no colour), one line a row."""
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, color_system=None,
-                      record=True, legacy_windows=False)
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens,
-                                                        simplify=True))
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system=None,
+        record=True,
+        legacy_windows=False,
+    )
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens, simplify=True))
     return console.export_text()
 
 
@@ -41,7 +47,7 @@ def region_text(app: TableApp, widget: Widget) -> str:
     """The part of the screen a widget covers."""
     region = widget.region
     lines = screen_text(app).splitlines()
-    return "\n".join(line[region.x: region.right] for line in lines[region.y: region.bottom])
+    return "\n".join(line[region.x : region.right] for line in lines[region.y : region.bottom])
 
 
 def settled(app: TableApp) -> bool:

@@ -46,7 +46,12 @@ def test_a_terminal_gets_the_full_screen_table_with_heuristic_bots(
     [app] = fake_table
     assert app.game.me == 2 and app.game.rules.players == 6
     assert [getattr(bot, "name", None) for bot in app.game.players] == [
-        "heuristic", "heuristic", None, "heuristic", "heuristic", "heuristic"
+        "heuristic",
+        "heuristic",
+        None,
+        "heuristic",
+        "heuristic",
+        "heuristic",
     ]
     assert app.names[2] == "You" and app.names[1] == "Heuristic1"
     assert "Match abandoned." in capsys.readouterr().out

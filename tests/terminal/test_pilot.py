@@ -70,8 +70,7 @@ async def type_text(pilot: Pilot[object], text: str) -> None:
 
 async def play_one_hand(app: TableApp, pilot: Pilot[object], rng: random.Random) -> dict[str, int]:
     """Play the person's decisions by keys until the hand's result panel opens; count what was seen."""
-    seen = {"turns": 0, "tricks": 0, "collections": 0, "typed": 0, "arrows": 0, "calls": 0, "hides": 0,
-            "reveals": 0}
+    seen = {"turns": 0, "tricks": 0, "collections": 0, "typed": 0, "arrows": 0, "calls": 0, "hides": 0, "reveals": 0}
     while True:
         await settle(pilot, app)
         if isinstance(app.screen, ResultScreen):

@@ -90,8 +90,9 @@ class LiveServer:
     def post(self, path: str, body: object, cookie: str | None = None) -> dict[str, Any]:
         """POST JSON; ``cookie``: as the player with that cookie (``new_player``); a refusal's body is returned."""
         headers = {"Content-Type": "application/json", **({"Cookie": f"dehla_player={cookie}"} if cookie else {})}
-        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
-                                         headers=headers)
+        request = urllib.request.Request(
+            self.url + path, data=json.dumps(body).encode(), method="POST", headers=headers
+        )
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return json.loads(response.read())  # type: ignore[no-any-return]
@@ -115,8 +116,15 @@ class LiveServer:
 class SeatClient:
     """One WebSocket connection to a table; every message it receives is kept in ``messages``."""
 
-    def __init__(self, server: LiveServer, table_id: str, token: str | None = None, watch: str | None = None,
-                 cookie: str | None = None, mine: bool = False) -> None:
+    def __init__(
+        self,
+        server: LiveServer,
+        table_id: str,
+        token: str | None = None,
+        watch: str | None = None,
+        cookie: str | None = None,
+        mine: bool = False,
+    ) -> None:
         self.server = server
         #: The player cookie the socket's handshake carries (a player's window), and whether to ask for their seat.
         self.cookie = cookie
@@ -137,8 +145,9 @@ class SeatClient:
     async def open(self, *then: object) -> SeatClient:
         """Connect and say hello; ``then``: messages sent right after the hello, before its answer arrives."""
         headers = {"Cookie": f"dehla_player={self.cookie}"} if self.cookie else None
-        self.ws = await websockets.connect(f"{self.server.ws_url}/ws/{self.table_id}", max_size=2**22,
-                                           additional_headers=headers)
+        self.ws = await websockets.connect(
+            f"{self.server.ws_url}/ws/{self.table_id}", max_size=2**22, additional_headers=headers
+        )
         self._reader = asyncio.create_task(self._read())
         hello: dict[str, Any] = {"type": "hello"}
         if self.token:
@@ -153,8 +162,9 @@ class SeatClient:
         # the first state may predate the hello; with a token, wait for the seat (or the refusal)
         # the hello is answered with a state (with the seat, for a token) or refused with an error
         seated = self.token or self.mine
-        await self.wait_for(lambda: bool(self.errors) or (self.state is not None
-                                                          and (not seated or self.state["seat"] is not None)))
+        await self.wait_for(
+            lambda: bool(self.errors) or (self.state is not None and (not seated or self.state["seat"] is not None))
+        )
         return self
 
     async def _read(self) -> None:

@@ -57,8 +57,9 @@ def open_seat(page: Any, server: LiveServer, created: dict[str, Any], lang: str 
 
 def wait_for_turn(page: Any, timeout: float = 30) -> None:
     """Wait until the person may act (a legal card or a trump call): the table is then still."""
-    page.wait_for_selector(".hand button.legal:not([disabled]), .call-row button:not([disabled])",
-                           timeout=timeout * 1000)
+    page.wait_for_selector(
+        ".hand button.legal:not([disabled]), .call-row button:not([disabled])", timeout=timeout * 1000
+    )
 
 
 def play_until(page: Any, selector: str, timeout: float = 90) -> None:
@@ -105,8 +106,9 @@ def _json(data: bytes) -> Any:
 def post_raw(server: LiveServer, path: str, body: object) -> tuple[int, Any]:
     """POST without raising on an error status: the status and the JSON answer."""
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    request = urllib.request.Request(server.url + path, data=data, method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        server.url + path, data=data, method="POST", headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, _json(response.read())

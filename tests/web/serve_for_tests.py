@@ -24,12 +24,21 @@ def main() -> None:
     parser.add_argument("--bot-workers", type=int, default=0)
     parser.add_argument("--node", default=None)
     args = parser.parse_args()
-    settings = WebSettings(bot_delay=args.bot_delay, hand_pause=args.hand_pause, rate=args.rate, burst=args.burst,
-                           analysis_nodes=args.analysis_nodes, trick_pause=args.trick_pause,
-                           lease_seconds=args.lease_seconds, bot_workers=args.bot_workers, node=args.node)
+    settings = WebSettings(
+        bot_delay=args.bot_delay,
+        hand_pause=args.hand_pause,
+        rate=args.rate,
+        burst=args.burst,
+        analysis_nodes=args.analysis_nodes,
+        trick_pause=args.trick_pause,
+        lease_seconds=args.lease_seconds,
+        bot_workers=args.bot_workers,
+        node=args.node,
+    )
     app = create_app(open_storage(args.db), settings)
-    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", ws_max_size=65536,
-                ws_per_message_deflate=False)
+    uvicorn.run(
+        app, host="127.0.0.1", port=args.port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False
+    )
 
 
 if __name__ == "__main__":

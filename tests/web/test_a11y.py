@@ -73,8 +73,9 @@ SCREENS: dict[str, Callable[[Any, LiveServer, tuple[str, int]], object]] = {
 
 @pytest.mark.parametrize("width", [1280, 375])
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_no_accessibility_violation(browser: Any, server: LiveServer, finished: tuple[str, int], screen: str,
-                                    width: int) -> None:
+def test_no_accessibility_violation(
+    browser: Any, server: LiveServer, finished: tuple[str, int], screen: str, width: int
+) -> None:
     page = page_walk.new_page(browser, width=width, height=800 if width > 500 else 812, bypass_csp=True)
     try:
         SCREENS[screen](page, server, finished)

@@ -51,10 +51,19 @@ def test_pages_scripts_and_styles_are_served(client: TestClient) -> None:
         ({"rules": "whist"}, "bad_rules", {}),
         ({"rules": "pagat", "seats": [{"kind": "me"}]}, "seat_count", {"n": 4}),
         ({"rules": "pagat", "seats": [{"kind": "me"}, {"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}]}, "one_me", {}),
-        ({"rules": "pagat", "seats": [{"kind": "me"}, {"kind": "bot", "bot": "cmd:rm -rf /"}, {"kind": "bot"},
-                                      {"kind": "bot"}]}, "unknown_bot", {"seat": 1}),
-        ({"rules": "pagat", "seats": [{"kind": "me"}, {"kind": "alien"}, {"kind": "bot"}, {"kind": "bot"}]},
-         "seat_kind", {"seat": 1}),
+        (
+            {
+                "rules": "pagat",
+                "seats": [{"kind": "me"}, {"kind": "bot", "bot": "cmd:rm -rf /"}, {"kind": "bot"}, {"kind": "bot"}],
+            },
+            "unknown_bot",
+            {"seat": 1},
+        ),
+        (
+            {"rules": "pagat", "seats": [{"kind": "me"}, {"kind": "alien"}, {"kind": "bot"}, {"kind": "bot"}]},
+            "seat_kind",
+            {"seat": 1},
+        ),
         ({"rules": "pagat", "grace": -1}, "bad_grace", {"max": 3600}),
         ({"rules": "pagat", "timer": "soon"}, "bad_timer", {"min": 1}),
         ({"rules": "pagat", "trick_pause": 9}, "bad_trick_pause", {"max": 5}),
@@ -64,8 +73,9 @@ def test_pages_scripts_and_styles_are_served(client: TestClient) -> None:
         ([1, 2], "table_not_object", {}),
     ],
 )
-def test_bad_table_requests_are_refused_with_a_code_and_params(client: TestClient, body: object, code: str,
-                                                               params: dict[str, object]) -> None:
+def test_bad_table_requests_are_refused_with_a_code_and_params(
+    client: TestClient, body: object, code: str, params: dict[str, object]
+) -> None:
     response = client.post("/api/tables", json=body)
     assert response.status_code == 400
     answer = response.json()
@@ -81,10 +91,15 @@ def test_bad_json_and_huge_bodies_are_refused(client: TestClient) -> None:
 
 
 def test_create_and_join_seats(client: TestClient) -> None:
-    created = client.post("/api/tables", json={
-        "rules": "mendikot", "name": "Asha", "listed": True,
-        "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}],
-    }).json()
+    created = client.post(
+        "/api/tables",
+        json={
+            "rules": "mendikot",
+            "name": "Asha",
+            "listed": True,
+            "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}],
+        },
+    ).json()
     assert created["seat"] == 0 and len(created["token"]) >= 30
     assert [invite["seat"] for invite in created["invites"]] == [1]
     assert "watch_token" not in created  # a listed table needs no watch link
@@ -104,8 +119,11 @@ def test_create_and_join_seats(client: TestClient) -> None:
     missing = client.post("/api/tables/nope/join", json={"seat": 1})
     assert missing.status_code == 404 and missing.json()["code"] == "no_table"
     bad = client.post(f"/api/tables/{created['id']}/join", json={"seat": 9})
-    assert bad.status_code == 400 and bad.json() == {"error": "Choose a seat from 0 to 3.", "code": "bad_seat",
-                                                     "params": {"max": 3}}
+    assert bad.status_code == 400 and bad.json() == {
+        "error": "Choose a seat from 0 to 3.",
+        "code": "bad_seat",
+        "params": {"max": 3},
+    }
 
 
 def test_a_bots_only_match_is_kept_in_history_and_downloads_as_a_record(client: TestClient) -> None:
@@ -201,8 +219,9 @@ def _engine_hands(preset: str, seed: int) -> tuple[Match, list[dict[str, list[in
 def test_scorekeeper_agrees_with_the_engine(client: TestClient, preset: str) -> None:
     for seed in range(4):
         match, hands = _engine_hands(preset, seed)
-        data = client.post("/api/scorekeeper", json={"rules": preset, "first_dealer": match.first_dealer,
-                                                      "hands": hands}).json()
+        data = client.post(
+            "/api/scorekeeper", json={"rules": preset, "first_dealer": match.first_dealer, "hands": hands}
+        ).json()
         assert data["over"] and data["winner"] == match.winner
         assert data["score"] == list(match.score)
         assert [row["dealer"] for row in data["hands"]] == [result.dealer for result in match.results]
@@ -258,8 +277,11 @@ def test_malformed_messages_are_refused(text: object, code: str) -> None:
 
 
 def test_valid_messages_pass() -> None:
-    assert parse_message('{"type": "act", "action": "10H", "version": 3}') == {"type": "act", "action": "10H",
-                                                                                "version": 3}
+    assert parse_message('{"type": "act", "action": "10H", "version": 3}') == {
+        "type": "act",
+        "action": "10H",
+        "version": 3,
+    }
     assert parse_message('{"type": "hello"}') == {"type": "hello"}
 
 

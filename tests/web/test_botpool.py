@@ -92,8 +92,9 @@ def test_a_table_of_search_bots_plays_through_the_pool(tmp_path: Path) -> None:
 
         async def run() -> None:
             watcher = await SeatClient(server, created["id"]).open()
-            state = await watcher.wait(lambda s: s["observation"] is not None
-                                       and len(s["observation"]["history"]) >= 6, timeout=90)
+            state = await watcher.wait(
+                lambda s: s["observation"] is not None and len(s["observation"]["history"]) >= 6, timeout=90
+            )
             assert all(state["table"]["seats"][seat]["bot"] == "hard" for seat in range(4))
             await watcher.close()
 
@@ -101,7 +102,8 @@ def test_a_table_of_search_bots_plays_through_the_pool(tmp_path: Path) -> None:
 
 
 def test_a_server_prepares_the_solver_aside_at_startup_and_the_lobby_says_so(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``dehla serve`` compiles the kernel aside when it starts (a fresh install has no cache): ``/api/meta``
     says ``solver_preparing`` while that process runs, and stops saying it when it ends."""
     # a stand-in for the compile (the real one takes a minute or two): a process that lives a second
@@ -119,8 +121,15 @@ def test_a_server_prepares_the_solver_aside_at_startup_and_the_lobby_says_so(
 
 
 def test_the_serve_command_prepares_the_solver(tmp_path: Path) -> None:
-    args = argparse.Namespace(db=str(tmp_path / "serve.sqlite3"), bot_delay=0.0, hand_pause=0.0, allow_origin=[],
-                              bot_workers=0, workers=1, lease_seconds=None)
+    args = argparse.Namespace(
+        db=str(tmp_path / "serve.sqlite3"),
+        bot_delay=0.0,
+        hand_pause=0.0,
+        allow_origin=[],
+        bot_workers=0,
+        workers=1,
+        lease_seconds=None,
+    )
     server = make_server(serve_options(args))
     assert server.config.app.state.settings.prepare_solver is True
 

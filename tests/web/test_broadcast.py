@@ -33,8 +33,9 @@ class Recorder:
         message = json.loads(text)
         if message["type"] != "state":
             return
-        assert kind == ("state_full" if message["observation"] and "hands" in message["observation"]["match"]
-                        else "state")
+        assert kind == (
+            "state_full" if message["observation"] and "hands" in message["observation"]["match"] else "state"
+        )
         match: Match | None = None if self.session is None else self.session.match
         full: dict[str, Any] | None = None
         if match is not None:
@@ -47,12 +48,18 @@ class Recorder:
 
 
 async def _play(tmp_path: Path, seed: int) -> tuple[list[Recorder], list[Recorder]]:
-    service = TableService(SQLiteStorage(tmp_path / "t.sqlite3", synchronous="OFF"), bot_delay=0, hand_pause=0,
-                           trick_pause=0, rng=random.Random(seed))
+    service = TableService(
+        SQLiteStorage(tmp_path / "t.sqlite3", synchronous="OFF"),
+        bot_delay=0,
+        hand_pause=0,
+        trick_pause=0,
+        rng=random.Random(seed),
+    )
     await service.start()
     try:
-        created = await service.create_table({"rules": {"preset": "mendikot", "target": 2},
-                                              "seats": [{"kind": "person"}] * 4, "grace": 3600})
+        created = await service.create_table(
+            {"rules": {"preset": "mendikot", "target": 2}, "seats": [{"kind": "person"}] * 4, "grace": 3600}
+        )
         session = created.session
         seats = []
         for invite in created.to_json()["invites"]:
@@ -73,8 +80,9 @@ async def _play(tmp_path: Path, seed: int) -> tuple[list[Recorder], list[Recorde
             if match.results and not late.got:
                 await session.handle(late, {"type": "hello", "watch": watch})
             actions = [str(action) for action in match.legal_actions()]
-            await session.handle(seats[match.to_act], {"type": "act", "version": session.seq,
-                                                      "action": rng.choice(actions)})
+            await session.handle(
+                seats[match.to_act], {"type": "act", "version": session.seq, "action": rng.choice(actions)}
+            )
         assert session.status == "over" and late.got
         return seats, [early, late]
     finally:
@@ -99,6 +107,8 @@ def test_every_listener_gets_its_own_seats_view_and_the_scored_hands_once_per_ha
                 observation = {**observation, "match": {**observation["match"], "hands": hands}}
             assert observation == full
     early, late = watchers
-    assert any("hands" in message["observation"]["match"] and message["observation"]["match"]["hands"]
-               for message, _ in late.got[:1]), "a watcher arriving after a hand gets the scored hands first"
+    assert any(
+        "hands" in message["observation"]["match"] and message["observation"]["match"]["hands"]
+        for message, _ in late.got[:1]
+    ), "a watcher arriving after a hand gets the scored hands first"
     assert len({json.dumps(message) for message, _ in early.got[-1:] + late.got[-1:]}) == 1

@@ -58,8 +58,9 @@ def cluster_db() -> Iterator[str]:
 
 
 def _servers(url: str, count: int, **options: float | str) -> list[LiveServer]:
-    return [LiveServer(url, hand_pause=0, lease_seconds=2, node=f"n{index}", **options).start()
-            for index in range(count)]
+    return [
+        LiveServer(url, hand_pause=0, lease_seconds=2, node=f"n{index}", **options).start() for index in range(count)
+    ]
 
 
 def _stop(servers: list[LiveServer]) -> None:
@@ -111,8 +112,9 @@ def _check_versions(entries: list[dict[str, Any]], clients: list[SeatClient]) ->
             if last is None:
                 continue
             # the last action is the newest action entry up to this version (a seat event may have followed it)
-            entry = next(item for item in reversed(entries[:message["version"]])
-                         if item["type"] not in ("seat", "settings"))
+            entry = next(
+                item for item in reversed(entries[: message["version"]]) if item["type"] not in ("seat", "settings")
+            )
             shown = last["action"]  # a hidden trump card is "hide ?" to all but its chooser
             assert entry["type"] == "action" and entry["seat"] == last["seat"], (message, entry)
             assert shown == entry["action"] or (shown == "hide ?" and entry["action"].startswith("hide ")), entry
@@ -126,19 +128,32 @@ def test_people_on_two_processes_and_a_watcher_on_a_third_play_a_match(cluster_d
     servers = _servers(cluster_db, 3, bot_delay=0.02)
     preset = "mendikot"
     try:
-        created = servers[0].post("/api/tables", {"rules": {"preset": preset, "target": 1}, "seats": [
-            {"kind": "person", "name": "P0x"}, {"kind": "bot"}, {"kind": "person", "name": "P2x"}, {"kind": "bot"}]})
+        created = servers[0].post(
+            "/api/tables",
+            {
+                "rules": {"preset": preset, "target": 1},
+                "seats": [
+                    {"kind": "person", "name": "P0x"},
+                    {"kind": "bot"},
+                    {"kind": "person", "name": "P2x"},
+                    {"kind": "bot"},
+                ],
+            },
+        )
         table = created["id"]
         tokens = [invite["token"] for invite in created["invites"]]
 
         async def run() -> tuple[list[SeatClient], SeatClient]:
             watcher = await SeatClient(servers[2], table, watch=created["watch_token"]).open()
-            people = [await SeatClient(servers[0], table, tokens[0]).open(),
-                      await SeatClient(servers[1], table, tokens[1]).open()]
+            people = [
+                await SeatClient(servers[0], table, tokens[0]).open(),
+                await SeatClient(servers[1], table, tokens[1]).open(),
+            ]
             for client in people:  # chat crosses processes too
                 await client.send({"type": "chat", "text": "good luck, everyone <b>!</b>"})
-            await asyncio.wait_for(asyncio.gather(*(_drive_seat(client, random.Random(n))
-                                                    for n, client in enumerate(people))), timeout=120)
+            await asyncio.wait_for(
+                asyncio.gather(*(_drive_seat(client, random.Random(n)) for n, client in enumerate(people))), timeout=120
+            )
             await watcher.wait(lambda s: s["table"]["status"] == "over", timeout=30)
             await watcher.wait_for(lambda: sum(m["type"] == "chat" for m in watcher.messages) == 2)
             for client in [*people, watcher]:
@@ -167,20 +182,30 @@ def test_lease_holder_killed_mid_hand_another_process_takes_over(cluster_db: str
     servers = _servers(cluster_db, 3, bot_delay=0.3)
     preset = {"preset": "mendikot", "target": 1}
     try:
-        created = servers[0].post("/api/tables", {"rules": preset, "seats": [
-            {"kind": "person"}, {"kind": "bot"}, {"kind": "person"}, {"kind": "bot"}]})
+        created = servers[0].post(
+            "/api/tables",
+            {"rules": preset, "seats": [{"kind": "person"}, {"kind": "bot"}, {"kind": "person"}, {"kind": "bot"}]},
+        )
         table = created["id"]
         tokens = [invite["token"] for invite in created["invites"]]
         assert _lease_owner(cluster_db, table) == "n0"  # the process that made the table runs it
 
         async def run() -> tuple[list[SeatClient], SeatClient, int, float]:
             watcher = await SeatClient(servers[2], table, watch=created["watch_token"]).open()
-            people = [await SeatClient(servers[1], table, tokens[0]).open(),
-                      await SeatClient(servers[2], table, tokens[1]).open()]
+            people = [
+                await SeatClient(servers[1], table, tokens[0]).open(),
+                await SeatClient(servers[2], table, tokens[1]).open(),
+            ]
             driving = [asyncio.create_task(_drive_seat(client, random.Random(n))) for n, client in enumerate(people)]
-            state = await watcher.wait(lambda s: s["version"] >= 12 and s["observation"] is not None
-                                       and s["observation"]["phase"] == "play"
-                                       and s["observation"]["to_act"] in (1, 3), timeout=60)
+            state = await watcher.wait(
+                lambda s: (
+                    s["version"] >= 12
+                    and s["observation"] is not None
+                    and s["observation"]["phase"] == "play"
+                    and s["observation"]["to_act"] in (1, 3)
+                ),
+                timeout=60,
+            )
             servers[0].kill()  # SIGKILL while a bot of the table is to play
             killed_at = time.monotonic()
             version = state["version"]
@@ -214,8 +239,10 @@ def test_a_match_whose_finisher_died_before_keeping_it_is_kept_by_the_next_runne
 
     servers = _servers(cluster_db, 2, bot_delay=0)
     try:
-        created = servers[0].post("/api/tables", {"rules": {"preset": "mendikot", "target": 1},
-                                                  "seats": [{"kind": "bot", "bot": "random"}] * 4})
+        created = servers[0].post(
+            "/api/tables",
+            {"rules": {"preset": "mendikot", "target": 1}, "seats": [{"kind": "bot", "bot": "random"}] * 4},
+        )
         table = created["id"]
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not servers[0].get("/api/history")["matches"]:
@@ -239,8 +266,7 @@ def test_conflicting_actions_on_two_processes_one_is_accepted(cluster_db: str) -
     time (the other is refused as stale, or as a window whose seat moved to the newer one)."""
     servers = _servers(cluster_db, 2)
     try:
-        created = servers[0].post("/api/tables", {"rules": "pagat", "seats": [{"kind": "person"}] * 4,
-                                                  "grace": 3600})
+        created = servers[0].post("/api/tables", {"rules": "pagat", "seats": [{"kind": "person"}] * 4, "grace": 3600})
         table = created["id"]
         tokens = [invite["token"] for invite in created["invites"]]
 
@@ -250,8 +276,9 @@ def test_conflicting_actions_on_two_processes_one_is_accepted(cluster_db: str) -
             # every seat is opened once so that the match starts
             opened = [await SeatClient(servers[index % 2], table, token).open() for index, token in enumerate(tokens)]
             while rounds < 16:
-                state = await watcher.wait(lambda s: s["observation"] is not None
-                                           and s["observation"]["to_act"] is not None)
+                state = await watcher.wait(
+                    lambda s: s["observation"] is not None and s["observation"]["to_act"] is not None
+                )
                 version, seat = state["version"], state["observation"]["to_act"]
                 here = await SeatClient(servers[0], table, tokens[seat]).open()
                 mine = await here.wait(lambda s, v=version: s["version"] >= v)
@@ -263,7 +290,8 @@ def test_conflicting_actions_on_two_processes_one_is_accepted(cluster_db: str) -
                 there = SeatClient(servers[1], table, tokens[seat])
                 await asyncio.gather(
                     here.send({"type": "act", "action": legal[0], "version": version}),
-                    there.open({"type": "act", "action": legal[-1], "version": version}))
+                    there.open({"type": "act", "action": legal[-1], "version": version}),
+                )
                 await watcher.wait(lambda s, v=version: s["version"] > v)
                 pair = (here, there)
                 await here.wait_for(lambda pair=pair: len(pair[0].errors) + len(pair[1].errors) >= 1)
@@ -319,8 +347,10 @@ def test_two_processes_appending_at_one_position_exactly_one_wins(cluster_db: st
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(2)
     results = context.Queue()
-    racers = [context.Process(target=_racer, args=(cluster_db, "race", rounds, barrier, results, name))
-              for name in ("AS", "KS")]
+    racers = [
+        context.Process(target=_racer, args=(cluster_db, "race", rounds, barrier, results, name))
+        for name in ("AS", "KS")
+    ]
     for racer in racers:
         racer.start()
     outcome = dict(results.get(timeout=120) for _ in racers)
@@ -345,8 +375,24 @@ def test_serve_workers_share_one_port(cluster_db: str) -> None:
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    serve = subprocess.Popen([sys.executable, "-m", "dehla", "serve", "--workers", "2", "--port", str(port),
-                              "--db", cluster_db, "--bot-workers", "0"], stdout=subprocess.PIPE, text=True)
+    serve = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "dehla",
+            "serve",
+            "--workers",
+            "2",
+            "--port",
+            str(port),
+            "--db",
+            cluster_db,
+            "--bot-workers",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -356,8 +402,12 @@ def test_serve_workers_share_one_port(cluster_db: str) -> None:
             except OSError:
                 assert serve.poll() is None and time.monotonic() < deadline, "dehla serve --workers 2 did not start"
                 time.sleep(0.2)
-        request = urllib.request.Request(base + "/api/tables", method="POST", headers={"Content-Type":
-                                         "application/json"}, data=json.dumps({"rules": "pagat"}).encode())
+        request = urllib.request.Request(
+            base + "/api/tables",
+            method="POST",
+            headers={"Content-Type": "application/json"},
+            data=json.dumps({"rules": "pagat"}).encode(),
+        )
         table = json.loads(urllib.request.urlopen(request, timeout=10).read())["id"]
         # each request may reach either process: every answer lists the table (the other process loads it)
         for _ in range(10):
@@ -386,8 +436,9 @@ def test_find_a_game_and_ratings_across_two_processes(cluster_db: str) -> None:
     try:
         players = [servers[number % 2].new_player() for number in range(4)]
         for number, cookie in enumerate(players):
-            status = servers[number % 2].post("/api/queue", {"preset": "taash", "target": 30, "rated": True,
-                                                             "name": f"P{number}"}, cookie)
+            status = servers[number % 2].post(
+                "/api/queue", {"preset": "taash", "target": 30, "rated": True, "name": f"P{number}"}, cookie
+            )
         assert status["table"] is not None
         table = status["table"]
         for number, cookie in enumerate(players):
@@ -434,15 +485,31 @@ def test_a_postgresql_database_of_the_release_before_upgrades_with_private_match
         for statement in OLD_RELEASE_SCHEMA:
             connection.execute(statement)
         for table_id, listed in (("private1", False), ("public1", True)):
-            meta = {"rules": "pagat", "listed": listed, "watch_hash": hash_token(f"watch-{table_id}"), "seats": [
-                {"kind": "person", "bot": "", "name": "A", "token_hash": hash_token(f"seat-{table_id}"),
-                 "claimed": True}]}
-            connection.execute("INSERT INTO tables (id, created, meta) VALUES (%s, 1.0, %s)",
-                               (table_id, json.dumps(meta)))
-            connection.execute("INSERT INTO log (table_id, seq, entry) VALUES (%s, 0, %s)",
-                               (table_id, json.dumps({"type": "match", "match_no": 1, "first_dealer": 0})))
-            connection.execute("INSERT INTO finished VALUES (%s, 1, 2.0, %s, %s)",
-                               (table_id, json.dumps({"score": [1, 0]}), json.dumps({"format": "dehla-record/1"})))
+            meta = {
+                "rules": "pagat",
+                "listed": listed,
+                "watch_hash": hash_token(f"watch-{table_id}"),
+                "seats": [
+                    {
+                        "kind": "person",
+                        "bot": "",
+                        "name": "A",
+                        "token_hash": hash_token(f"seat-{table_id}"),
+                        "claimed": True,
+                    }
+                ],
+            }
+            connection.execute(
+                "INSERT INTO tables (id, created, meta) VALUES (%s, 1.0, %s)", (table_id, json.dumps(meta))
+            )
+            connection.execute(
+                "INSERT INTO log (table_id, seq, entry) VALUES (%s, 0, %s)",
+                (table_id, json.dumps({"type": "match", "match_no": 1, "first_dealer": 0})),
+            )
+            connection.execute(
+                "INSERT INTO finished VALUES (%s, 1, 2.0, %s, %s)",
+                (table_id, json.dumps({"score": [1, 0]}), json.dumps({"format": "dehla-record/1"})),
+            )
 
     async def run() -> None:
         storage = open_storage(cluster_db)

@@ -72,25 +72,53 @@ def test_the_nginx_block_passes_nginx_t(tmp_path: Path) -> None:
     site = one_block("nginx")
     # what nginx -t cannot see: the defects an operator's trial found
     assert re.search(r"proxy_set_header\s+Host\s+\$http_host;", site), "Host must keep the port: $http_host"
-    assert re.search(r"map \$http_upgrade \$connection_upgrade \{\s*default upgrade;\s*''\s+'';\s*\}", site), \
+    assert re.search(r"map \$http_upgrade \$connection_upgrade \{\s*default upgrade;\s*''\s+'';\s*\}", site), (
         "without an upgrade the Connection header must be empty (upstream keepalive)"
+    )
     assert "keepalive" in site and "proxy_http_version 1.1;" in site
     cert, key = tmp_path / "fullchain.pem", tmp_path / "privkey.pem"
-    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", f"/CN={DOMAIN}",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [
+            openssl,
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            f"/CN={DOMAIN}",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     live = f"/etc/letsencrypt/live/{DOMAIN}/"
     assert live + "fullchain.pem" in site and live + "privkey.pem" in site
     site = site.replace(live + "fullchain.pem", str(cert)).replace(live + "privkey.pem", str(key))
     # nginx -t binds the ports for a moment (a port in use is no error then): unprivileged ones, for any user
     site, moved = re.subn(r"(listen\s+(?:\[::\]:)?)(80|443)\b", lambda found: f"{found[1]}18{found[2]:0>3}", site)
     assert moved == 4, site
-    temp = "".join(f"    {kind}_temp_path {tmp_path / kind};\n" for kind in ("client_body", "proxy", "fastcgi",
-                                                                               "uwsgi", "scgi"))
+    temp = "".join(
+        f"    {kind}_temp_path {tmp_path / kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
     config = tmp_path / "nginx.conf"
-    config.write_text(f"pid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\nevents {{}}\n"
-                      f"http {{\n    access_log off;\n{temp}{textwrap.indent(site, '    ')}}}\n", encoding="utf-8")
-    done = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-e", str(tmp_path / "error.log"), "-c", str(config)],
-                          capture_output=True, text=True, timeout=60)
+    config.write_text(
+        f"pid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\nevents {{}}\n"
+        f"http {{\n    access_log off;\n{temp}{textwrap.indent(site, '    ')}}}\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [nginx, "-t", "-p", str(tmp_path), "-e", str(tmp_path / "error.log"), "-c", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, f"nginx -t refuses the guide's configuration:\n{done.stderr}\n{config.read_text()}"
     assert "test is successful" in done.stderr
 
@@ -103,10 +131,20 @@ def test_the_caddyfile_block_passes_caddy_validate(tmp_path: Path) -> None:
     path.write_text(caddyfile, encoding="utf-8")
     home = tmp_path / "home"
     home.mkdir()
-    environment = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"),
-                   "XDG_CONFIG_HOME": str(home / "config")}
-    done = subprocess.run([caddy, "validate", "--config", str(path), "--adapter", "caddyfile"], capture_output=True,
-                          text=True, timeout=60, env=environment, cwd=tmp_path)
+    environment = {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CONFIG_HOME": str(home / "config"),
+    }
+    done = subprocess.run(
+        [caddy, "validate", "--config", str(path), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environment,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, f"caddy validate refuses the guide's Caddyfile:\n{done.stdout}{done.stderr}"
     assert "Valid configuration" in done.stdout + done.stderr
 
@@ -187,8 +225,14 @@ def _with_database(url: str, database: str) -> str:
 
 
 def _shell(command: str, port: int) -> None:
-    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120, cwd="/",
-                          env={**os.environ, "PGPORT": str(port)})
+    done = subprocess.run(
+        ["bash", "-c", command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd="/",
+        env={**os.environ, "PGPORT": str(port)},
+    )
     assert done.returncode == 0, f"{command}\n{done.stdout}{done.stderr}"
 
 
@@ -208,8 +252,9 @@ async def _write(url: str) -> None:
         await storage.create_table(TableRow("deploy1", {"title": "backed up", "seats": []}, 1.0))
         await storage.append("deploy1", 0, {"k": "match", "no": 1, "first_dealer": 2})
         await storage.append("deploy1", 1, {"k": "act", "seat": 0, "a": "10H"})
-        await storage.save_finished(FinishedMatch("deploy1", 1, 5.0, {"score": [7, 0]},
-                                                  {"format": "dehla-record/1", "note": "ä ♠"}))
+        await storage.save_finished(
+            FinishedMatch("deploy1", 1, 5.0, {"score": [7, 0]}, {"format": "dehla-record/1", "note": "ä ♠"})
+        )
     finally:
         await storage.close()
 
@@ -219,10 +264,13 @@ async def _read(url: str) -> None:
     await storage.open()  # what a server does on a restored database (its schema steps run again)
     try:
         rows = await storage.load_tables()
-        assert [(row.table_id, row.meta, row.created) for row in rows] == \
-            [("deploy1", {"title": "backed up", "seats": []}, 1.0)]
-        assert await storage.load_log("deploy1") == [{"k": "match", "no": 1, "first_dealer": 2},
-                                                     {"k": "act", "seat": 0, "a": "10H"}]
+        assert [(row.table_id, row.meta, row.created) for row in rows] == [
+            ("deploy1", {"title": "backed up", "seats": []}, 1.0)
+        ]
+        assert await storage.load_log("deploy1") == [
+            {"k": "match", "no": 1, "first_dealer": 2},
+            {"k": "act", "seat": 0, "a": "10H"},
+        ]
         found = await storage.get_finished("deploy1", 1)
         assert found is not None and found.finished == 5.0 and dict(found.summary) == {"score": [7, 0]}
         assert dict(found.record) == {"format": "dehla-record/1", "note": "ä ♠"}
@@ -275,8 +323,13 @@ def test_the_guides_backup_and_restore_commands_keep_the_tables(tmp_path: Path) 
             assert owner is not None and owner[0] == role
     finally:
         for database in (names["dehla"], names["dehla_restored"]):
-            subprocess.run(["runuser", "-u", "postgres", "--", "dropdb", "--if-exists", "--force", database],
-                           capture_output=True, timeout=60, cwd="/", env={**os.environ, "PGPORT": str(port)})
+            subprocess.run(
+                ["runuser", "-u", "postgres", "--", "dropdb", "--if-exists", "--force", database],
+                capture_output=True,
+                timeout=60,
+                cwd="/",
+                env={**os.environ, "PGPORT": str(port)},
+            )
 
 
 # --- numba's cache directory ----------------------------------------------------------------------------------------
@@ -300,8 +353,9 @@ def test_writable_tells_a_read_only_directory(tmp_path: Path) -> None:
 
 
 def test_numba_cache_dir_set_by_the_operator_is_kept(tmp_path: Path) -> None:
-    chosen = numba_cache.choose_cache_dir({"NUMBA_CACHE_DIR": "/var/cache/dehla/numba"}, [_read_only(tmp_path / "p")],
-                                          None, tmp_path)
+    chosen = numba_cache.choose_cache_dir(
+        {"NUMBA_CACHE_DIR": "/var/cache/dehla/numba"}, [_read_only(tmp_path / "p")], None, tmp_path
+    )
     assert chosen == "/var/cache/dehla/numba"
 
 
@@ -318,8 +372,9 @@ def test_a_read_only_package_uses_the_users_cache(tmp_path: Path) -> None:
     home = tmp_path / "home"
     chosen = numba_cache.choose_cache_dir({"XDG_CACHE_HOME": str(xdg)}, [package], home, tmp_path)
     assert chosen == str(xdg / "dehla" / "numba") and Path(chosen).is_dir()
-    chosen = numba_cache.choose_cache_dir({"XDG_CACHE_HOME": str(_read_only(tmp_path / "xdg2"))}, [package], home,
-                                          tmp_path)
+    chosen = numba_cache.choose_cache_dir(
+        {"XDG_CACHE_HOME": str(_read_only(tmp_path / "xdg2"))}, [package], home, tmp_path
+    )
     assert chosen == str(home / ".cache" / "dehla" / "numba")
     assert numba_cache.choose_cache_dir({"XDG_CACHE_HOME": "relative"}, [package], home, tmp_path) == chosen
 
@@ -348,8 +403,9 @@ def test_a_temporary_directory_others_may_write_is_not_used(tmp_path: Path) -> N
     assert stat.S_IMODE(Path(chosen).stat().st_mode) == 0o700
 
 
-_IMPORT = ("import os, dehla.solver.kernel, dehla.batch.kernel, dehla.solver.warm; "
-           "print(os.environ.get('NUMBA_CACHE_DIR'))")
+_IMPORT = (
+    "import os, dehla.solver.kernel, dehla.batch.kernel, dehla.solver.warm; print(os.environ.get('NUMBA_CACHE_DIR'))"
+)
 _WITHOUT = "import sys, types; sys.modules['dehla.numba_cache'] = types.ModuleType('off'); import dehla.solver.kernel"
 
 
@@ -388,12 +444,25 @@ def _read_only_install(tmp_path: Path) -> tuple[list[str], dict[str, str], Path]
 def test_a_read_only_install_without_a_home_imports_the_kernels(tmp_path: Path) -> None:
     prefix, environment, temp = _read_only_install(tmp_path)
     try:
-        without = subprocess.run([*prefix, sys.executable, "-c", _WITHOUT], capture_output=True, text=True,
-                                 timeout=300, env=environment, cwd=tmp_path)
-        assert without.returncode != 0 and "no locator available" in without.stderr, \
+        without = subprocess.run(
+            [*prefix, sys.executable, "-c", _WITHOUT],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=environment,
+            cwd=tmp_path,
+        )
+        assert without.returncode != 0 and "no locator available" in without.stderr, (
             f"the simulation should fail as the service did without dehla.numba_cache:\n{without.stderr}"
-        done = subprocess.run([*prefix, sys.executable, "-c", _IMPORT], capture_output=True, text=True, timeout=300,
-                              env=environment, cwd=tmp_path)
+        )
+        done = subprocess.run(
+            [*prefix, sys.executable, "-c", _IMPORT],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=environment,
+            cwd=tmp_path,
+        )
         assert done.returncode == 0, done.stderr
         chosen = Path(done.stdout.strip())
         assert chosen.parent == temp and chosen.name.startswith("dehla-numba-"), done.stdout

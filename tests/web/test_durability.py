@@ -11,15 +11,19 @@ from tests.web.test_no_leaks import _drive_seat
 from tests.web.truth import load_log, replay_entries
 
 
-async def _play_until_killed(server: LiveServer, table: str, tokens: list[str], actions: int,
-                             rng: random.Random) -> list[tuple[int, int, str]]:
+async def _play_until_killed(
+    server: LiveServer, table: str, tokens: list[str], actions: int, rng: random.Random
+) -> list[tuple[int, int, str]]:
     """Play random legal actions; returns (version, seat, action) of each action whose broadcast arrived."""
     seats = [await SeatClient(server, table, token).open() for token in tokens]
     accepted: list[tuple[int, int, str]] = []
     latest = 0
     while len(accepted) < actions:
-        state = await seats[0].wait(lambda s, v=latest: s["version"] >= v and s["observation"] is not None
-                                    and s["observation"]["to_act"] is not None)
+        state = await seats[0].wait(
+            lambda s, v=latest: (
+                s["version"] >= v and s["observation"] is not None and s["observation"]["to_act"] is not None
+            )
+        )
         actor = seats[state["observation"]["to_act"]]
         mine = await actor.wait(lambda s, v=state["version"]: s["version"] >= v)
         action = rng.choice(mine["observation"]["legal_actions"])
@@ -44,8 +48,10 @@ def test_kill_9_mid_hand_loses_no_accepted_action(tmp_path: Path) -> None:
         created = server.post("/api/tables", {"rules": "pagat", "seats": [{"kind": "person"}] * 4})
         table = created["id"]
         tokens = [invite["token"] for invite in created["invites"]]
-        waiting = server.post("/api/tables", {"rules": "taash", "seats": [
-            {"kind": "person"}, {"kind": "bot"}, {"kind": "person"}, {"kind": "bot"}]})
+        waiting = server.post(
+            "/api/tables",
+            {"rules": "taash", "seats": [{"kind": "person"}, {"kind": "bot"}, {"kind": "person"}, {"kind": "bot"}]},
+        )
         accepted = asyncio.run(_play_until_killed(server, table, tokens, 23, random.Random(9)))
         server.kill()  # SIGKILL, mid-hand (23 actions: trump called and five and a half tricks played)
         log = load_log(db, table)
@@ -67,8 +73,9 @@ def test_kill_9_mid_hand_loses_no_accepted_action(tmp_path: Path) -> None:
             assert in_hand and all(history[version - hand_start - 1] == action for version, action in in_hand)
             match = replay_entries("pagat", log)
             assert match is not None and state["observation"]["hand"] == [str(c) for c in match.hand_of(0)]
-            await asyncio.wait_for(asyncio.gather(*(_drive_seat(client, random.Random(n))
-                                                    for n, client in enumerate(seats))), timeout=120)
+            await asyncio.wait_for(
+                asyncio.gather(*(_drive_seat(client, random.Random(n)) for n, client in enumerate(seats))), timeout=120
+            )
             for client in seats:
                 await client.close()
 

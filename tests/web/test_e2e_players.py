@@ -25,8 +25,9 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's ch
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(str(tmp_path_factory.mktemp("players") / "players.sqlite3"), bot_delay=0.05,
-                    hand_pause=0.5) as live:
+    with LiveServer(
+        str(tmp_path_factory.mktemp("players") / "players.sqlite3"), bot_delay=0.05, hand_pause=0.5
+    ) as live:
         yield live
 
 
@@ -52,8 +53,9 @@ def test_play_now_makes_a_table_only_its_player_sees(browser: Any, server: LiveS
     assert not player.errors and not stranger.errors
 
 
-def test_an_invite_link_seats_only_the_first_player_and_the_host_hears_of_a_second(browser: Any,
-                                                                                  server: LiveServer) -> None:
+def test_an_invite_link_seats_only_the_first_player_and_the_host_hears_of_a_second(
+    browser: Any, server: LiveServer
+) -> None:
     host = _page(browser)
     host.goto(server.url + "/")  # the host's browser has its identity before it makes the table
     created = host.evaluate("""async () => {
@@ -104,9 +106,19 @@ def _authenticator(page: Any) -> tuple[Any, str]:
     """Chromium's virtual authenticator for a page (through the DevTools protocol): a passkey-capable device."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("WebAuthn.enable")
-    added = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
-        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
-        "isUserVerified": True, "automaticPresenceSimulation": True}})
+    added = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
     return cdp, added["authenticatorId"]
 
 
@@ -153,8 +165,11 @@ def test_a_rated_match_between_four_browsers_rates_them_as_openskill_does(browse
         page.goto(f"{server.url}/t/{created['id']}#seat={seat}&token={tokens[seat]}")
         page.wait_for_selector(".felt, #start-now")
         if seat:
-            page.evaluate("(name) => fetch('/api/me', {method: 'POST', headers: {'Content-Type': 'application/json'},"
-                          " body: JSON.stringify({name})})", f"Rater {seat}")
+            page.evaluate(
+                "(name) => fetch('/api/me', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+                " body: JSON.stringify({name})})",
+                f"Rater {seat}",
+            )
     for page in pages:  # everyone leaves: their stand-ins play the match out at once (grace 0)
         page.goto(server.url + "/scorekeeper")
     deadline = time.monotonic() + 120
@@ -163,8 +178,10 @@ def test_a_rated_match_between_four_browsers_rates_them_as_openskill_does(browse
     record = pages[0].evaluate(f"() => fetch('/api/history/{created['id']}/1/record').then((r) => r.json())")
     winner = replay(record).winner
     model = PlackettLuce()
-    rated = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]],
-                       ranks=[0.0 if team == winner else 1.0 for team in (0, 1)])
+    rated = model.rate(
+        [[model.rating(), model.rating()], [model.rating(), model.rating()]],
+        ranks=[0.0 if team == winner else 1.0 for team in (0, 1)],
+    )
     board = {row["name"]: row for row in server.get("/api/ratings/taash")["players"]}
     for seat in range(4):
         expected = rated[seat % 2][seat // 2]
@@ -186,7 +203,8 @@ def test_a_private_tables_finished_match_is_not_shown_to_a_stranger(browser: Any
       {kind: "bot", bot: "random"}]})})).json()""")
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and not host.evaluate(
-            "() => fetch('/api/history').then((r) => r.json()).then((d) => d.matches.length)"):
+        "() => fetch('/api/history').then((r) => r.json()).then((d) => d.matches.length)"
+    ):
         time.sleep(0.5)
     host.goto(server.url + "/history")
     host.wait_for_selector(f"a[href='/replay/{created['id']}/1']")  # the host sees it
@@ -209,11 +227,13 @@ def test_thirty_analyses_at_once_from_one_page_are_refused_past_the_limit(browse
       seats: [{kind: "bot", bot: "random"}, {kind: "bot", bot: "random"}, {kind: "bot", bot: "random"},
       {kind: "bot", bot: "random"}]})})).json()""")
     deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and not any(item["table"] == created["id"]
-                                                  for item in server.get("/api/history")["matches"]):
+    while time.monotonic() < deadline and not any(
+        item["table"] == created["id"] for item in server.get("/api/history")["matches"]
+    ):
         time.sleep(0.5)
     hands = len(server.get(f"/api/history/{created['id']}/1/record")["hands"])
-    statuses = page.evaluate("""async ([table, hands]) => {
+    statuses = page.evaluate(
+        """async ([table, hands]) => {
       const asks = [];
       for (let i = 0; i < 30; i++) {
         const controller = new AbortController();
@@ -222,7 +242,9 @@ def test_thirty_analyses_at_once_from_one_page_are_refused_past_the_limit(browse
             : (controller.abort(), [r.status, null, null]))).catch(() => [0, null, null]));
       }
       return Promise.all(asks);
-    }""", [created["id"], hands])
+    }""",
+        [created["id"], hands],
+    )
     refused = [item for item in statuses if item[0] == 429]
     assert refused and all(code == "analysis_busy" and int(after) >= 1 for _, code, after in refused)
     # every other ask was answered: a hand already asked for is shared, and one whose analysis ended frees a place,

@@ -42,8 +42,9 @@ def _page(context: Any) -> Any:
     page.errors = []
     page.csp = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.on("console", lambda message: page.csp.append(message.text)
-            if "Content Security Policy" in message.text else None)
+    page.on(
+        "console", lambda message: page.csp.append(message.text) if "Content Security Policy" in message.text else None
+    )
     return page
 
 
@@ -101,14 +102,21 @@ def _until(condition: Any, timeout: float = 5.0) -> None:
 
 def _sweeping(page: Any) -> bool:
     """Whether a finished trick's cards are still on their way (the sweep's animations are finite)."""
-    return bool(page.evaluate("""() => document.getAnimations().some((a) => a.playState === "running"
+    return bool(
+        page.evaluate("""() => document.getAnimations().some((a) => a.playState === "running"
         && a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest(".felt")
-        && Number.isFinite(a.effect.getComputedTiming().endTime))"""))
+        && Number.isFinite(a.effect.getComputedTiming().endTime))""")
+    )
 
 
 def _inside(page: Any, selector: str) -> bool:
-    return bool(page.eval_on_selector(selector, """el => { const r = el.getBoundingClientRect();
-        return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }"""))
+    return bool(
+        page.eval_on_selector(
+            selector,
+            """el => { const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }""",
+        )
+    )
 
 
 def test_the_finished_trick_stays_with_its_winner_then_goes(browser: Any, server: LiveServer) -> None:
@@ -211,10 +219,20 @@ def test_no_page_scrolls_sideways_on_a_phone(browser: Any, server: LiveServer, w
     context = _context(browser, width=width, height=740)
     page = _page(context)
     created = _table(server, "pagat", [{"kind": "me"}, *_bots(3)], trick_pause=0)
-    pages = {"lobby": "/", "history": "/history", "replay": f"/replay/{table}/{match_no}",
-             "scorekeeper": "/scorekeeper", "table": f"/t/{created['id']}#seat=0&token={created['token']}"}
-    wait = {"lobby": "#table-list", "history": ".history", "replay": "#replay-next", "scorekeeper": "#sk-add",
-            "table": ".hand button"}
+    pages = {
+        "lobby": "/",
+        "history": "/history",
+        "replay": f"/replay/{table}/{match_no}",
+        "scorekeeper": "/scorekeeper",
+        "table": f"/t/{created['id']}#seat=0&token={created['token']}",
+    }
+    wait = {
+        "lobby": "#table-list",
+        "history": ".history",
+        "replay": "#replay-next",
+        "scorekeeper": "#sk-add",
+        "table": ".hand button",
+    }
     for name, path in pages.items():
         page.goto(server.url + path)
         page.wait_for_selector(wait[name])

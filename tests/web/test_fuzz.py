@@ -54,10 +54,20 @@ def _garbage(rng: random.Random, client_state: dict[str, Any], seat: int | None)
             if action not in legal:
                 return json.dumps({"type": "act", "action": action})
     if choice == 12:
-        return json.dumps({"type": "act", "action": "reveal"}) if not (observation and "reveal" in
-                                                                        observation["legal_actions"]) else "{]"
-    return json.dumps({"type": "act", "action": (observation or {"legal_actions": ["AS"]})["legal_actions"][0]
-                       if observation and observation["legal_actions"] else "AS", "version": 10**6})
+        return (
+            json.dumps({"type": "act", "action": "reveal"})
+            if not (observation and "reveal" in observation["legal_actions"])
+            else "{]"
+        )
+    return json.dumps(
+        {
+            "type": "act",
+            "action": (observation or {"legal_actions": ["AS"]})["legal_actions"][0]
+            if observation and observation["legal_actions"]
+            else "AS",
+            "version": 10**6,
+        }
+    )
 
 
 def test_thousands_of_bad_messages_change_nothing(tmp_path: Path) -> None:
@@ -90,8 +100,9 @@ def test_thousands_of_bad_messages_change_nothing(tmp_path: Path) -> None:
                 await actor.send({"type": "act", "action": rng.choice(mine["observation"]["legal_actions"])})
                 await watcher.wait(lambda s, v=current["version"]: s["version"] > v)
         # the table never hung: play the match to its end
-        await asyncio.wait_for(asyncio.gather(*(_drive_seat(client, random.Random(n)) for n, client in
-                                                enumerate(seats))), timeout=120)
+        await asyncio.wait_for(
+            asyncio.gather(*(_drive_seat(client, random.Random(n)) for n, client in enumerate(seats))), timeout=120
+        )
         assert watcher.state is not None
         await watcher.wait(lambda s: s["table"]["status"] == "over")
         for client in [*seats, watcher]:

@@ -68,11 +68,18 @@ def test_json_is_embedded_safely_in_the_module() -> None:
 def test_the_module_is_an_es_module_with_the_catalogs_and_the_plural_rule(lang: str, tmp_path: Path) -> None:
     module = tmp_path / f"{lang}.mjs"
     module.write_text(i18n.module_js(lang), encoding="utf-8")
-    script = ("const m = await import(process.argv[1]);"
-              "console.log(JSON.stringify({messages: m.messages, plurals: m.plurals,"
-              " index: [0, 1, 2, 5, 1000000].map(m.pluralIndex)}));")
-    run = subprocess.run([str(NODE), "--input-type=module", "-e", script, module.as_uri()],
-                         capture_output=True, text=True, timeout=30, check=True)
+    script = (
+        "const m = await import(process.argv[1]);"
+        "console.log(JSON.stringify({messages: m.messages, plurals: m.plurals,"
+        " index: [0, 1, 2, 5, 1000000].map(m.pluralIndex)}));"
+    )
+    run = subprocess.run(
+        [str(NODE), "--input-type=module", "-e", script, module.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     loaded = json.loads(run.stdout)
     assert loaded["messages"] == i18n.catalog(lang) and loaded["plurals"] == i18n.plurals(lang)
     assert loaded["index"] == [i18n.plural_index(lang, n) for n in (0, 1, 2, 5, 1_000_000)]
@@ -83,8 +90,11 @@ def test_every_preset_has_a_title_and_a_summary_in_english_and_spanish() -> None
     for name in PRESETS:
         title, summary = texts.preset_title(name), texts.preset_summary(name)
         assert title and summary and title != name, name
-        assert texts.preset_title(name, "es") != title or title in ("Dehla Pakad (Pagat)", "Dehla Pakad (Taash)",
-                                                                      "Mendikot, band hukum")
+        assert texts.preset_title(name, "es") != title or title in (
+            "Dehla Pakad (Pagat)",
+            "Dehla Pakad (Taash)",
+            "Mendikot, band hukum",
+        )
         assert texts.preset_title(name, "es") == i18n.catalog("es")[title]
         assert texts.preset_summary(name, "es") == i18n.catalog("es")[summary] != summary
     assert set(texts.PRESET_TITLES) == set(PRESETS) == set(texts.PRESET_SUMMARIES)
@@ -107,8 +117,11 @@ def test_extraction_covers_the_page_modules_plurals_server_templates_and_preset_
     scripts = sorted(i18n.STATIC_DIR.rglob("*.js"))
     assert scripts
     root = i18n.STATIC_DIR.parent.parent.parent.parent
-    marked = {path.relative_to(root).as_posix() for path in scripts
-              if re.search(r"\btn?\(\"", _code(path.read_text(encoding="utf-8")))}
+    marked = {
+        path.relative_to(root).as_posix()
+        for path in scripts
+        if re.search(r"\btn?\(\"", _code(path.read_text(encoding="utf-8")))
+    }
     assert marked <= files, f"texts of these scripts are not extracted: {sorted(marked - files)}"
     ids = {message.id for message in template if message.id}
     assert set(TEMPLATES.values()) <= ids and "tens_sum" in TEMPLATES  # the scorekeeper's codes are registered

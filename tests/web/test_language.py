@@ -37,16 +37,111 @@ from dehla.web.messages import TEMPLATES  # noqa: E402
 pytestmark = pytest.mark.skipif(not Path(page_walk.CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
 #: Names the tests type, and words both languages write alike.
-ALLOWED = {"asha", "bela", "chand", "dev", "dehla", "pakad", "kot", "kots", "hukum", "haath", "band", "taash",
-           "pagat", "mendikot", "bot", "bots", "ok", "json", "id", "english"}
+ALLOWED = {
+    "asha",
+    "bela",
+    "chand",
+    "dev",
+    "dehla",
+    "pakad",
+    "kot",
+    "kots",
+    "hukum",
+    "haath",
+    "band",
+    "taash",
+    "pagat",
+    "mendikot",
+    "bot",
+    "bots",
+    "ok",
+    "json",
+    "id",
+    "english",
+}
 #: Common English words that may come from a text the catalogs have never seen (a server sentence, say).
-COMMON_ENGLISH = {"the", "and", "of", "to", "you", "your", "is", "are", "with", "for", "not", "this", "that", "it",
-                  "on", "in", "must", "be", "can", "cannot", "there", "seat", "team", "hand", "hands", "trick",
-                  "tricks", "ten", "tens", "card", "cards", "player", "players", "play", "won", "wins", "win",
-                  "lost", "trump", "turn", "waiting", "table", "match", "score", "points", "dealer", "us", "them",
-                  "spades", "hearts", "diamonds", "clubs", "after", "before", "more", "no", "yes", "nobody", "main",
-                  "menu", "navigation", "close", "open", "next", "back", "skip", "content", "loading", "settings",
-                  "language", "sound", "link", "copy", "send", "share", "install", "new", "previous", "show", "hide"}
+COMMON_ENGLISH = {
+    "the",
+    "and",
+    "of",
+    "to",
+    "you",
+    "your",
+    "is",
+    "are",
+    "with",
+    "for",
+    "not",
+    "this",
+    "that",
+    "it",
+    "on",
+    "in",
+    "must",
+    "be",
+    "can",
+    "cannot",
+    "there",
+    "seat",
+    "team",
+    "hand",
+    "hands",
+    "trick",
+    "tricks",
+    "ten",
+    "tens",
+    "card",
+    "cards",
+    "player",
+    "players",
+    "play",
+    "won",
+    "wins",
+    "win",
+    "lost",
+    "trump",
+    "turn",
+    "waiting",
+    "table",
+    "match",
+    "score",
+    "points",
+    "dealer",
+    "us",
+    "them",
+    "spades",
+    "hearts",
+    "diamonds",
+    "clubs",
+    "after",
+    "before",
+    "more",
+    "no",
+    "yes",
+    "nobody",
+    "main",
+    "menu",
+    "navigation",
+    "close",
+    "open",
+    "next",
+    "back",
+    "skip",
+    "content",
+    "loading",
+    "settings",
+    "language",
+    "sound",
+    "link",
+    "copy",
+    "send",
+    "share",
+    "install",
+    "new",
+    "previous",
+    "show",
+    "hide",
+}
 #: Refusals no test brings about for real, and why; they are worded with sample params.
 NOT_TRIGGERED = {
     "storage": "a failing database",
@@ -74,8 +169,17 @@ NOT_TRIGGERED = {
     "bad_queue": "needs a player's cookie: brought about in tests/web/test_players.py",
 }
 #: Sample params by name, for codes worded without being triggered.
-SAMPLE = {"card": "10H", "cards": ["KC", "JC"], "suit": "C", "seat": 1, "n": 2, "max": 4, "min": 0, "hand": 1,
-          "text": "10H"}
+SAMPLE = {
+    "card": "10H",
+    "cards": ["KC", "JC"],
+    "suit": "C",
+    "seat": 1,
+    "n": 2,
+    "max": 4,
+    "min": 0,
+    "hand": 1,
+    "text": "10H",
+}
 
 _WORDS = re.compile(r"[A-Za-zÀ-ÿ]+")
 
@@ -89,7 +193,7 @@ def english_words() -> set[str]:
     template = catalogs.extract()
     english: set[str] = set()
     for message in template:
-        for text in (message.id if isinstance(message.id, tuple | list) else (message.id,)):
+        for text in message.id if isinstance(message.id, tuple | list) else (message.id,):
             if text:
                 english.update(_words(str(text)))
     spanish: set[str] = set()
@@ -163,8 +267,19 @@ def finished(server: LiveServer) -> tuple[str, int]:
 
 def _invite_table(page: Any, server: LiveServer) -> None:
     """A private table for friends: the host's waiting room with its invite and watch links."""
-    created = server.post("/api/tables", {"rules": "mendikot", "name": "Asha", "seats": [
-        {"kind": "me"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]})
+    created = server.post(
+        "/api/tables",
+        {
+            "rules": "mendikot",
+            "name": "Asha",
+            "seats": [
+                {"kind": "me"},
+                {"kind": "person"},
+                {"kind": "bot", "bot": "random"},
+                {"kind": "bot", "bot": "random"},
+            ],
+        },
+    )
     page.goto(f"{server.url}/t/{created['id']}?lang=es#seat=0&token={created['token']}")
     page.wait_for_selector(".felt, #start-now")
     page.wait_for_timeout(300)
@@ -295,8 +410,10 @@ def _http_refusals(server: LiveServer, refusals: Refusals, finished: tuple[str, 
     http(server, "GET", f"/api/history/{finished[0]}/{finished[1]}/analysis/99")
     # joining: a table in play with a person and bots (listed), and a private table with an invite
     listed = page_walk.create_table(server, "mendikot")
-    private = server.post("/api/tables", {"rules": "mendikot", "seats": [
-        {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]})
+    private = server.post(
+        "/api/tables",
+        {"rules": "mendikot", "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]},
+    )
     http(server, "POST", f"/api/tables/{listed['id']}/join", [])
     http(server, "POST", f"/api/tables/{listed['id']}/join", {"seat": 9, "name": "Dev"})
     http(server, "POST", f"/api/tables/{listed['id']}/join", {"seat": 0, "name": "Dev"})
@@ -306,11 +423,19 @@ def _http_refusals(server: LiveServer, refusals: Refusals, finished: tuple[str, 
     # the scorekeeper's reasons
     for hand in ({"tens": [3, 0]}, {"tens": [5, 0]}, {"tens": [-1, 5]}, [4, 0]):
         http(server, "POST", "/api/scorekeeper", {"rules": "pagat", "hands": [hand]})
-    for hand in ({"tens": [2, 2]}, {"tens": [2, 2], "tricks": [7, 7]}, {"tens": [2, 2], "tricks": [14, 0]},
-                 {"tens": [3, 1], "tricks": [13, 0]}):
+    for hand in (
+        {"tens": [2, 2]},
+        {"tens": [2, 2], "tricks": [7, 7]},
+        {"tens": [2, 2], "tricks": [14, 0]},
+        {"tens": [3, 1], "tricks": [13, 0]},
+    ):
         http(server, "POST", "/api/scorekeeper", {"rules": "mendikot", "hands": [hand]})
-    for hand in ({"tens": [1, 1], "tricks": [6, 3]}, {"tens": [3, 2], "tricks": [7, 6]},
-                 {"tens": [2, 2], "tricks": [8, 7]}, {"tens": [2, 1], "tricks": [7, 6]}):
+    for hand in (
+        {"tens": [1, 1], "tricks": [6, 3]},
+        {"tens": [3, 2], "tricks": [7, 6]},
+        {"tens": [2, 2], "tricks": [8, 7]},
+        {"tens": [2, 1], "tricks": [7, 6]},
+    ):
         http(server, "POST", "/api/scorekeeper", {"rules": "taash", "hands": [hand]})
     http(server, "POST", "/api/scorekeeper", {"rules": "pagat", "hands": [{"tens": [4, 0]}, {"tens": [4, 0]}]})
     http(server, "POST", "/api/scorekeeper", {"rules": "pagat", "first_dealer": 7})
@@ -360,20 +485,33 @@ async def _until(client: SeatClient, condition: Callable[[dict[str, Any]], bool]
         if asyncio.get_running_loop().time() > deadline:
             raise TimeoutError(f"stuck at {json.dumps(state)[:600]}")
         observation = state.get("observation") if state else None
-        if state and observation and observation["to_act"] == state["seat"] and observation["legal_actions"] \
-                and state["table"]["status"] == "playing":
+        if (
+            state
+            and observation
+            and observation["to_act"] == state["seat"]
+            and observation["legal_actions"]
+            and state["table"]["status"] == "playing"
+        ):
             await _play_one(client)
         else:
             with contextlib.suppress(TimeoutError):
-                await client.wait(lambda now, v=state["version"] if state else -1: now is not None
-                                  and now["version"] > v, timeout=2)
+                await client.wait(
+                    lambda now, v=state["version"] if state else -1: now is not None and now["version"] > v, timeout=2
+                )
 
 
 async def _game_refusals(server: LiveServer, refusals: Refusals) -> None:
     """Four people at a band hukum table: every refusal of play, chat, seats and settings."""
     expect = refusals.expect
-    created = server.post("/api/tables", {"rules": "mendikot-band", "name": "Asha", "seats": [
-        {"kind": "me"}, {"kind": "person"}, {"kind": "person"}, {"kind": "person"}], "watchers_allowed": True})
+    created = server.post(
+        "/api/tables",
+        {
+            "rules": "mendikot-band",
+            "name": "Asha",
+            "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "person"}, {"kind": "person"}],
+            "watchers_allowed": True,
+        },
+    )
     tokens = {0: created["token"], **{invite["seat"]: invite["token"] for invite in created["invites"]}}
     table = created["id"]
     first = await SeatClient(server, table, tokens[0]).open()
@@ -434,6 +572,7 @@ async def _game_refusals(server: LiveServer, refusals: Refusals) -> None:
     held = set(leader.state["observation"]["hand"])  # type: ignore[index]
     missing = next(card for card in ("AS", "KS", "AH", "KH", "AD", "KD", "AC", "KC") if card not in held)
     await expect(leader, {"type": "act", "action": missing})  # not_held
+
     # play on, trying the refusals of following players, until the trump is asked for and turned up
     def hidden_suit() -> str | None:
         """The suit of the hidden card, which only its chooser's window knows."""
@@ -472,8 +611,11 @@ async def _game_refusals(server: LiveServer, refusals: Refusals) -> None:
                 await expect(client, {"type": "act", "action": off[0]})  # must_follow
                 if observation["trump_hidden"]:
                     await expect(client, {"type": "act", "action": "reveal"})  # reveal_can_follow
-            elif "reveal" in legal and led != hidden_suit() and any(
-                    card[-1] == hidden_suit() for card in observation["hand"]):
+            elif (
+                "reveal" in legal
+                and led != hidden_suit()
+                and any(card[-1] == hidden_suit() for card in observation["hand"])
+            ):
                 # ask only when the asker then holds a trump and the suit led is not trump: it must play one
                 version = state["version"]
                 await client.send({"type": "act", "action": "reveal"})
@@ -508,8 +650,9 @@ async def _rule_refusals(server: LiveServer, refusals: Refusals) -> None:
     for rules, action in (("mendikot", "reveal"), ("mendikot-band-auto", "reveal")):
         created = page_walk.create_table(server, rules)
         client = await SeatClient(server, created["id"], created["token"]).open()
-        await _until(client, lambda now: now["observation"]["phase"] == "play"
-                     and now["observation"]["to_act"] == now["seat"])
+        await _until(
+            client, lambda now: now["observation"]["phase"] == "play" and now["observation"]["to_act"] == now["seat"]
+        )
         await refusals.expect(client, {"type": "act", "action": action})
         if rules == "mendikot":
             await refusals.expect(client, {"type": "act", "action": "hide AS"})  # no_hide_now
@@ -519,8 +662,16 @@ async def _rule_refusals(server: LiveServer, refusals: Refusals) -> None:
     tokens = [created["token"]] + [invite["token"] for invite in created["invites"]]
     people = [await SeatClient(server, created["id"], token).open() for token in tokens]
     for _ in range(100):
-        caller = next((client for client in people if client.state and client.state.get("observation")
-                       and client.state["observation"]["to_act"] == client.state["seat"]), None)
+        caller = next(
+            (
+                client
+                for client in people
+                if client.state
+                and client.state.get("observation")
+                and client.state["observation"]["to_act"] == client.state["seat"]
+            ),
+            None,
+        )
         if caller is not None:
             await refusals.expect(caller, {"type": "act", "action": "AS"})  # must_call
             break
@@ -534,8 +685,14 @@ async def _rule_refusals(server: LiveServer, refusals: Refusals) -> None:
     await refusals.expect(client, {"type": "act", "action": "AS"})  # match_over
     await client.close()
     # a private table that allows no watchers
-    created = server.post("/api/tables", {"rules": "mendikot", "watchers_allowed": False, "seats": [
-        {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]})
+    created = server.post(
+        "/api/tables",
+        {
+            "rules": "mendikot",
+            "watchers_allowed": False,
+            "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}],
+        },
+    )
     for error in await _hello_errors(server, created["id"], {"type": "hello"}):
         refusals.add(error["code"], error.get("params"))
     # no such table, a message too big or not understood
@@ -595,16 +752,22 @@ def test_every_server_refusal_reads_in_spanish(browser: Any, server: LiveServer,
     page = page_walk.new_page(browser, lang="es")
     try:
         page_walk.lobby(page, server, "es")
-        worded: dict[str, str] = page.evaluate("""async (refusals) => {
+        worded: dict[str, str] = page.evaluate(
+            """async (refusals) => {
           const errors = await import("/static/js/errors.js");
           const out = {};
           for (const [code, params] of Object.entries(refusals)) out[code] = errors.errorText(code, params, "");
           return out;
-        }""", worded_from)
+        }""",
+            worded_from,
+        )
     finally:
         page.context.close()
-    found = [f"{code} {json.dumps(worded_from[code], ensure_ascii=False)}: {line}"
-             for code, text in sorted(worded.items()) for line in english_in([text])]
+    found = [
+        f"{code} {json.dumps(worded_from[code], ensure_ascii=False)}: {line}"
+        for code, text in sorted(worded.items())
+        for line in english_in([text])
+    ]
     assert not found, "refusals in English on the Spanish page:\n" + "\n".join(found)
 
 

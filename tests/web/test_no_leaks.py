@@ -24,9 +24,14 @@ async def _drive_seat(client: SeatClient, rng: random.Random) -> None:
     """Play this seat's turns with random legal actions until the match is over."""
     while True:
         state = await client.wait(
-            lambda s: s is not None and s["observation"] is not None
-            and (s["table"]["status"] == "over" or (s["observation"]["to_act"] == s["seat"]
-                                                   and s["observation"]["legal_actions"])),
+            lambda s: (
+                s is not None
+                and s["observation"] is not None
+                and (
+                    s["table"]["status"] == "over"
+                    or (s["observation"]["to_act"] == s["seat"] and s["observation"]["legal_actions"])
+                )
+            ),
             timeout=60,
         )
         if state["table"]["status"] == "over":
@@ -42,8 +47,9 @@ async def _play_match(server: LiveServer, preset: str, seed: int) -> tuple[str, 
     players = rules.players
     rng = random.Random(seed)
     bot_seat = rng.randrange(players)
-    seats: list[dict[str, Any]] = [{"kind": "bot"} if seat == bot_seat else {"kind": "person", "name": f"P{seat}x"}
-                                   for seat in range(players)]
+    seats: list[dict[str, Any]] = [
+        {"kind": "bot"} if seat == bot_seat else {"kind": "person", "name": f"P{seat}x"} for seat in range(players)
+    ]
     target = {"pagat": 1, "taash": 100, "mendikot": 5}[rules.scoring]
     if rules.scoring == "mendikot":
         target = 3  # whole matches, kept short: three hands won
@@ -51,12 +57,15 @@ async def _play_match(server: LiveServer, preset: str, seed: int) -> tuple[str, 
     table_id = created["id"]
     # identities on: every person and the watcher is a player of their own (a cookie), as browsers are
     watcher = await SeatClient(server, table_id, watch=created["watch_token"], cookie=server.new_player()).open()
-    clients = [await SeatClient(server, table_id, invite["token"], cookie=server.new_player()).open()
-               for invite in created["invites"]]
+    clients = [
+        await SeatClient(server, table_id, invite["token"], cookie=server.new_player()).open()
+        for invite in created["invites"]
+    ]
     for client in clients:  # people chat: what they type reaches everyone, and nothing else with it
         await client.send({"type": "chat", "text": "good luck, everyone <b>!</b>"})
-    await asyncio.wait_for(asyncio.gather(*(_drive_seat(client, random.Random(rng.random())) for client in clients)),
-                           timeout=120)
+    await asyncio.wait_for(
+        asyncio.gather(*(_drive_seat(client, random.Random(rng.random())) for client in clients)), timeout=120
+    )
     await watcher.wait(lambda s: s["table"]["status"] == "over")
     return table_id, clients, watcher
 

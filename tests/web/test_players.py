@@ -32,8 +32,9 @@ RANDOM_BOTS = [{"kind": "bot", "bot": "random"}] * 3
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(open_storage(str(tmp_path / "players.sqlite3")),
-                     WebSettings(bot_delay=0, hand_pause=0, trick_pause=0))
+    app = create_app(
+        open_storage(str(tmp_path / "players.sqlite3")), WebSettings(bot_delay=0, hand_pause=0, trick_pause=0)
+    )
     with TestClient(app) as test_client:
         yield test_client
 
@@ -75,8 +76,9 @@ def test_a_cookie_not_signed_by_the_server_is_no_identity() -> None:
 
 def test_a_private_tables_finished_match_is_seen_only_by_its_players_and_link_holders(client: TestClient) -> None:
     host = new_player(client)
-    created = client.post("/api/tables", json={"rules": "taash", "listed": False, "grace": 0,
-                                               "seats": [{"kind": "me"}, *RANDOM_BOTS]}).json()
+    created = client.post(
+        "/api/tables", json={"rules": "taash", "listed": False, "grace": 0, "seats": [{"kind": "me"}, *RANDOM_BOTS]}
+    ).json()
     table = created["id"]
     _finished(client, table)  # the host sees it in the history
     urls = [f"/api/history/{table}/1/replay", f"/api/history/{table}/1/record", f"/api/history/{table}/1/analysis/0"]
@@ -99,8 +101,9 @@ def test_a_private_tables_finished_match_is_seen_only_by_its_players_and_link_ho
 
 def test_a_listed_tables_finished_match_is_public(client: TestClient) -> None:
     new_player(client)
-    created = client.post("/api/tables", json={"rules": "taash", "listed": True, "grace": 0,
-                                               "seats": [{"kind": "me"}, *RANDOM_BOTS]}).json()
+    created = client.post(
+        "/api/tables", json={"rules": "taash", "listed": True, "grace": 0, "seats": [{"kind": "me"}, *RANDOM_BOTS]}
+    ).json()
     _finished(client, created["id"])
     be(client, None)
     assert created["id"] in {item["table"] for item in client.get("/api/history").json()["matches"]}
@@ -110,8 +113,10 @@ def test_a_listed_tables_finished_match_is_public(client: TestClient) -> None:
 def test_an_invite_link_seats_only_the_first_player_who_opens_it(client: TestClient) -> None:
     host, friend, stranger = new_player(client), new_player(client), new_player(client)
     be(client, host)
-    created = client.post("/api/tables", json={"rules": "pagat", "seats": [
-        {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+    created = client.post(
+        "/api/tables",
+        json={"rules": "pagat", "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]},
+    ).json()
     table, link = created["id"], created["invites"][0]["token"]
     with client.websocket_connect(f"/ws/{table}") as host_socket:
         host_socket.send_json({"type": "hello", "token": created["token"]})
@@ -124,8 +129,9 @@ def test_an_invite_link_seats_only_the_first_player_who_opens_it(client: TestCli
             with client.websocket_connect(f"/ws/{table}") as stranger_socket:
                 stranger_socket.send_json({"type": "hello", "token": link})
                 refusal = _until(stranger_socket, lambda m: m["type"] in ("error", "state"))
-                assert refusal["type"] == "error" and refusal["code"] == "seat_owned" and refusal["params"] == {
-                    "seat": 1}
+                assert (
+                    refusal["type"] == "error" and refusal["code"] == "seat_owned" and refusal["params"] == {"seat": 1}
+                )
             notice = _until(host_socket, lambda m: m["type"] == "notice")
             assert notice["code"] == "invite_reused" and notice["params"] == {"seat": 1}
             # the friend kept the seat: the next state they get is still seat 1's, with their cards
@@ -149,12 +155,17 @@ def test_an_invite_link_seats_only_the_first_player_who_opens_it(client: TestCli
 def test_play_now_makes_a_table_only_its_player_sees(client: TestClient) -> None:
     """The lobby's "Play now against bots" asks for an unlisted table (static/js/lobby.js) and says so."""
     script = (Path(analysis_module.__file__).parent / "static" / "js" / "lobby.js").read_text()
-    quick = script[script.index("export async function quickGame"):script.index("\n}\n", script.index("quickGame"))]
-    assert "listed: open" in quick and "quickGame(\"pagat\", quickOpen.checked)" in script
+    quick = script[script.index("export async function quickGame") : script.index("\n}\n", script.index("quickGame"))]
+    assert "listed: open" in quick and 'quickGame("pagat", quickOpen.checked)' in script
     new_player(client)
-    created = client.post("/api/tables", json={"rules": "pagat", "listed": False,
-                                               "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"},
-                                                         {"kind": "bot"}]}).json()
+    created = client.post(
+        "/api/tables",
+        json={
+            "rules": "pagat",
+            "listed": False,
+            "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
+        },
+    ).json()
     assert created["id"] not in {table["id"] for table in client.get("/api/tables").json()["tables"]}
     assert client.get(f"/api/tables/{created['id']}").status_code == 200  # its player sees it
     be(client, None)
@@ -164,14 +175,27 @@ def test_play_now_makes_a_table_only_its_player_sees(client: TestClient) -> None
 
 def test_an_action_names_the_position_it_was_chosen_at(client: TestClient) -> None:
     new_player(client)
-    created = client.post("/api/tables", json={"rules": "mendikot", "seats": [
-        {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}], "listed": True}).json()
+    created = client.post(
+        "/api/tables",
+        json={
+            "rules": "mendikot",
+            "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}],
+            "listed": True,
+        },
+    ).json()
     table = created["id"]
     with client.websocket_connect(f"/ws/{table}") as socket:
         socket.send_json({"type": "hello", "token": created["token"]})
         socket.send_json({"type": "start"})
-        state = _until(socket, lambda m: m["type"] == "state" and m["observation"] is not None
-                       and m["observation"]["to_act"] == 0 and bool(m["observation"]["legal_actions"]))
+        state = _until(
+            socket,
+            lambda m: (
+                m["type"] == "state"
+                and m["observation"] is not None
+                and m["observation"]["to_act"] == 0
+                and bool(m["observation"]["legal_actions"])
+            ),
+        )
         legal = state["observation"]["legal_actions"]
         socket.send_json({"type": "act", "action": legal[0]})
         assert _until(socket, lambda m: m["type"] == "error")["code"] == "no_version"
@@ -200,8 +224,12 @@ class _GatedAnalyses(AnalysisService):
     async def _compute(self, key: tuple[str, int, int], record: Any) -> HandReply:
         await self.gate.wait()
         self.computed.append(key)
-        return {"format": "test", "hand": {"hand": key[2], "decisions": [], "start": None}, "seats": [],
-                "node_limit": 0}
+        return {
+            "format": "test",
+            "hand": {"hand": key[2], "decisions": [], "start": None},
+            "seats": [],
+            "node_limit": 0,
+        }
 
 
 def test_analysis_requests_are_bounded_per_player_and_in_all() -> None:
@@ -231,8 +259,9 @@ def test_analysis_requests_are_bounded_per_player_and_in_all() -> None:
     asyncio.run(run())
 
 
-def test_a_busy_analysis_is_refused_with_a_time_to_come_back(monkeypatch: pytest.MonkeyPatch,
-                                                               client: TestClient) -> None:
+def test_a_busy_analysis_is_refused_with_a_time_to_come_back(
+    monkeypatch: pytest.MonkeyPatch, client: TestClient
+) -> None:
     created = client.post("/api/tables", json={"rules": "taash", "seats": [{"kind": "bot", "bot": "random"}] * 4})
     _finished(client, created.json()["id"])
     busy = WebError("analysis_busy", "busy", n=30)
@@ -266,19 +295,26 @@ def test_a_finished_match_lost_by_a_crash_is_kept_from_the_log(tmp_path: Path) -
 #: A database written by the release before player identities (tests/web/fixtures, made with that release's
 #: code): a private table's finished match, a listed one's, and a private table still waiting for its invitee.
 OLD_RELEASE = Path(__file__).parent / "fixtures" / "release-2026-12-04.sqlite3"
-OLD_PRIVATE, OLD_PRIVATE_WATCH, OLD_PUBLIC, OLD_WAITING = ("T6cVxMnWhz0", "iIVcaY8v3ku2FsY4jYH2ABcl86l50Iq7",
-                                                           "pE5tYLhNyoc", "lGvwUHibwAI")
+OLD_PRIVATE, OLD_PRIVATE_WATCH, OLD_PUBLIC, OLD_WAITING = (
+    "T6cVxMnWhz0",
+    "iIVcaY8v3ku2FsY4jYH2ABcl86l50Iq7",
+    "pE5tYLhNyoc",
+    "lGvwUHibwAI",
+)
 OLD_WAITING_TOKEN = "ERPp-8jQkUQTMMCqexvzs0nxe5EQDKLC"
 
 
 def test_a_database_of_the_release_before_opens_with_everything_kept_and_private_matches_private(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "upgraded.sqlite3"
     db.write_bytes(OLD_RELEASE.read_bytes())
     with sqlite3.connect(db) as connection:
         logs_before = connection.execute("SELECT table_id, seq, entry FROM log ORDER BY table_id, seq").fetchall()
-        records_before = dict(((table, match_no), record) for table, match_no, record in connection.execute(
-            "SELECT table_id, match_no, record FROM finished"))
+        records_before = dict(
+            ((table, match_no), record)
+            for table, match_no, record in connection.execute("SELECT table_id, match_no, record FROM finished")
+        )
     settings = WebSettings(bot_delay=0, hand_pause=0, trick_pause=0)
     with TestClient(create_app(open_storage(str(db)), settings)) as client:
         public = {item["table"] for item in client.get("/api/history").json()["matches"]}
@@ -297,10 +333,10 @@ def test_a_database_of_the_release_before_opens_with_everything_kept_and_private
         logs_after = connection.execute("SELECT table_id, seq, entry FROM log ORDER BY table_id, seq").fetchall()
         assert set(logs_before) <= set(logs_after)  # every entry kept (a seat taken above adds one)
         for key, record in records_before.items():
-            assert connection.execute("SELECT record FROM finished WHERE table_id = ? AND match_no = ?",
-                                      key).fetchone() == (record,)
-        assert {row[0] for row in connection.execute("SELECT id FROM tables")} == {OLD_PRIVATE, OLD_PUBLIC,
-                                                                                   OLD_WAITING}
+            assert connection.execute(
+                "SELECT record FROM finished WHERE table_id = ? AND match_no = ?", key
+            ).fetchone() == (record,)
+        assert {row[0] for row in connection.execute("SELECT id FROM tables")} == {OLD_PRIVATE, OLD_PUBLIC, OLD_WAITING}
     # opened again: already at this version, nothing changes
     with TestClient(create_app(open_storage(str(db)), settings)) as client:
         assert {item["table"] for item in client.get("/api/history").json()["matches"]} == {OLD_PUBLIC}
@@ -310,8 +346,10 @@ def test_your_games_list_your_private_matches_with_statistics_and_an_export(clie
     from dehla.record import replay, replay_json
 
     me = new_player(client)
-    created = client.post("/api/tables", json={"rules": "taash", "listed": False, "grace": 0,
-                                               "seats": [{"kind": "me", "name": "Asha"}, *RANDOM_BOTS]}).json()
+    created = client.post(
+        "/api/tables",
+        json={"rules": "taash", "listed": False, "grace": 0, "seats": [{"kind": "me", "name": "Asha"}, *RANDOM_BOTS]},
+    ).json()
     _finished(client, created["id"])
     games = client.get("/api/me/games").json()
     assert [(line["table"], line["seat"], line["listed"]) for line in games["matches"]] == [(created["id"], 0, False)]
@@ -337,19 +375,24 @@ def test_a_player_names_themselves_and_can_forget_everything(client: TestClient)
     assert refused.status_code == 403 and refused.json()["code"] == "no_player"
     me = new_player(client)
     assert client.get("/api/me").json() == {"player": True, "name": "", "passkeys": 0}
-    assert client.post("/api/me", json={"name": "  Asha   Rao "}).json() == {"player": True, "name": "Asha Rao",
-                                                                       "passkeys": 0}
+    assert client.post("/api/me", json={"name": "  Asha   Rao "}).json() == {
+        "player": True,
+        "name": "Asha Rao",
+        "passkeys": 0,
+    }
     assert client.get("/api/me").json()["name"] == "Asha Rao"
     assert client.post("/api/me", json={"name": "\u0007"}).json()["code"] == "bad_name"
-    client.post("/api/tables", json={"rules": "taash", "listed": False, "grace": 0,
-                                     "seats": [{"kind": "me"}, *RANDOM_BOTS]})
+    client.post(
+        "/api/tables", json={"rules": "taash", "listed": False, "grace": 0, "seats": [{"kind": "me"}, *RANDOM_BOTS]}
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not client.get("/api/me/games").json()["matches"]:
         time.sleep(0.05)
     assert client.get("/api/me/games").json()["matches"]
     gone = client.delete("/api/me")
-    assert (gone.json() == {"deleted": True} and 'dehla_player=""' in gone.headers["set-cookie"]) or \
-        "max-age=0" in gone.headers["set-cookie"].lower()
+    assert (
+        gone.json() == {"deleted": True} and 'dehla_player=""' in gone.headers["set-cookie"]
+    ) or "max-age=0" in gone.headers["set-cookie"].lower()
     be(client, me)  # even the old cookie finds nothing of the player any more
     assert client.get("/api/me").json()["name"] == ""
     assert client.get("/api/me/games").json() == {"matches": [], "stats": {}}
@@ -358,8 +401,9 @@ def test_a_player_names_themselves_and_can_forget_everything(client: TestClient)
 
 def test_a_rated_table_needs_a_person_in_every_seat(client: TestClient) -> None:
     new_player(client)
-    refused = client.post("/api/tables", json={"rules": "taash", "rated": True,
-                                               "seats": [{"kind": "me"}, *RANDOM_BOTS]})
+    refused = client.post(
+        "/api/tables", json={"rules": "taash", "rated": True, "seats": [{"kind": "me"}, *RANDOM_BOTS]}
+    )
     assert refused.status_code == 400 and refused.json()["code"] == "rated_needs_people"
 
 
@@ -370,8 +414,16 @@ def test_a_rated_match_rates_its_four_players_as_openskill_does(client: TestClie
 
     players = [new_player(client) for _ in range(4)]
     be(client, players[0])
-    created = client.post("/api/tables", json={"rules": "taash", "rated": True, "grace": 0, "name": "P0", "seats": [
-        {"kind": "me"}, {"kind": "person"}, {"kind": "person"}, {"kind": "person"}]}).json()
+    created = client.post(
+        "/api/tables",
+        json={
+            "rules": "taash",
+            "rated": True,
+            "grace": 0,
+            "name": "P0",
+            "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "person"}, {"kind": "person"}],
+        },
+    ).json()
     table = created["id"]
     tokens = {0: created["token"], **{invite["seat"]: invite["token"] for invite in created["invites"]}}
     for seat, cookie in enumerate(players):  # each takes their seat, then leaves: the stand-ins play it out
@@ -467,8 +519,10 @@ def test_a_passkey_answer_that_does_not_verify_is_refused(client: TestClient) ->
     assert options["options"]["rp"]["id"] == "testserver" and options["state"]
     forged = client.post("/api/passkeys/register", json={"state": options["state"], "credential": {"id": "x"}})
     assert forged.status_code == 400 and forged.json()["code"] == "passkey_failed"
-    assert client.post("/api/passkeys/register", json={"state": "not ours", "credential": {}}).json()["code"] == \
-        "passkey_failed"
+    assert (
+        client.post("/api/passkeys/register", json={"state": "not ours", "credential": {}}).json()["code"]
+        == "passkey_failed"
+    )
     login = client.post("/api/passkeys/login/options", json={}).json()
     unknown = client.post("/api/passkeys/login", json={"state": login["state"], "credential": {"id": "nobody"}})
     assert unknown.status_code == 404 and unknown.json()["code"] == "passkey_unknown"
@@ -491,8 +545,14 @@ def test_a_reported_chat_line_reaches_the_admins_and_a_banned_player_may_only_wa
     with TestClient(create_app(open_storage(str(db)), WebSettings(bot_delay=0, hand_pause=0, trick_pause=0))) as client:
         host, rude = new_player(client), new_player(client)
         be(client, host)
-        created = client.post("/api/tables", json={"rules": "pagat", "listed": True, "seats": [
-            {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+        created = client.post(
+            "/api/tables",
+            json={
+                "rules": "pagat",
+                "listed": True,
+                "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}],
+            },
+        ).json()
         table, link = created["id"], created["invites"][0]["token"]
         with client.websocket_connect(f"/ws/{table}") as host_socket:
             host_socket.send_json({"type": "hello", "token": created["token"]})
@@ -529,8 +589,10 @@ def test_a_reported_chat_line_reaches_the_admins_and_a_banned_player_may_only_wa
 def test_a_blocked_player_is_never_seated_with_the_blocker_and_their_chat_is_hidden(client: TestClient) -> None:
     blocker, blocked = new_player(client), new_player(client)
     be(client, blocker)
-    created = client.post("/api/tables", json={"rules": "pagat", "seats": [
-        {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+    created = client.post(
+        "/api/tables",
+        json={"rules": "pagat", "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]},
+    ).json()
     table, link = created["id"], created["invites"][0]["token"]
     with client.websocket_connect(f"/ws/{table}") as mine:
         mine.send_json({"type": "hello", "token": created["token"]})
@@ -541,7 +603,8 @@ def test_a_blocked_player_is_never_seated_with_the_blocker_and_their_chat_is_hid
             _until(theirs, lambda m: m["type"] == "chat_log")
             be(client, blocker)
             assert client.post("/api/me/blocks", json={"table": table, "seat": 1}).json()["blocks"] == [
-                {"player": client.get("/api/me/blocks").json()["blocks"][0]["player"], "name": "Pest"}]
+                {"player": client.get("/api/me/blocks").json()["blocks"][0]["player"], "name": "Pest"}
+            ]
             assert client.post("/api/me/blocks", json={"table": table, "seat": 0}).json()["code"] == "block_self"
             theirs.send_json({"type": "chat", "text": "can you hear me"})
             assert _until(theirs, lambda m: m["type"] == "chat")["text"] == "can you hear me"
@@ -567,8 +630,10 @@ def test_a_friend_is_followed_seen_online_and_invited_to_a_table_by_name(client:
     host, friend = new_player(client), new_player(client)
     be(client, host)
     client.post("/api/me", json={"name": "Asha"})
-    first = client.post("/api/tables", json={"rules": "pagat", "seats": [
-        {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+    first = client.post(
+        "/api/tables",
+        json={"rules": "pagat", "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]},
+    ).json()
     be(client, friend)
     with client.websocket_connect(f"/ws/{first['id']}") as socket:
         socket.send_json({"type": "hello", "token": first["invites"][0]["token"], "name": "Bela"})
@@ -577,21 +642,28 @@ def test_a_friend_is_followed_seen_online_and_invited_to_a_table_by_name(client:
     followed = client.post("/api/me/friends", json={"table": first["id"], "seat": 1}).json()["friends"]
     assert [(item["name"], item["online"]) for item in followed] == [("Bela", True)]
     assert client.post("/api/me/friends", json={"table": first["id"], "seat": 0}).json()["code"] == "follow_self"
-    second = client.post("/api/tables", json={"rules": "taash", "seats": [
-        {"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]}).json()
+    second = client.post(
+        "/api/tables",
+        json={"rules": "taash", "seats": [{"kind": "me"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]},
+    ).json()
     friend_id = followed[0]["player"]
-    assert client.post(f"/api/tables/{second['id']}/invite", json={"friend": "someone", "seat": 1}).json()[
-        "code"] == "not_a_friend"
+    assert (
+        client.post(f"/api/tables/{second['id']}/invite", json={"friend": "someone", "seat": 1}).json()["code"]
+        == "not_a_friend"
+    )
     assert client.post(f"/api/tables/{second['id']}/invite", json={"friend": friend_id, "seat": 1}).json() == {
-        "ok": True}
+        "ok": True
+    }
     be(client, friend)
     notices = client.get("/api/me/notices").json()["notices"]
     assert [(item["table"], item["seat"], item["from"]) for item in notices] == [(second["id"], 1, "Asha")]
     with client.websocket_connect(f"/ws/{second['id']}") as socket:  # the friend's identity opens the seat
         socket.send_json({"type": "hello", "mine": True})
         assert _until(socket, lambda m: m["type"] == "state" and m["seat"] is not None)["seat"] == 1
-    assert client.post(f"/api/tables/{second['id']}/invite", json={"friend": friend_id, "seat": 2}).json()[
-        "code"] == "not_a_friend"  # only the host invites, and only whom they follow
+    assert (
+        client.post(f"/api/tables/{second['id']}/invite", json={"friend": friend_id, "seat": 2}).json()["code"]
+        == "not_a_friend"
+    )  # only the host invites, and only whom they follow
     assert client.request("DELETE", "/api/me/notices", json={"id": notices[0]["id"]}).json()["notices"] == []
 
 
@@ -631,8 +703,10 @@ def test_a_table_is_a_fold_of_its_log_through_the_one_step(tmp_path: Path) -> No
         _finished(client, table)
         record = client.get(f"/api/history/{table}/1/record").json()
     with sqlite3.connect(db) as connection:
-        entries = [upgrade_entry(json.loads(row[0])) for row in connection.execute(
-            "SELECT entry FROM log WHERE table_id = ? ORDER BY seq", (table,))]
+        entries = [
+            upgrade_entry(json.loads(row[0]))
+            for row in connection.execute("SELECT entry FROM log WHERE table_id = ? ORDER BY seq", (table,))
+        ]
     state = State(parse_rules("taash"), [SeatInfo("bot", "random", f"Bot {seat}") for seat in range(4)])
     for entry in entries:
         state.seq += 1

@@ -52,10 +52,12 @@ def test_postgres_storage_round_trip(clean_database: str) -> None:
         await storage.update_table("t1", {"title": "y", "seats": []})
         assert [row.meta["title"] for row in await storage.load_tables()] == ["y"]
         assert [entry.get("a") for entry in await storage.load_log("t1")] == [None, "10H"]
-        await storage.save_finished(FinishedMatch("t1", 1, 5.0, {"score": [1, 0]}, {"format": "dehla-record/1"},
-                                                    listed=True))
-        await storage.save_finished(FinishedMatch("t1", 1, 6.0, {"score": [1, 0]}, {"format": "dehla-record/1"},
-                                                    listed=True))
+        await storage.save_finished(
+            FinishedMatch("t1", 1, 5.0, {"score": [1, 0]}, {"format": "dehla-record/1"}, listed=True)
+        )
+        await storage.save_finished(
+            FinishedMatch("t1", 1, 6.0, {"score": [1, 0]}, {"format": "dehla-record/1"}, listed=True)
+        )
         assert [item.finished for item in await storage.list_finished()] == [6.0]
         found = await storage.get_finished("t1", 1)
         assert found is not None and found.record["format"] == "dehla-record/1"
@@ -68,8 +70,10 @@ def test_postgres_storage_round_trip(clean_database: str) -> None:
 def test_a_table_on_postgres_survives_kill_9_and_finishes(clean_database: str) -> None:
     server = LiveServer(clean_database, hand_pause=0).start()
     try:
-        created = server.post("/api/tables", {"rules": {"preset": "mendikot", "target": 1},
-                                              "seats": [{"kind": "person"}, {"kind": "bot"}] * 2})
+        created = server.post(
+            "/api/tables",
+            {"rules": {"preset": "mendikot", "target": 1}, "seats": [{"kind": "person"}, {"kind": "bot"}] * 2},
+        )
         tokens = [invite["token"] for invite in created["invites"]]
 
         async def play(limit: int | None) -> int:
@@ -78,8 +82,10 @@ def test_a_table_on_postgres_survives_kill_9_and_finishes(clean_database: str) -
                 await seats[0].wait(lambda s: s["version"] >= limit)
                 version = seats[0].state["version"] if seats[0].state else 0
             else:
-                await asyncio.wait_for(asyncio.gather(*(_drive_seat(client, random.Random(n))
-                                                        for n, client in enumerate(seats))), timeout=60)
+                await asyncio.wait_for(
+                    asyncio.gather(*(_drive_seat(client, random.Random(n)) for n, client in enumerate(seats))),
+                    timeout=60,
+                )
                 version = 0
             for client in seats:
                 await client.close()

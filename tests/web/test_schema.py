@@ -29,8 +29,10 @@ SEAT = {"kind": "bot", "bot": "random", "name": "Bot 0", "token_hash": None, "cl
         ({"type": "action", "seat": "2", "action": "10H", "by": "bot"}, "log entry: 'seat' must be a whole number"),
         ({"type": "action", "seat": 2, "by": "bot"}, "log entry: 'action' (text) is missing"),
         ({"type": "deal", "cards": "10H 2S"}, "log entry: 'cards' must be a list of texts"),
-        ({"type": "settings", "listed": 1, "watchers_allowed": True, "trick_pause": 1},
-         "log entry: 'listed' must be true or false, not 1"),
+        (
+            {"type": "settings", "listed": 1, "watchers_allowed": True, "trick_pause": 1},
+            "log entry: 'listed' must be true or false, not 1",
+        ),
         ({"type": "seat", "seat": 1, "kind": "bot", "bot": "random"}, "log entry: 'name' (text) is missing"),
         ({"type": "shuffle"}, "unknown log entry 'shuffle'"),
         ({"k": "shuffle"}, "unknown log entry 'shuffle'"),
@@ -44,13 +46,26 @@ def test_a_wrong_log_entry_is_refused_naming_the_field(entry: object, message: s
 
 
 def test_old_entries_read_in_todays_form() -> None:
-    assert upgrade_entry({"k": "act", "seat": 1, "a": "10H"}) == {"type": "action", "seat": 1, "action": "10H",
-                                                                   "by": "person"}
-    assert upgrade_entry({"k": "deal", "hands": ["10H", "2S"], "open_draw": None}) == {"type": "deal",
-                                                                                       "cards": ["10H", "2S"]}
+    assert upgrade_entry({"k": "act", "seat": 1, "a": "10H"}) == {
+        "type": "action",
+        "seat": 1,
+        "action": "10H",
+        "by": "person",
+    }
+    assert upgrade_entry({"k": "deal", "hands": ["10H", "2S"], "open_draw": None}) == {
+        "type": "deal",
+        "cards": ["10H", "2S"],
+    }
     # a seat written without a bot or a token reads as the default bot's seat, not yet claimed
     assert upgrade_entry({"type": "seat", "seat": 0, "kind": "person", "name": "Ann"}) == {
-        "type": "seat", "seat": 0, "kind": "person", "bot": "", "name": "Ann", "token_hash": None, "claimed": False}
+        "type": "seat",
+        "seat": 0,
+        "kind": "person",
+        "bot": "",
+        "name": "Ann",
+        "token_hash": None,
+        "claimed": False,
+    }
 
 
 def test_a_table_row_is_read_with_its_defaults_and_refused_naming_a_wrong_field() -> None:
@@ -64,7 +79,8 @@ def test_a_table_row_is_read_with_its_defaults_and_refused_naming_a_wrong_field(
 
 
 def test_a_table_whose_row_is_wrong_is_left_out_and_the_others_resume(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     seats = [{**SEAT, "name": f"Bot {seat}", "bot": default_bot()} for seat in range(4)]
 
     async def run() -> set[str]:

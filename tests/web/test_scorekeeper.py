@@ -139,9 +139,19 @@ def test_rules_the_engine_refuses_are_refused() -> None:
     assert (error.code, error.params) == ("scorekeeper_options", {})
 
 
-@pytest.mark.parametrize("rules", ["taash", "taash-b2b", {"preset": "taash", "trick_minimum": True},
-                                   {"preset": "taash-b2b", "trick_minimum": True, "sweep_bonus": "double"},
-                                   "mendikot", "mendikot-band", "mendikot-8", "pagat-cut"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "taash",
+        "taash-b2b",
+        {"preset": "taash", "trick_minimum": True},
+        {"preset": "taash-b2b", "trick_minimum": True, "sweep_bonus": "double"},
+        "mendikot",
+        "mendikot-band",
+        "mendikot-8",
+        "pagat-cut",
+    ],
+)
 def test_every_hand_the_engine_plays_is_accepted_as_it_ended(rules: Any) -> None:
     parsed = parse_rules(rules)
     early = 0
@@ -154,7 +164,12 @@ def test_every_hand_the_engine_plays_is_accepted_as_it_ended(rules: Any) -> None
             hand = {"tens": list(result.tens), "tricks": list(result.tricks_won)}
             check_hand(parsed, result.dealer, index, hand)
             early += sum(result.tricks_won) < parsed.tricks_per_hand
-        data = score_hands({"rules": rules, "first_dealer": match.first_dealer,
-                            "hands": [{"tens": list(r.tens), "tricks": list(r.tricks_won)} for r in match.results]})
+        data = score_hands(
+            {
+                "rules": rules,
+                "first_dealer": match.first_dealer,
+                "hands": [{"tens": list(r.tens), "tricks": list(r.tricks_won)} for r in match.results],
+            }
+        )
         assert data["score"] == list(match.score) and data["winner"] == match.winner
     assert early or not parsed.early_end  # the Taash presets did end hands early, and each was accepted

@@ -32,10 +32,24 @@ def _routes(client: TestClient) -> list[str]:
     """Every GET route of the app, with the path parameters filled in with a real table and match."""
     created = client.post("/api/tables", json={"rules": "pagat", "seats": [{"kind": "bot"}] * 4}).json()
     table = created["id"]
-    paths = ["/", f"/t/{table}", "/history", f"/replay/{table}/1", "/scorekeeper", "/api/meta", "/api/i18n/es",
-             "/api/i18n/en", "/api/tables", f"/api/tables/{table}", "/api/history",
-             f"/api/history/{table}/1/record", f"/api/history/{table}/1/replay", "/static/style.css",
-             "/api/no-such-route", "/static/no-such-file.js"]
+    paths = [
+        "/",
+        f"/t/{table}",
+        "/history",
+        f"/replay/{table}/1",
+        "/scorekeeper",
+        "/api/meta",
+        "/api/i18n/es",
+        "/api/i18n/en",
+        "/api/tables",
+        f"/api/tables/{table}",
+        "/api/history",
+        f"/api/history/{table}/1/record",
+        f"/api/history/{table}/1/replay",
+        "/static/style.css",
+        "/api/no-such-route",
+        "/static/no-such-file.js",
+    ]
     for extra in ("/manifest.webmanifest", "/sw.js", "/i18n/es.js"):
         if client.get(extra).status_code == 200:
             paths.append(extra)
@@ -50,8 +64,11 @@ def test_every_route_sends_the_security_headers(client: TestClient) -> None:
         assert headers["x-content-type-options"] == "nosniff", path
         assert headers["referrer-policy"] == "no-referrer", path
         assert headers["x-frame-options"] == "DENY", path
-    for path, body in (("/api/tables", {"rules": "whist"}), ("/api/scorekeeper", {"rules": "pagat"}),
-                       ("/api/rules", {"preset": "pagat"})):
+    for path, body in (
+        ("/api/tables", {"rules": "whist"}),
+        ("/api/scorekeeper", {"rules": "pagat"}),
+        ("/api/rules", {"preset": "pagat"}),
+    ):
         assert client.post(path, json=body).headers["content-security-policy"] == CONTENT_SECURITY_POLICY
 
 
@@ -71,8 +88,10 @@ def test_the_page_has_no_inline_script_or_style(client: TestClient) -> None:
 
 def test_cross_origin_websocket_is_refused(client: TestClient) -> None:
     table = client.post("/api/tables", json={"rules": "pagat", "seats": [{"kind": "bot"}] * 4}).json()["id"]
-    with pytest.raises(WebSocketDisconnect) as refused, \
-            client.websocket_connect(f"/ws/{table}", headers={"origin": "https://evil.example"}) as socket:
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"/ws/{table}", headers={"origin": "https://evil.example"}) as socket,
+    ):
         socket.receive_json()
     assert refused.value.code == 4403
 
@@ -90,8 +109,10 @@ def test_an_origin_given_to_serve_is_accepted(tmp_path: Path) -> None:
         with client.websocket_connect(f"/ws/{table}", headers={"origin": "https://cards.example.org"}) as socket:
             socket.send_json({"type": "ping"})
             assert socket.receive_json()["type"] in ("state", "pong", "chat_log")
-        with pytest.raises(WebSocketDisconnect), \
-                client.websocket_connect(f"/ws/{table}", headers={"origin": "https://other.example.org"}) as socket:
+        with (
+            pytest.raises(WebSocketDisconnect),
+            client.websocket_connect(f"/ws/{table}", headers={"origin": "https://other.example.org"}) as socket,
+        ):
             socket.receive_json()
 
 
@@ -122,8 +143,12 @@ def test_normalise_origin() -> None:
 
 
 def test_bad_allow_origin_gives_one_line() -> None:
-    result = subprocess.run([sys.executable, "-m", "dehla", "serve", "--allow-origin", "cards.example.org"],
-                            capture_output=True, text=True, timeout=30)
+    result = subprocess.run(
+        [sys.executable, "-m", "dehla", "serve", "--allow-origin", "cards.example.org"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert result.returncode != 0 and "is not an origin" in result.stderr and "Traceback" not in result.stderr
 
 

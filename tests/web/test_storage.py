@@ -19,7 +19,8 @@ def test_an_append_is_committed_before_it_returns(tmp_path: Path) -> None:
         await storage.append("t1", 0, {"type": "match", "match_no": 1, "first_dealer": 2})
         other = sqlite3.connect(tmp_path / "a.sqlite3")  # another process's view of the file
         assert other.execute("SELECT seq, entry FROM log").fetchall() == [
-            (0, '{"type":"match","match_no":1,"first_dealer":2}')]
+            (0, '{"type":"match","match_no":1,"first_dealer":2}')
+        ]
         other.close()
         await storage.close()
 
@@ -55,8 +56,12 @@ def test_a_refused_write_fails_alone(tmp_path: Path) -> None:
         storage = SQLiteStorage(tmp_path / "c.sqlite3")
         await storage.open()
         await storage.create_table(TableRow("t", {}))
-        results = await asyncio.gather(storage.append("t", 0, {"a": 1}), storage.append("t", 0, {"a": 2}),
-                                       storage.append("t", 1, {"a": 3}), return_exceptions=True)
+        results = await asyncio.gather(
+            storage.append("t", 0, {"a": 1}),
+            storage.append("t", 0, {"a": 2}),
+            storage.append("t", 1, {"a": 3}),
+            return_exceptions=True,
+        )
         assert results[0] is None and isinstance(results[1], StaleLog) and results[2] is None
         assert await storage.load_log("t") == [{"a": 1}, {"a": 3}]
         await storage.close()

@@ -57,8 +57,9 @@ def _until(socket: Any, wanted: Callable[[dict[str, Any]], bool], limit: int = 5
 
 
 def _error_of(server: LiveServer, path: str, body: object) -> tuple[int, dict[str, Any]]:
-    request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        server.url + path, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     try:
         urllib.request.urlopen(request, timeout=10)
     except urllib.error.HTTPError as error:
@@ -125,8 +126,9 @@ def test_watching_a_private_table_needs_its_watch_link(client: TestClient) -> No
 
 
 def test_a_table_can_refuse_watchers(client: TestClient) -> None:
-    created = client.post("/api/tables", json={"rules": "pagat", "seats": ME_AND_BOTS,
-                                               "watchers_allowed": False}).json()
+    created = client.post(
+        "/api/tables", json={"rules": "pagat", "seats": ME_AND_BOTS, "watchers_allowed": False}
+    ).json()
     with client.websocket_connect(f"/ws/{created['id']}") as socket:
         socket.send_json({"type": "hello"})
         assert socket.receive_json()["code"] == "watchers_not_allowed"
@@ -154,12 +156,18 @@ def test_host_can_replace_a_seat_between_hands(server: LiveServer) -> None:
         # play the hand to its end
         rng = random.Random(3)
         while True:
-            state = await host.wait(lambda s: s["observation"]["phase"] in ("deal", "over")
-                                    or s["observation"]["to_act"] == 0, timeout=60)
+            state = await host.wait(
+                lambda s: s["observation"]["phase"] in ("deal", "over") or s["observation"]["to_act"] == 0, timeout=60
+            )
             if state["observation"]["to_act"] != 0:
                 break
-            await host.send({"type": "act", "action": rng.choice(state["observation"]["legal_actions"]),
-                             "version": state["version"]})
+            await host.send(
+                {
+                    "type": "act",
+                    "action": rng.choice(state["observation"]["legal_actions"]),
+                    "version": state["version"],
+                }
+            )
             await host.wait(lambda s, v=state["version"]: s["version"] > v)
         # between hands (nobody pressed "Next hand"): seat 2 goes to a friend with a fresh invite
         await host.send({"type": "seat", "seat": 2, "kind": "invite"})
@@ -246,8 +254,10 @@ def test_second_window_takes_the_seat_and_first_is_told(server: LiveServer) -> N
 
 def test_finished_trick_is_in_the_state_until_next_action(server: LiveServer) -> None:
     async def run() -> None:
-        created = server.post("/api/tables", {"rules": {"preset": "pagat", "target": 1}, "trick_pause": 0.02,
-                                              "seats": [{"kind": "bot"}] * 4})
+        created = server.post(
+            "/api/tables",
+            {"rules": {"preset": "pagat", "target": 1}, "trick_pause": 0.02, "seats": [{"kind": "bot"}] * 4},
+        )
         watcher = await SeatClient(server, created["id"]).open()
         await watcher.wait(lambda s: s["table"]["status"] == "over", timeout=120)
         await watcher.close()
@@ -271,10 +281,12 @@ def test_finished_trick_is_in_the_state_until_next_action(server: LiveServer) ->
         assert winner == finished["winning_card"] and 0 <= finished["pause"] <= 0.02
         if not finished["last_of_hand"]:
             last_trick = {key: observation["tricks"][-1][key] for key in ("leader", "cards", "winner", "collected_by")}
-            assert last_trick == {"leader": finished["leader"], "cards": cards,
-                                                 "winner": finished["winner"],
-                                                 "collected_by": None if finished["collected"] is None
-                                                 else finished["winner"]}
+            assert last_trick == {
+                "leader": finished["leader"],
+                "cards": cards,
+                "winner": finished["winner"],
+                "collected_by": None if finished["collected"] is None else finished["winner"],
+            }
             assert finished["number"] == len(observation["tricks"])
         if finished["collected"] is not None:
             collected += 1
@@ -286,8 +298,7 @@ def test_finished_trick_is_in_the_state_until_next_action(server: LiveServer) ->
 
 def test_bots_wait_for_the_trick_pause(server: LiveServer) -> None:
     async def run() -> SeatClient:
-        created = server.post("/api/tables", {"rules": "mendikot", "trick_pause": 0.3,
-                                              "seats": [{"kind": "bot"}] * 4})
+        created = server.post("/api/tables", {"rules": "mendikot", "trick_pause": 0.3, "seats": [{"kind": "bot"}] * 4})
         watcher = await SeatClient(server, created["id"]).open()
         await watcher.wait(lambda s: s["observation"] is not None and len(s["observation"]["tricks"]) >= 3)
         await watcher.close()
@@ -300,7 +311,7 @@ def test_bots_wait_for_the_trick_pause(server: LiveServer) -> None:
         finished = message["finished_trick"]
         if finished is None or finished["last_of_hand"]:
             continue
-        later = next(((when, m) for when, m in states[index + 1:] if m["version"] > message["version"]), None)
+        later = next(((when, m) for when, m in states[index + 1 :] if m["version"] > message["version"]), None)
         if later is not None:
             # the next bot waited for what was left of the pause when this state was sent
             waits.append(later[0] - at - finished["pause"])
@@ -315,11 +326,17 @@ def test_a_person_may_play_at_once_after_a_trick(server: LiveServer) -> None:
         rng = random.Random(7)
         exercised = False
         for _ in range(13):  # one hand: I win a trick and lead the next one (about 98 deals in 100)
-            state = await me.wait(lambda s: s["observation"] is not None and s["observation"]["to_act"] == 0,
-                                  timeout=30)
+            state = await me.wait(
+                lambda s: s["observation"] is not None and s["observation"]["to_act"] == 0, timeout=30
+            )
             sent = time.monotonic()
-            await me.send({"type": "act", "action": rng.choice(state["observation"]["legal_actions"]),
-                           "version": state["version"]})
+            await me.send(
+                {
+                    "type": "act",
+                    "action": rng.choice(state["observation"]["legal_actions"]),
+                    "version": state["version"],
+                }
+            )
             await me.wait(lambda s, v=state["version"]: s["version"] > v)
             if state["finished_trick"] is not None and state["finished_trick"]["pause"] > 0.5:
                 assert time.monotonic() - sent < 0.4  # my lead is taken during the pause
@@ -374,8 +391,10 @@ def test_must_follow_refusal_over_the_socket(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{created['id']}") as socket:
         socket.send_json({"type": "hello", "token": created["token"]})
         for _ in range(13):
-            state = _until(socket, lambda m: m["type"] == "state" and m["observation"] is not None
-                           and m["observation"]["to_act"] == 0)
+            state = _until(
+                socket,
+                lambda m: m["type"] == "state" and m["observation"] is not None and m["observation"]["to_act"] == 0,
+            )
             observation = state["observation"]
             led = observation["led"]
             held = [card for card in observation["hand"] if card[-1] == led]
@@ -386,8 +405,9 @@ def test_must_follow_refusal_over_the_socket(client: TestClient) -> None:
                 assert error["code"] == "must_follow"
                 assert error["params"]["suit"] == led and sorted(error["params"]["cards"]) == sorted(held)
                 return
-            socket.send_json({"type": "act", "action": rng.choice(observation["legal_actions"]),
-                              "version": state["version"]})
+            socket.send_json(
+                {"type": "act", "action": rng.choice(observation["legal_actions"]), "version": state["version"]}
+            )
     pytest.skip("no position to refuse in this deal")  # pragma: no cover - seed 2 gives one
 
 
@@ -397,18 +417,29 @@ def test_band_hukum_refusals_say_why() -> None:
     observation = hiding.observe(chooser)
     assert illegal_reason(observation, Play(observation.hand[0])).code == "must_hide"
     assert illegal_reason(observation, Call(0)).code == "no_call_now"
-    leading = _position("mendikot-band", 4, lambda match: match.phase is Phase.PLAY and not match.current_trick
-                        and match.observe(match.to_act or 0).trump_hidden)
+    leading = _position(
+        "mendikot-band",
+        4,
+        lambda match: (
+            match.phase is Phase.PLAY and not match.current_trick and match.observe(match.to_act or 0).trump_hidden
+        ),
+    )
     assert illegal_reason(leading.observe(leading.to_act or 0), Reveal()).code == "reveal_leader"
-    following = _position("mendikot-band", 4, lambda match: _can_follow_and_hold_another_suit(match)
-                          and match.observe(match.to_act or 0).trump_hidden)
+    following = _position(
+        "mendikot-band",
+        4,
+        lambda match: _can_follow_and_hold_another_suit(match) and match.observe(match.to_act or 0).trump_hidden,
+    )
     observation = following.observe(following.to_act or 0)
     error = illegal_reason(observation, Reveal())
     assert observation.led is not None
     assert error.code == "reveal_can_follow" and error.params == {"suit": observation.led.name}
     assert illegal_reason(observation, Hide(observation.hand[0])).code == "no_hide_now"
-    hidden = _position("mendikot-band", 4, lambda match: match.phase is Phase.PLAY
-                       and match.observe(match.to_act or 0).hidden_card is not None)
+    hidden = _position(
+        "mendikot-band",
+        4,
+        lambda match: match.phase is Phase.PLAY and match.observe(match.to_act or 0).hidden_card is not None,
+    )
     mine = hidden.observe(hidden.to_act or 0)
     assert mine.hidden_card is not None
     assert illegal_reason(mine, Play(mine.hidden_card)).params == {"card": str(mine.hidden_card)}
@@ -421,10 +452,32 @@ def test_band_hukum_refusals_say_why() -> None:
 
 def test_every_refusal_code_has_an_english_template(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
-    for code in ("bad_message", "too_big", "rate", "not_your_turn", "must_follow", "illegal", "bad_action", "stale",
-                 "not_now", "match_not_started", "match_over", "no_hand_to_move_on", "watcher", "bad_token",
-                 "storage", "no_table", "seat_taken", "seat_reserved", "seat_bot_until_hand_end", "not_host",
-                 "watchers_not_allowed", "chat_too_long", "chat_rate", "moved_elsewhere"):
+    for code in (
+        "bad_message",
+        "too_big",
+        "rate",
+        "not_your_turn",
+        "must_follow",
+        "illegal",
+        "bad_action",
+        "stale",
+        "not_now",
+        "match_not_started",
+        "match_over",
+        "no_hand_to_move_on",
+        "watcher",
+        "bad_token",
+        "storage",
+        "no_table",
+        "seat_taken",
+        "seat_reserved",
+        "seat_bot_until_hand_end",
+        "not_host",
+        "watchers_not_allowed",
+        "chat_too_long",
+        "chat_rate",
+        "moved_elsewhere",
+    ):
         assert meta["messages"][code] == TEMPLATES[code]
     assert "{suit}" in meta["messages"]["must_follow"] and "{cards}" in meta["messages"]["must_follow"]
     for preset in meta["presets"]:
@@ -516,9 +569,24 @@ def test_old_log_format_still_loads(tmp_path: Path) -> None:
     # and a whole old database is resumed by the server
     db = tmp_path / "old.sqlite3"
     tokens = [f"old-token-{seat}-xxxxxxxxxxxxxxxxxxxxxxxx" for seat in range(4)]
-    meta = {"title": "", "rules": "mendikot", "grace": 3600, "timer": None, "status": "playing", "match_no": 1,
-            "seats": [{"kind": "person", "bot": default_bot(), "name": f"P{seat}", "token_hash": hash_token(token),
-                       "claimed": True} for seat, token in enumerate(tokens)]}
+    meta = {
+        "title": "",
+        "rules": "mendikot",
+        "grace": 3600,
+        "timer": None,
+        "status": "playing",
+        "match_no": 1,
+        "seats": [
+            {
+                "kind": "person",
+                "bot": default_bot(),
+                "name": f"P{seat}",
+                "token_hash": hash_token(token),
+                "claimed": True,
+            }
+            for seat, token in enumerate(tokens)
+        ],
+    }
 
     async def write() -> None:
         storage = SQLiteStorage(db)
@@ -553,9 +621,15 @@ def test_the_log_is_record_actions_plus_seat_events(tmp_path: Path) -> None:
     db = str(tmp_path / "log.sqlite3")
     settings = WebSettings(bot_delay=0, hand_pause=0, trick_pause=0)
     with TestClient(create_app(open_storage(db), settings)) as client:
-        created = client.post("/api/tables", json={"rules": {"preset": "mendikot", "target": 1}, "listed": True,
-                                                   "seats": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot"},
-                                                             {"kind": "bot"}], "grace": 0}).json()
+        created = client.post(
+            "/api/tables",
+            json={
+                "rules": {"preset": "mendikot", "target": 1},
+                "listed": True,
+                "seats": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}],
+                "grace": 0,
+            },
+        ).json()
         with client.websocket_connect(f"/ws/{created['id']}") as socket:
             socket.send_json({"type": "hello", "token": created["invites"][1]["token"], "name": "Bela"})
             _until(socket, lambda m: m["type"] == "state" and m["seat"] == 1)
@@ -579,9 +653,16 @@ def test_the_log_is_record_actions_plus_seat_events(tmp_path: Path) -> None:
     entries = asyncio.run(read())
     assert {entry["type"] for entry in entries} == {"seat", "match", "deal", "action"}
     # the seat belongs to the player whose browser took it (the client's cookie)
-    assert entries[0] == {"type": "seat", "seat": 1, "kind": "person", "bot": entries[0]["bot"], "name": "Bela",
-                          "token_hash": hash_token(created["invites"][1]["token"]), "claimed": True,
-                          "player": entries[0]["player"]}
+    assert entries[0] == {
+        "type": "seat",
+        "seat": 1,
+        "kind": "person",
+        "bot": entries[0]["bot"],
+        "name": "Bela",
+        "token_hash": hash_token(created["invites"][1]["token"]),
+        "claimed": True,
+        "player": entries[0]["player"],
+    }
     assert isinstance(entries[0]["player"], str) and len(entries[0]["player"]) >= 16
     # each entry reads back as it was written, its keys in the same order
     assert all(json.dumps(upgrade_entry(entry)) == json.dumps(entry) for entry in entries)
@@ -615,8 +696,13 @@ def test_a_real_server_refuses_a_socket_from_another_origin(server: LiveServer) 
 
 async def _stop_just_after_a_wake(tmp_path: Path) -> bool:
     """Stop the server one loop step after a table's driver was woken from a timed wait."""
-    service = TableService(SQLiteStorage(tmp_path / "t.sqlite3", synchronous="OFF"), bot_delay=30, hand_pause=0,
-                           trick_pause=0, rng=random.Random(1))
+    service = TableService(
+        SQLiteStorage(tmp_path / "t.sqlite3", synchronous="OFF"),
+        bot_delay=30,
+        hand_pause=0,
+        trick_pause=0,
+        rng=random.Random(1),
+    )
     await service.start()
     created = await service.create_table({"rules": "pagat", "seats": ME_AND_BOTS})
     session = created.session

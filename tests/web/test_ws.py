@@ -30,8 +30,9 @@ def test_seats_see_their_own_hand_and_watchers_see_none(server: LiveServer) -> N
         table, tokens = _people(server, listed=True)
         watcher = await SeatClient(server, table).open()
         seats = [await SeatClient(server, table, token).open() for token in tokens]
-        states = [await client.wait(lambda s: s["observation"] and s["observation"]["phase"] == "call")
-                  for client in seats]
+        states = [
+            await client.wait(lambda s: s["observation"] and s["observation"]["phase"] == "call") for client in seats
+        ]
         hands = [set(state["observation"]["hand"]) for state in states]
         assert all(len(hand) == 5 for hand in hands)  # called trump: five cards first
         assert len(set.union(*hands)) == 20
@@ -39,8 +40,7 @@ def test_seats_see_their_own_hand_and_watchers_see_none(server: LiveServer) -> N
             assert state["seat"] == number and state["table"]["seats"][number]["connected"]
         view = await watcher.wait(lambda s: s["observation"] and s["observation"]["phase"] == "call")
         assert view["seat"] is None and view["observation"]["hand"] == []
-        caller = next(client for client, state in zip(seats, states)
-                      if state["observation"]["to_act"] == state["seat"])
+        caller = next(client for client, state in zip(seats, states) if state["observation"]["to_act"] == state["seat"])
         assert caller.state is not None
         assert caller.state["observation"]["legal_actions"] == ["call S", "call H", "call D", "call C"]
         for client in [watcher, *seats]:
@@ -109,8 +109,14 @@ def test_unknown_table_is_refused(server: LiveServer) -> None:
 
 def test_a_bot_plays_for_a_person_after_the_grace_time_and_gives_the_seat_back(server: LiveServer) -> None:
     async def run() -> None:
-        created = server.post("/api/tables", {"rules": "mendikot", "grace": 0.3, "seats": [
-            {"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]})
+        created = server.post(
+            "/api/tables",
+            {
+                "rules": "mendikot",
+                "grace": 0.3,
+                "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
+            },
+        )
         me = await SeatClient(server, created["id"], created["token"]).open()
         state = await me.wait(lambda s: s["observation"] and s["observation"]["to_act"] == 0)
         assert not state["table"]["seats"][0]["auto"]
@@ -122,8 +128,10 @@ def test_a_bot_plays_for_a_person_after_the_grace_time_and_gives_the_seat_back(s
         # after the grace time a bot plays seat 0, and the match goes on
         later = await watcher.wait(lambda s: s["version"] > version + 8, timeout=20)
         assert later["table"]["seats"][0]["auto"]
-        assert any(m["type"] == "state" and m["last"] and m["last"]["seat"] == 0 and m["last"]["by"] == "bot"
-                   for m in watcher.messages)
+        assert any(
+            m["type"] == "state" and m["last"] and m["last"]["seat"] == 0 and m["last"]["by"] == "bot"
+            for m in watcher.messages
+        )
         back = await SeatClient(server, created["id"], created["token"]).open()
         state = await back.wait(lambda s: not s["table"]["seats"][0]["auto"])
         assert state["seat"] == 0
@@ -135,8 +143,14 @@ def test_a_bot_plays_for_a_person_after_the_grace_time_and_gives_the_seat_back(s
 
 def test_the_turn_timer_plays_a_legal_card(server: LiveServer) -> None:
     async def run() -> None:
-        created = server.post("/api/tables", {"rules": "taash", "timer": 1, "seats": [
-            {"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]})
+        created = server.post(
+            "/api/tables",
+            {
+                "rules": "taash",
+                "timer": 1,
+                "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
+            },
+        )
         me = await SeatClient(server, created["id"], created["token"]).open()
         state = await me.wait(lambda s: s["observation"] and s["observation"]["to_act"] == 0)
         assert state["deadline"] is not None and 0 < state["deadline"] <= 1
@@ -150,8 +164,14 @@ def test_the_turn_timer_plays_a_legal_card(server: LiveServer) -> None:
 
 def test_rematch_and_joining_a_bot_seat_between_hands(tmp_path: Path) -> None:
     async def run(server: LiveServer) -> None:
-        created = server.post("/api/tables", {"rules": {"preset": "mendikot", "target": 1}, "grace": 0, "seats": [
-            {"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]})
+        created = server.post(
+            "/api/tables",
+            {
+                "rules": {"preset": "mendikot", "target": 1},
+                "grace": 0,
+                "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
+            },
+        )
         table = created["id"]
         me = await SeatClient(server, table, created["token"]).open()
         await me.wait(lambda s: s["observation"] and s["observation"]["phase"] == "play")

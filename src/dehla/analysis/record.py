@@ -184,8 +184,7 @@ def analyse_record(
                 judged = decisions[number]
                 assert judged is not None
                 if leaf_values is not None and not judged.solved:
-                    judged.estimate = _estimate(leaf_values, positions[number][2], positions[number][3],
-                                                judged.team)
+                    judged.estimate = _estimate(leaf_values, positions[number][2], positions[number][3], judged.team)
     finally:
         solver.keep_table = keep
     if progress is not None:
@@ -193,8 +192,12 @@ def analyse_record(
     return _gathered(rules_json, final.players, positions, decisions)
 
 
-def _gathered(rules_json: RulesJSON, players: int, positions: list[tuple[int, int, Match, Action]],
-              decisions: list[Decision | None]) -> RecordAnalysis:
+def _gathered(
+    rules_json: RulesJSON,
+    players: int,
+    positions: list[tuple[int, int, Match, Action]],
+    decisions: list[Decision | None],
+) -> RecordAnalysis:
     """The judged decisions (one for each of ``positions``) by hand, and each seat's summary of them."""
     seats = [SeatSummary(seat) for seat in range(players)]
     analysed: dict[int, HandAnalysis] = {}
@@ -234,7 +237,8 @@ def _judge_hand(
         after = _after(positions, margins, number)
         value_limit = min(settings.node_limit, _VALUE_FLOOR)
         decisions[number], margins[number] = _decide(
-            solver, hand, index, match, action, value_limit, settings.result_node_limit, None, after)
+            solver, hand, index, match, action, value_limit, settings.result_node_limit, None, after
+        )
         done += 1
     # Pass 2, last decision first, on what is left of the budget: the tens of decisions judged on the
     # result alone, then trick 1.
@@ -255,7 +259,8 @@ def _judge_hand(
         value_limit = int(min(settings.node_limit, max(budget.nodes_left(), _VALUE_FLOOR)))
         after = _after(positions, margins, number)
         judged, margins[number] = _decide(
-            solver, hand, index, match, action, value_limit, settings.node_limit, budget, after)
+            solver, hand, index, match, action, value_limit, settings.node_limit, budget, after
+        )
         decisions[number] = judged
         done += 1
     return done
@@ -286,13 +291,27 @@ def _worker_hand(record: object, hand: int, settings: _Settings) -> HandAnalysis
     def report(done: int, total: int) -> None:
         _worker_queue.put((hand, done))
 
-    analysis = analyse_record(record, None, settings.node_limit, report, {hand}, settings.result_node_limit,
-                              settings.estimates, settings.hand_seconds)
+    analysis = analyse_record(
+        record,
+        None,
+        settings.node_limit,
+        report,
+        {hand},
+        settings.result_node_limit,
+        settings.estimates,
+        settings.hand_seconds,
+    )
     return analysis.hands[0]
 
 
-def _in_processes(record: object, numbers: list[int], total: int, settings: _Settings, workers: int,
-                  progress: Callable[[int, int], None] | None) -> list[HandAnalysis]:
+def _in_processes(
+    record: object,
+    numbers: list[int],
+    total: int,
+    settings: _Settings,
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+) -> list[HandAnalysis]:
     """Hands ``numbers`` analysed by a pool of ``workers`` processes, in hand order; ``progress`` as one run's.
 
     A worker that dies (killed, out of memory) ends the analysis with a ``DehlaError`` rather than a wait for
@@ -302,8 +321,9 @@ def _in_processes(record: object, numbers: list[int], total: int, settings: _Set
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
     others = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(min(workers, len(numbers)), mp_context=context, initializer=_worker_start,
-                               initargs=(queue,))
+    pool = ProcessPoolExecutor(
+        min(workers, len(numbers)), mp_context=context, initializer=_worker_start, initargs=(queue,)
+    )
     done = dict.fromkeys(numbers, 0)
     try:
         running = {hand: pool.submit(_worker_hand, record, hand, settings) for hand in numbers}
@@ -323,8 +343,10 @@ def _in_processes(record: object, numbers: list[int], total: int, settings: _Set
         hands = [running[hand].result() for hand in numbers]
     except BrokenProcessPool:
         _stop(pool, others)
-        raise DehlaError("an analysis worker process stopped before its hand was done (killed, or out of "
-                         "memory?); try again, or with fewer workers") from None
+        raise DehlaError(
+            "an analysis worker process stopped before its hand was done (killed, or out of "
+            "memory?); try again, or with fewer workers"
+        ) from None
     except BaseException:
         _stop(pool, others)
         raise
@@ -517,8 +539,7 @@ def _judge_result(solver: Solver, match: Match, decision: Decision, after: int |
     if decision.hand_lost:
         every = _results(solver, match)
         if every is not None:
-            decision.best = [action for action in every.actions
-                             if _margin_rank(every.for_team(action, team)) == best]
+            decision.best = [action for action in every.actions if _margin_rank(every.for_team(action, team)) == best]
     return played.margin
 
 

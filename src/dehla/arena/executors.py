@@ -120,7 +120,9 @@ def run_ray(
         if address:
             check_ray_address(address)
         options: dict[str, str | int | bool] = {
-            "include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR",
+            "include_dashboard": False,
+            "log_to_driver": False,
+            "logging_level": "ERROR",
         }
         if address:
             options["address"] = address

@@ -31,8 +31,16 @@ from dehla.protocol.messages import DEFAULT_MOVE_TIMEOUT
 from dehla.record import RecordJSON, to_record
 from dehla.rules import Rules
 
-__all__ = ["ArenaConfig", "Task", "plan_tasks", "play_task", "LegResult", "HandSummary", "LegFailure",
-           "ArenaRecordJSON"]
+__all__ = [
+    "ArenaConfig",
+    "Task",
+    "plan_tasks",
+    "play_task",
+    "LegResult",
+    "HandSummary",
+    "LegFailure",
+    "ArenaRecordJSON",
+]
 
 #: Which entrant of a pair: ``a`` (the first) or ``b``.
 Side = Literal["a", "b"]
@@ -82,6 +90,7 @@ class LegResult(TypedDict):
     match: float | None
     failure: LegFailure | None
     record: ArenaRecordJSON | None
+
 
 #: Deals per unit of work: small enough for a lively progress bar, big enough to keep overheads low.
 DEALS_PER_TASK = 10

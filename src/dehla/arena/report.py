@@ -19,8 +19,19 @@ from dehla.bots.base import BOTS
 from dehla.rules import RulesJSON
 
 __all__ = [
-    "REPORT_FORMAT", "jsonable", "summarize", "write_json", "write_csv", "summary_lines", "leg_key", "CSV_COLUMNS",
-    "ArenaReport", "PairStats", "EntrantJSON", "ReportFailure", "RunInfo",
+    "REPORT_FORMAT",
+    "jsonable",
+    "summarize",
+    "write_json",
+    "write_csv",
+    "summary_lines",
+    "leg_key",
+    "CSV_COLUMNS",
+    "ArenaReport",
+    "PairStats",
+    "EntrantJSON",
+    "ReportFailure",
+    "RunInfo",
 ]
 
 REPORT_FORMAT = "dehla-arena/1"
@@ -269,19 +280,35 @@ def summary_lines(report: ArenaReport) -> list[str]:
     lines = []
     for stats in report["pairs"]:
         lines.append(f"{stats['a']} vs {stats['b']}: {stats['hands']} hands")
-        lines.append(f"  hand-win rate of {stats['a']}: {_interval_text(stats['hand_win_rate'])}"
-                     f"  (won {stats['hand_wins']}, lost {stats['hand_losses']}, drawn {stats['hand_draws']})")
+        lines.append(
+            f"  hand-win rate of {stats['a']}: {_interval_text(stats['hand_win_rate'])}"
+            f"  (won {stats['hand_wins']}, lost {stats['hand_losses']}, drawn {stats['hand_draws']})"
+        )
         elo = stats["elo_difference"]
         if not math.isnan(elo["value"]):
             lines.append(f"  Elo difference: {elo['value']:+.0f} [{elo['low']:+.0f}, {elo['high']:+.0f}]")
         if stats["matches"]:
-            lines.append(f"  match-win rate of {stats['a']}: {_interval_text(stats['match_win_rate'])}"
-                         f"  ({stats['match_wins']} of {stats['matches']})")
+            lines.append(
+                f"  match-win rate of {stats['a']}: {_interval_text(stats['match_win_rate'])}"
+                f"  ({stats['match_wins']} of {stats['matches']})"
+            )
         sides = (
-            (stats["a"], stats["a_tens_per_hand"], stats["a_sweeps"], stats["a_kots"], stats["a_whitewashes"],
-             stats["a_forfeits"]),
-            (stats["b"], stats["b_tens_per_hand"], stats["b_sweeps"], stats["b_kots"], stats["b_whitewashes"],
-             stats["b_forfeits"]),
+            (
+                stats["a"],
+                stats["a_tens_per_hand"],
+                stats["a_sweeps"],
+                stats["a_kots"],
+                stats["a_whitewashes"],
+                stats["a_forfeits"],
+            ),
+            (
+                stats["b"],
+                stats["b_tens_per_hand"],
+                stats["b_sweeps"],
+                stats["b_kots"],
+                stats["b_whitewashes"],
+                stats["b_forfeits"],
+            ),
         )
         for name, tens, sweeps, kots, whitewashes, forfeits in sides:
             lines.append(

@@ -27,6 +27,7 @@ Z95 = 1.959963984540054
 #: Elo differences are cut at this size when a rate is 0 or 1.
 ELO_LIMIT = 1200.0
 
+
 class Interval(TypedDict):
     """An estimate with its 95% interval; all three NaN when there is no data (``null`` in the JSON report)."""
 

@@ -43,7 +43,6 @@ from numba.extending import intrinsic
 
 from dehla.kernel.layout import (
     ACTLOG,
-    C0,
     CAP0,
     CAP1,
     CENTRE,
@@ -57,12 +56,9 @@ from dehla.kernel.layout import (
     K1,
     LASTW,
     LEADER,
-    LED,
     MOVER,
     MSCORE0,
-    MSCORE1,
     MSTREAK0,
-    MSTREAK1,
     MUST_TRUMP,
     NACTIONS,
     NEXT_DEALER,
@@ -83,8 +79,6 @@ from dehla.kernel.layout import (
     P_STAGED,
     P_STAGED_LIMIT,
     P_STREAK_RESETS,
-    P_STREAK_SCALE,
-    P_TARGET,
     P_TRICKS,
     P_TRUMP,
     PH_CALL,
@@ -163,13 +157,35 @@ _MIX2 = -7723592293110705685  # 0x94D049BB133111EB
 
 
 @_inline
-def _unpack(params: Array) -> Params:
+def unpack_params(params: Array) -> Params:
     """The parameter vector's settings (``0 .. NPARAMS``) as a tuple: values the compiler knows cannot change
     while a batch is played."""
     return (
-        params[0], params[1], params[2], params[3], params[4], params[5], params[6], params[7], params[8],
-        params[9], params[10], params[11], params[12], params[13], params[14], params[15], params[16],
-        params[17], params[18], params[19], params[20], params[21], params[22], params[23], params[24],
+        params[0],
+        params[1],
+        params[2],
+        params[3],
+        params[4],
+        params[5],
+        params[6],
+        params[7],
+        params[8],
+        params[9],
+        params[10],
+        params[11],
+        params[12],
+        params[13],
+        params[14],
+        params[15],
+        params[16],
+        params[17],
+        params[18],
+        params[19],
+        params[20],
+        params[21],
+        params[22],
+        params[23],
+        params[24],
         params[25],
     )
 
@@ -262,7 +278,7 @@ _nth_card = nth_card_by_deposit if has_fast_pdep() else nth_card_by_search
 
 
 @_inline
-def _wrap(seat: int, n: int) -> int:
+def wrap_seat(seat: int, n: int) -> int:
     """``seat % n`` for ``seat`` in ``-n .. 2n - 1``, without a division."""
     if seat >= n:
         return seat - n
@@ -303,7 +319,7 @@ def deal_cards(params: Array, seed: int, row: Array, out: Array) -> None:
 
     ``row`` is scratch space of ``ROW`` values.
     """
-    p = _unpack(params)
+    p = unpack_params(params)
     row[:] = 0
     row[SEED] = seed
     pack = out[2 : 2 + p[P_DECK]]
@@ -372,13 +388,14 @@ def reset_all(states: Array, params: Array, seeds: Array, dealers: Array, where:
 
     ``pack`` is scratch space for 52 cards.
     """
-    p = _unpack(params)
+    p = unpack_params(params)
     for index in range(states.shape[0]):
         if where[index]:
             _reset_row(states[index], p, seeds[index], dealers[index], pack)
 
 
 # Legal actions -------------------------------------------------------------------------------------
+
 
 @_inline
 def playable(row: Array) -> int:
@@ -442,7 +459,7 @@ def legal_codes_all(states: Array, params: Array, out: Array) -> None:
 
     The codes' 109 bits are set in two words, then written eight booleans to a word, without a branch per card.
     """
-    p = _unpack(params)
+    p = unpack_params(params)
     for index in range(states.shape[0]):
         row = states[index]
         target = out[index]
@@ -485,13 +502,14 @@ def _random_code(row: Array, params: Params) -> int:
 @_jit
 def random_actions_all(states: Array, params: Array, out: Array) -> None:
     """A uniformly drawn legal action index for every hand (-1 for hands that are over)."""
-    p = _unpack(params)
+    p = unpack_params(params)
     for index in range(states.shape[0]):
         code = _random_code(states[index], p)
         out[index] = code
 
 
 # Applying actions ----------------------------------------------------------------------------------
+
 
 @_inline
 def _result_of(row: Array, results: Array) -> int:
@@ -536,7 +554,7 @@ def _end_trick(row: Array, params: Params, results: Array, rewards: FloatArray) 
     """A trick is complete (``Match._end_trick``): its winner, the collection, the hand's end, the staged deal."""
     n = params[P_N]
     leader = row[LEADER]
-    winner = _wrap(leader + trick_winner(row, n), n)
+    winner = wrap_seat(leader + trick_winner(row, n), n)
     team = winner & 1
     row[K0 + team] += 1
     number = row[NPLAYED] + 1
@@ -603,16 +621,14 @@ def apply_code(row: Array, params: Params, results: Array, code: int, rewards: F
 
 
 @_jit
-def step_all(
-    states: Array, params: Array, actions: Array, rewards: FloatArray, done: BoolArray
-) -> int:
+def step_all(states: Array, params: Array, actions: Array, rewards: FloatArray, done: BoolArray) -> int:
     """Apply ``actions[i]`` (an action index) to every hand still in play; -1, or the first hand whose is illegal.
 
     Every action is checked before any is applied, so an illegal one leaves the whole batch as it was.
     ``rewards`` (per hand and team) is zeroed and then holds the result of each hand that ends now;
     ``done`` says which hands are over.
     """
-    p = _unpack(params)
+    p = unpack_params(params)
     count = states.shape[0]
     for index in range(count):
         row = states[index]
@@ -633,7 +649,7 @@ def step_all(
 @_jit
 def play_random_all(states: Array, params: Array, rewards: FloatArray) -> int:
     """Play every hand to its end with uniformly drawn legal actions from its stream; the actions taken."""
-    p = _unpack(params)
+    p = unpack_params(params)
     taken = 0
     rewards[:, :] = 0.0
     for index in range(states.shape[0]):
@@ -643,122 +659,3 @@ def play_random_all(states: Array, params: Array, rewards: FloatArray) -> int:
             apply_code(row, p, params, _random_code(row, p), reward)
             taken += 1
     return taken
-
-
-# The observation vector ------------------------------------------------------------------------------
-
-#: The fields of ``dehla.features.observation`` whose offsets the kernel reads, in the order of ``offsets`` (``O_*``).
-OFFSET_FIELDS: tuple[str, ...] = (
-    "hand", "hidden_card", "revealed_card", "open_draw", "trick", "played_by", "played", "centre", "captured",
-    "trump", "led", "trump_hidden", "phase", "dealer", "leader", "to_act", "chooser", "next_collector",
-    "hand_sizes", "undealt", "tens", "tricks_won", "tricks_played", "score", "streak", "match_over",
-)
-(
-    O_HAND, O_HIDDEN, O_REVEALED, O_OPEN_DRAW, O_TRICK, O_PLAYED_BY, O_PLAYED, O_CENTRE, O_CAPTURED,
-    O_TRUMP, O_LED, O_TRUMP_HIDDEN, O_PHASE, O_DEALER, O_LEADER, O_TO_ACT, O_CHOOSER, O_NEXT_COLLECTOR,
-    O_HAND_SIZES, O_UNDEALT, O_TENS, O_TRICKS_WON, O_TRICKS_PLAYED, O_SCORE, O_STREAK, O_MATCH_OVER,
-) = range(len(OFFSET_FIELDS))
-#: After the offsets: the encoding's phase indices of call, hide, play, deal and over.
-O_PHASE_CALL = len(OFFSET_FIELDS)
-O_PHASE_HIDE = O_PHASE_CALL + 1
-O_PHASE_PLAY = O_PHASE_CALL + 2
-O_PHASE_DEAL = O_PHASE_CALL + 3
-O_PHASE_OVER = O_PHASE_CALL + 4
-NOFFSETS = O_PHASE_CALL + 5
-
-
-@_inline
-def _set_cards(out: FloatArray, start: int, mask: int) -> None:
-    while mask:
-        low = mask & -mask
-        out[start + _low_card(low)] = 1.0
-        mask ^= low
-
-
-@_inline
-def _encode_row(row: Array, params: Params, seat: int, offsets: Array, static: FloatArray, out: FloatArray) -> None:
-    """``encoding.encode(match.observe(seat))`` from the row, the hand being the first of a new match."""
-    for index in range(out.shape[0]):
-        out[index] = static[index]
-    n = params[P_N]
-    phase = row[PHASE]
-    in_hand = phase != PH_DONE
-    _set_cards(out, offsets[O_HAND], row[H0 + seat])
-    if row[HIDDEN] >= 0 and seat == row[CHOOSER]:
-        out[offsets[O_HIDDEN] + row[HIDDEN]] = 1.0
-    if row[REVEALED] >= 0:
-        out[offsets[O_REVEALED] + row[REVEALED]] = 1.0
-    if row[OPEN_DRAW] >= 0:
-        out[offsets[O_OPEN_DRAW] + row[OPEN_DRAW]] = 1.0
-    if in_hand:
-        leader = row[LEADER]
-        for index in range(row[TLEN]):
-            out[offsets[O_TRICK] + 52 * _wrap(leader + index - seat, n) + row[C0 + index]] = 1.0
-        if row[TLEN] > 0:
-            out[offsets[O_LED] + row[LED]] = 1.0
-    for number in range(row[NPLAYED]):
-        leader = row[TL_LEADER + number]
-        for index in range(n):
-            card = row[ORDER + number * n + index]
-            out[offsets[O_PLAYED_BY] + 52 * _wrap(leader + index - seat, n) + card] = 1.0
-            out[offsets[O_PLAYED] + card] = 1.0
-    _set_cards(out, offsets[O_CENTRE], row[CENTRE])
-    team = seat % 2
-    _set_cards(out, offsets[O_CAPTURED], row[CAP0 + team])
-    _set_cards(out, offsets[O_CAPTURED] + 52, row[CAP1 - team])
-    if row[TRUMP] >= 0:
-        out[offsets[O_TRUMP] + row[TRUMP]] = 1.0
-    if row[HIDDEN] >= 0:
-        out[offsets[O_TRUMP_HIDDEN]] = 1.0
-    if phase == PH_CALL:
-        out[offsets[O_PHASE] + offsets[O_PHASE_CALL]] = 1.0
-    elif phase == PH_HIDE:
-        out[offsets[O_PHASE] + offsets[O_PHASE_HIDE]] = 1.0
-    elif phase == PH_PLAY:
-        out[offsets[O_PHASE] + offsets[O_PHASE_PLAY]] = 1.0
-        out[offsets[O_LEADER] + _wrap(row[LEADER] - seat, n)] = 1.0
-    elif row[MOVER]:
-        out[offsets[O_PHASE] + offsets[O_PHASE_OVER]] = 1.0
-    else:
-        out[offsets[O_PHASE] + offsets[O_PHASE_DEAL]] = 1.0
-    dealer = row[DEALER] if in_hand or row[MOVER] else row[NEXT_DEALER]  # the match has moved on to the next deal
-    out[offsets[O_DEALER] + _wrap(dealer - seat, n)] = 1.0
-    if row[TO_ACT] >= 0:
-        out[offsets[O_TO_ACT] + _wrap(row[TO_ACT] - seat, n)] = 1.0
-    if row[CHOOSER] >= 0:
-        out[offsets[O_CHOOSER] + _wrap(row[CHOOSER] - seat, n)] = 1.0
-    if in_hand and row[LASTW] >= 0 and not params[P_IMMEDIATE]:
-        out[offsets[O_NEXT_COLLECTOR] + _wrap(row[LASTW] - seat, n)] = 1.0
-    size = params[P_HAND]
-    for relative in range(n):
-        other = _wrap(seat + relative, n)
-        out[offsets[O_HAND_SIZES] + relative] = _popcount(row[H0 + other]) / size
-        out[offsets[O_UNDEALT] + relative] = _popcount(row[PN0 + other]) / size
-    tricks = params[P_TRICKS]
-    out[offsets[O_TENS]] = _popcount(row[CAP0 + team] & TENS) / 4
-    out[offsets[O_TENS] + 1] = _popcount(row[CAP1 - team] & TENS) / 4
-    out[offsets[O_TRICKS_WON]] = row[K0 + team] / tricks
-    out[offsets[O_TRICKS_WON] + 1] = row[K1 - team] / tricks
-    out[offsets[O_TRICKS_PLAYED]] = row[NPLAYED] / tricks
-    target = params[P_TARGET]
-    out[offsets[O_SCORE]] = min(row[MSCORE0 + team] / target, 1.0)
-    out[offsets[O_SCORE] + 1] = min(row[MSCORE1 - team] / target, 1.0)
-    scale = params[P_STREAK_SCALE]
-    out[offsets[O_STREAK]] = min(row[MSTREAK0 + team] / scale, 1.0)
-    out[offsets[O_STREAK] + 1] = min(row[MSTREAK1 - team] / scale, 1.0)
-    if row[MOVER]:
-        out[offsets[O_MATCH_OVER]] = 1.0
-
-
-@_jit
-def encode_all(
-    states: Array, params: Array, seats: Array, offsets: Array, static: FloatArray, out: FloatArray
-) -> None:
-    """``out[i]``: the observation vector of hand ``i`` as seat ``seats[i]`` sees it (-1: the seat to act, or 0)."""
-    p = _unpack(params)
-    for index in range(states.shape[0]):
-        row = states[index]
-        seat = seats[index]
-        if seat < 0:
-            seat = row[TO_ACT] if row[TO_ACT] >= 0 else 0
-        _encode_row(row, p, seat, offsets, static, out[index])

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dehla.batch import kernel as k
+from dehla.batch import observe
 from dehla.cards import ALL_CARDS, Suit
 from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action, Deal
 from dehla.engine.events import Trick
@@ -43,7 +44,10 @@ BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float32]
 
 _TRUMP_KINDS = {
-    "called": L.TR_CALLED, "cut": L.TR_CUT, "hidden": L.TR_HIDDEN, "hidden_auto": L.TR_HIDDEN_AUTO,
+    "called": L.TR_CALLED,
+    "cut": L.TR_CUT,
+    "hidden": L.TR_HIDDEN,
+    "hidden_auto": L.TR_HIDDEN_AUTO,
     "open_draw": L.TR_OPEN,
 }
 _REWARD_KINDS = {"win": L.RW_WIN, "points": L.RW_POINTS}
@@ -83,9 +87,9 @@ def params_of(rules: Rules, reward: Reward = "win") -> Int64Array:
 
 
 def _offsets(players: int) -> Int64Array:
-    """The encoding's offsets the kernel writes at (``kernel.OFFSET_FIELDS``), then its phase indices."""
+    """The encoding's offsets the kernel writes at (``observe.OFFSET_FIELDS``), then its phase indices."""
     lay = layout(players)
-    offsets = [getattr(lay, name) for name in k.OFFSET_FIELDS]
+    offsets = [getattr(lay, name) for name in observe.OFFSET_FIELDS]
     offsets += [PHASES.index(name) for name in ("call", "hide", "play", "deal", "over")]
     return np.array(offsets, dtype=np.int64)
 
@@ -234,7 +238,7 @@ class Batch:
         chosen = np.full(self.size, -1, dtype=np.int64) if seats is None else self._ints(seats, "seats")
         if ((chosen < -1) | (chosen >= self.rules.players)).any():
             raise DehlaError(f"seats must be 0..{self.rules.players - 1} (or -1 for the seat to act)")
-        k.encode_all(self.states, self.params, chosen, self._offsets, self._static, self._observations)
+        observe.encode_all(self.states, self.params, chosen, self._offsets, self._static, self._observations)
         return self._observations
 
     # Playing -------------------------------------------------------------------------------------------

@@ -94,18 +94,44 @@ class Endgame:
             for deal in deals:
                 hands = list(deal.hands)
                 total += self._play(
-                    hands=hands, trick=trick, leader=leader, seat=decision.me, card=action.card, trump=trump,
-                    trump_from=trump_from, cut_open=tracker.cut_open, pile=centre_tens, collector=obs.next_collector,
-                    tens=tens, won=won, played=len(obs.tricks), alpha=LOW, beta=HIGH,
+                    hands=hands,
+                    trick=trick,
+                    leader=leader,
+                    seat=decision.me,
+                    card=action.card,
+                    trump=trump,
+                    trump_from=trump_from,
+                    cut_open=tracker.cut_open,
+                    pile=centre_tens,
+                    collector=obs.next_collector,
+                    tens=tens,
+                    won=won,
+                    played=len(obs.tricks),
+                    alpha=LOW,
+                    beta=HIGH,
                 )
             if total > best_total + 1e-9:
                 best_action, best_total = action, total
         return best_action
 
     def _play(
-        self, *, hands: list[int], trick: list[tuple[int, Card]], leader: int, seat: int, card: int,
-        trump: int | None, trump_from: int, cut_open: bool, pile: int, collector: int | None,
-        tens: tuple[int, int], won: tuple[int, int], played: int, alpha: float, beta: float,
+        self,
+        *,
+        hands: list[int],
+        trick: list[tuple[int, Card]],
+        leader: int,
+        seat: int,
+        card: int,
+        trump: int | None,
+        trump_from: int,
+        cut_open: bool,
+        pile: int,
+        collector: int | None,
+        tens: tuple[int, int],
+        won: tuple[int, int],
+        played: int,
+        alpha: float,
+        beta: float,
     ) -> float:
         """Value for my team after ``seat`` plays ``card``, both sides playing perfectly from there (alpha-beta).
 
@@ -122,8 +148,19 @@ class Endgame:
         trick = [*trick, (seat, ALL_CARDS[card])]
         if len(trick) < self.players:
             return self._turn(
-                hands=hands, trick=trick, leader=leader, trump=trump, trump_from=trump_from, cut_open=cut_open,
-                pile=pile, collector=collector, tens=tens, won=won, played=played, alpha=alpha, beta=beta,
+                hands=hands,
+                trick=trick,
+                leader=leader,
+                trump=trump,
+                trump_from=trump_from,
+                cut_open=cut_open,
+                pile=pile,
+                collector=collector,
+                tens=tens,
+                won=won,
+                played=played,
+                alpha=alpha,
+                beta=beta,
             )
         cards = [played_card for _seat, played_card in trick]
         winner = (leader + trick_winner(cards, trump, trump_from)) % self.players
@@ -143,14 +180,37 @@ class Endgame:
             return self._final_trick(hands, winner, trump, cut_open, pile, tens, won)
         follow_from = 0 if trump is not None else NOT_YET
         return self._turn(
-            hands=hands, trick=[], leader=winner, trump=trump, trump_from=follow_from, cut_open=cut_open,
-            pile=pile, collector=collector, tens=tens, won=won, played=played, alpha=alpha, beta=beta,
+            hands=hands,
+            trick=[],
+            leader=winner,
+            trump=trump,
+            trump_from=follow_from,
+            cut_open=cut_open,
+            pile=pile,
+            collector=collector,
+            tens=tens,
+            won=won,
+            played=played,
+            alpha=alpha,
+            beta=beta,
         )
 
     def _turn(
-        self, *, hands: list[int], trick: list[tuple[int, Card]], leader: int, trump: int | None, trump_from: int,
-        cut_open: bool, pile: int, collector: int | None, tens: tuple[int, int], won: tuple[int, int], played: int,
-        alpha: float, beta: float,
+        self,
+        *,
+        hands: list[int],
+        trick: list[tuple[int, Card]],
+        leader: int,
+        trump: int | None,
+        trump_from: int,
+        cut_open: bool,
+        pile: int,
+        collector: int | None,
+        tens: tuple[int, int],
+        won: tuple[int, int],
+        played: int,
+        alpha: float,
+        beta: float,
     ) -> float:
         seat = (leader + len(trick)) % self.players
         hand = hands[seat]
@@ -164,20 +224,46 @@ class Endgame:
             while hand:
                 low = hand & -hand
                 hand ^= low
-                values.append(self._play(
-                    hands=hands, trick=trick, leader=leader, seat=seat, card=low.bit_length() - 1, trump=trump,
-                    trump_from=trump_from, cut_open=cut_open, pile=pile, collector=collector, tens=tens, won=won,
-                    played=played, alpha=LOW, beta=HIGH,
-                ))
+                values.append(
+                    self._play(
+                        hands=hands,
+                        trick=trick,
+                        leader=leader,
+                        seat=seat,
+                        card=low.bit_length() - 1,
+                        trump=trump,
+                        trump_from=trump_from,
+                        cut_open=cut_open,
+                        pile=pile,
+                        collector=collector,
+                        tens=tens,
+                        won=won,
+                        played=played,
+                        alpha=LOW,
+                        beta=HIGH,
+                    )
+                )
             return cunning * min(values) + (1.0 - cunning) * sum(values) / len(values)
         best = LOW if mine else HIGH
         while hand:
             low = hand & -hand
             hand ^= low
             value = self._play(
-                hands=hands, trick=trick, leader=leader, seat=seat, card=low.bit_length() - 1, trump=trump,
-                trump_from=trump_from, cut_open=cut_open, pile=pile, collector=collector, tens=tens, won=won,
-                played=played, alpha=alpha, beta=beta,
+                hands=hands,
+                trick=trick,
+                leader=leader,
+                seat=seat,
+                card=low.bit_length() - 1,
+                trump=trump,
+                trump_from=trump_from,
+                cut_open=cut_open,
+                pile=pile,
+                collector=collector,
+                tens=tens,
+                won=won,
+                played=played,
+                alpha=alpha,
+                beta=beta,
             )
             if mine:
                 best = max(best, value)
@@ -190,8 +276,14 @@ class Endgame:
         return best
 
     def _final_trick(
-        self, hands: list[int], leader: int, trump: int | None, cut_open: bool, pile: int,
-        tens: tuple[int, int], won: tuple[int, int],
+        self,
+        hands: list[int],
+        leader: int,
+        trump: int | None,
+        cut_open: bool,
+        pile: int,
+        tens: tuple[int, int],
+        won: tuple[int, int],
     ) -> float:
         """The last trick, where every player has one card left: no choice, so no search (the hot path)."""
         cards: list[int] = []

@@ -218,12 +218,7 @@ class _Decision:
         has it, and the trump is worth more kept.  The double-dummy analysis of lost hands flagged
         these plays (the measurement is in ``docs/benchmarks.md``, "Tuned weights").
         """
-        return (
-            not self.last_trick
-            and self.best_seat % 2 == self.team
-            and outcome.seat == self.me
-            and outcome.is_trump
-        )
+        return not self.last_trick and self.best_seat % 2 == self.team and outcome.seat == self.me and outcome.is_trump
 
     def _reveal_value(self) -> float:
         """Expected value of asking for the band-hukum card, over what trump may turn out to be."""

@@ -141,9 +141,7 @@ class CardTracker:
         self.played: int = played
         self.played_by: list[int] = played_by
         self.trump: Suit | None = obs.trump
-        self.private_trump: Suit | None = (
-            obs.hidden_card.suit if obs.hidden_card is not None else obs.trump
-        )
+        self.private_trump: Suit | None = obs.hidden_card.suit if obs.hidden_card is not None else obs.trump
         self._find_reveal(obs)
         self._infer_voids(obs)
         self._place_unseen(obs)

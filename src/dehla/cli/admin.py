@@ -23,9 +23,11 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
-        "admin", help="reports of chat lines, and banning players, on a server's database",
+        "admin",
+        help="reports of chat lines, and banning players, on a server's database",
         description="Read the chat lines people reported, and ban or unban players (a banned player may not play "
-                    "at any table; they may still watch open ones). Works on the database dehla serve uses.")
+        "at any table; they may still watch open ones). Works on the database dehla serve uses.",
+    )
     parser.add_argument("--db", default=None, help="the server's database (as dehla serve --db; default its default)")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     actions.add_parser("reports", help="the reported chat lines, newest first")
@@ -57,8 +59,10 @@ async def _run(args: argparse.Namespace) -> int:
             if not reports:
                 print("No chat line has been reported.")
             for _, at, table_id, reporter, player, name, text in reports:
-                print(f"{_when(at)}  table {table_id}  {name} (player {player or 'none'}): {text!r}  "
-                      f"reported by {reporter}")
+                print(
+                    f"{_when(at)}  table {table_id}  {name} (player {player or 'none'}): {text!r}  "
+                    f"reported by {reporter}"
+                )
         elif args.action == "ban":
             if not args.player.strip():
                 raise DehlaError("name the player to ban")

@@ -130,8 +130,14 @@ def run(args: argparse.Namespace) -> int:
         try:
             with _Progress(not args.quiet and not args.json and sys.stderr.isatty()) as progress:
                 analysis = analyse_record(
-                    entry.data, solver, limit, progress.update, hands=args.hands, estimates=args.estimates,
-                    hand_seconds=seconds, workers=args.workers,
+                    entry.data,
+                    solver,
+                    limit,
+                    progress.update,
+                    hands=args.hands,
+                    estimates=args.estimates,
+                    hand_seconds=seconds,
+                    workers=args.workers,
                 )
         except DehlaError as error:
             failed = True

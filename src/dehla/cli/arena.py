@@ -59,22 +59,32 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--rules", default="pagat", help=f"a preset ({', '.join(PRESETS)}) or a JSON rules object")
     parser.add_argument("--bots", required=True, help=_bots_help())
     parser.add_argument(
-        "--deals", type=positive_int, default=None,
+        "--deals",
+        type=positive_int,
+        default=None,
         help=f"duplicate deals (single hands) per pair (default {DEFAULT_DEALS}, or none with --matches)",
     )
     parser.add_argument("--matches", type=positive_int, default=None, help="duplicate whole matches per pair")
     parser.add_argument("--seed", type=seed_value, default=1, help="seed for every deal and bot (default 1)")
     parser.add_argument(
-        "--workers", type=positive_int, default=None,
+        "--workers",
+        type=positive_int,
+        default=None,
         help="processes to play in parallel (local default 1; with Ray: CPUs of a Ray started here)",
     )
     parser.add_argument("--backend", choices=BACKENDS, default="local", help="local processes (default) or ray")
     parser.add_argument("--address", default=None, help="a Ray cluster's address HOST:PORT (with --backend ray)")
     parser.add_argument("--out", default="arena-results", help="directory for the results (default arena-results)")
-    parser.add_argument("--records", metavar="FILE", default=None,
-                        help="also save every hand (or match) played as dehla-record/1 JSON Lines")
     parser.add_argument(
-        "--move-timeout", type=positive_seconds, default=DEFAULT_MOVE_TIMEOUT,
+        "--records",
+        metavar="FILE",
+        default=None,
+        help="also save every hand (or match) played as dehla-record/1 JSON Lines",
+    )
+    parser.add_argument(
+        "--move-timeout",
+        type=positive_seconds,
+        default=DEFAULT_MOVE_TIMEOUT,
         help=f"seconds an outside (cmd:) bot may take per move (default {DEFAULT_MOVE_TIMEOUT:g})",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -177,7 +187,10 @@ def _run_with_progress(config: ArenaConfig, args: argparse.Namespace) -> ArenaRu
     with Progress(*columns, console=Console(stderr=True), transient=False) as progress:
         task = progress.add_task("arena", total=config.total_legs)
         return run_arena(
-            config, args.backend, args.workers, args.address,
+            config,
+            args.backend,
+            args.workers,
+            args.address,
             on_progress=lambda count: progress.advance(task, count),
         )
 

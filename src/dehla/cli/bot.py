@@ -30,7 +30,7 @@ def add_parser(commands: Any) -> None:
         description=(
             f"Serve a registered bot over the bot protocol ({PROTOCOL}): one JSON message per line on standard "
             "input ('hello', 'act' with the seat's observation, 'quit'), one answer per line on standard output "
-            "('ready', then {\"action\": \"10H\"}). See docs/protocol.md. "
+            '(\'ready\', then {"action": "10H"}). See docs/protocol.md. '
             f"Bots: {_bots_text()}."
         ),
     )

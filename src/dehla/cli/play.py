@@ -32,6 +32,7 @@ DEFAULT_BOT = "heuristic"
 #: Seconds a finished trick (and a collection) stays in view on the full-screen table.
 DEFAULT_PAUSE = 1.6
 
+
 def _bots_help() -> str:
     named = ", ".join(f"{name} (level {BOTS[name].level}, {BOTS[name].label})" for name in bot_names(for_people=True))
     return f"{named}, or cmd:COMMAND for an outside program speaking the bot protocol"
@@ -70,20 +71,25 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--list-bots", action="store_true", help="list the bots by level, then exit")
     parser.add_argument(
-        "--move-timeout", type=positive_seconds, default=DEFAULT_MOVE_TIMEOUT,
+        "--move-timeout",
+        type=positive_seconds,
+        default=DEFAULT_MOVE_TIMEOUT,
         help=f"seconds an outside (cmd:) bot may take per move (default {DEFAULT_MOVE_TIMEOUT:g})",
     )
     parser.add_argument("--save", metavar="FILE", help="write the match record (dehla-record/1) to FILE at the end")
     parser.add_argument("--ascii", action="store_true", help="suit letters instead of symbols")
     parser.add_argument(
-        "--plain", action="store_true",
+        "--plain",
+        action="store_true",
         help="line-by-line play instead of the full-screen table (for screen readers and pipes; "
-             "used anyway when input or output is not a terminal)",
+        "used anyway when input or output is not a terminal)",
     )
     parser.add_argument(
-        "--pause", type=pause_seconds, default=DEFAULT_PAUSE,
+        "--pause",
+        type=pause_seconds,
+        default=DEFAULT_PAUSE,
         help=f"seconds a finished trick stays in view on the full-screen table, 0 to wait for a key "
-             f"(default {DEFAULT_PAUSE:g})",
+        f"(default {DEFAULT_PAUSE:g})",
     )
     parser.set_defaults(run=run)
 

@@ -19,7 +19,7 @@ def add_parser(commands: Any) -> None:
         help="list the rule presets, or explain one in plain words",
         description=(
             "Without an argument, list the presets. With a preset name (or a JSON rules object such as "
-            "'{\"preset\": \"taash\", \"target\": 200}'), explain those rules and the rulings that apply."
+            '\'{"preset": "taash", "target": 200}\'), explain those rules and the rulings that apply.'
         ),
     )
     parser.add_argument("preset", nargs="?", help="a preset name or a JSON rules object")

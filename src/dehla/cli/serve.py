@@ -86,28 +86,63 @@ def add_parser(commands: Any) -> None:
             "database any number of processes, here (--workers) or on other machines, serve the same tables."
         ),
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; "
-                                                             "0.0.0.0 for every interface)")
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"
+    )
     parser.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
-    parser.add_argument("--db", default=None, metavar="URL",
-                        help="database: a SQLite file path (default dehla-web.sqlite3), sqlite:///PATH[?sync=normal] "
-                             "or postgresql://USER:PASSWORD@HOST/DBNAME")
-    parser.add_argument("--workers", type=_count(1, 256), default=1, metavar="N",
-                        help="serving processes sharing the port on this host (default 1; more need postgresql://)")
-    parser.add_argument("--bot-workers", type=_count(0, 256), default=None, metavar="N",
-                        help="worker processes the search bots (hard, expert) think in, per serving process "
-                             "(default: one less than the CPU count, divided by --workers; 0 thinks in threads "
-                             "of the server)")
-    parser.add_argument("--lease-seconds", type=_lease, default=None, metavar="SECONDS",
-                        help="with PostgreSQL: how long a silent process keeps its tables before another "
-                             "takes them over (default 5)")
-    parser.add_argument("--bot-delay", type=_seconds, default=DEFAULT_BOT_DELAY, metavar="SECONDS",
-                        help=f"pause before each bot move, so people can follow (default {DEFAULT_BOT_DELAY:g})")
-    parser.add_argument("--hand-pause", type=_seconds, default=20.0, metavar="SECONDS",
-                        help="longest wait between hands for people to read the summary (default 20)")
-    parser.add_argument("--allow-origin", type=_origin, action="append", default=[], metavar="URL",
-                        help="a web origin besides this server's own whose pages may open table sockets, e.g. "
-                             "https://cards.example.org (repeatable; the server's own origin is always allowed)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="URL",
+        help="database: a SQLite file path (default dehla-web.sqlite3), sqlite:///PATH[?sync=normal] "
+        "or postgresql://USER:PASSWORD@HOST/DBNAME",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_count(1, 256),
+        default=1,
+        metavar="N",
+        help="serving processes sharing the port on this host (default 1; more need postgresql://)",
+    )
+    parser.add_argument(
+        "--bot-workers",
+        type=_count(0, 256),
+        default=None,
+        metavar="N",
+        help="worker processes the search bots (hard, expert) think in, per serving process "
+        "(default: one less than the CPU count, divided by --workers; 0 thinks in threads "
+        "of the server)",
+    )
+    parser.add_argument(
+        "--lease-seconds",
+        type=_lease,
+        default=None,
+        metavar="SECONDS",
+        help="with PostgreSQL: how long a silent process keeps its tables before another takes them over (default 5)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=_seconds,
+        default=DEFAULT_BOT_DELAY,
+        metavar="SECONDS",
+        help=f"pause before each bot move, so people can follow (default {DEFAULT_BOT_DELAY:g})",
+    )
+    parser.add_argument(
+        "--hand-pause",
+        type=_seconds,
+        default=20.0,
+        metavar="SECONDS",
+        help="longest wait between hands for people to read the summary (default 20)",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        type=_origin,
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a web origin besides this server's own whose pages may open table sockets, e.g. "
+        "https://cards.example.org (repeatable; the server's own origin is always allowed)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -116,9 +151,14 @@ def serve_options(args: argparse.Namespace) -> ServeOptions:
     from dehla.web.cluster import DEFAULT_LEASE_SECONDS
 
     bot_workers = bot_workers_for(args.workers) if args.bot_workers is None else args.bot_workers
-    return ServeOptions(db=args.db, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
-                        allowed_origins=tuple(args.allow_origin), bot_workers=bot_workers,
-                        lease_seconds=args.lease_seconds or DEFAULT_LEASE_SECONDS)
+    return ServeOptions(
+        db=args.db,
+        bot_delay=args.bot_delay,
+        hand_pause=args.hand_pause,
+        allowed_origins=tuple(args.allow_origin),
+        bot_workers=bot_workers,
+        lease_seconds=args.lease_seconds or DEFAULT_LEASE_SECONDS,
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -148,11 +148,7 @@ class Deal(_Frozen):
         return deal
 
     def __eq__(self, other: object) -> bool:
-        return (
-            other.__class__ is Deal
-            and other.hands == self.hands
-            and other.open_draw == self.open_draw
-        )
+        return other.__class__ is Deal and other.hands == self.hands and other.open_draw == self.open_draw
 
     def __hash__(self) -> int:
         return hash((self.hands, self.open_draw))

@@ -147,7 +147,15 @@ class MatchOver(NamedTuple):
 
 
 Event = (
-    HandStarted | TrumpSet | TrumpRevealed | StagedDeal | Trick | CentreCollected | HandEnded | HandResult | KotAwarded
+    HandStarted
+    | TrumpSet
+    | TrumpRevealed
+    | StagedDeal
+    | Trick
+    | CentreCollected
+    | HandEnded
+    | HandResult
+    | KotAwarded
     | MatchOver
 )
 

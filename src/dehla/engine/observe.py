@@ -56,7 +56,13 @@ __all__ = [
     "OptionsJSON",
     "PublicEvent",
     "PublicEventJSON",
-    "ObservedMatch", "Observation", "action_text_for", "observe", "options_json", "watcher_json"]
+    "ObservedMatch",
+    "Observation",
+    "action_text_for",
+    "observe",
+    "options_json",
+    "watcher_json",
+]
 
 OBSERVATION_FORMAT = "dehla-observation/1"
 

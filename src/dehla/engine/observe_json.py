@@ -194,12 +194,16 @@ def _event(value: object, where: str) -> tuple[int, PublicEvent]:
     kind = reader.text("type")
     if kind == "trump_set":
         return after, TrumpSet(
-            suit=reader.suit("suit"), seat=reader.optional_integer("seat"), how=reader.text("how"),
+            suit=reader.suit("suit"),
+            seat=reader.optional_integer("seat"),
+            how=reader.text("how"),
             card=reader.optional_card("card"),
         )
     if kind == "trump_revealed":
         return after, TrumpRevealed(
-            suit=reader.suit("suit"), card=reader.card("card"), chooser=reader.integer("chooser"),
+            suit=reader.suit("suit"),
+            card=reader.card("card"),
+            chooser=reader.integer("chooser"),
             asked_by=reader.optional_integer("asked_by"),
         )
     if kind == "staged_deal":

@@ -275,8 +275,21 @@ class Match:
         next_dealer_ = None if over else next_dealer(rules, dealer, winner, won)
         score, streak = after.score, after.streaks()
         result = HandResult(
-            hand, dealer, trump, tricks, tens, tricks_won, winner, sweep, whitewash, points, ended_early, kot,
-            next_dealer_, score, streak,
+            hand,
+            dealer,
+            trump,
+            tricks,
+            tens,
+            tricks_won,
+            winner,
+            sweep,
+            whitewash,
+            points,
+            ended_early,
+            kot,
+            next_dealer_,
+            score,
+            streak,
         )
         self.results.append(result)
         self.match_score = after

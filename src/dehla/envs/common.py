@@ -94,8 +94,8 @@ def render_text(observation: Observation, seat: int | None = None) -> str:
         f"hand {observation.hand_number + 1} ({rules.name}), phase {observation.phase}, "
         f"dealer {seat_label(observation.dealer)}, to act "
         + ("-" if observation.to_act is None else seat_label(observation.to_act)),
-        "trump: " + ("hidden" if observation.trump_hidden else "-" if observation.trump is None else
-                     observation.trump.word),
+        "trump: "
+        + ("hidden" if observation.trump_hidden else "-" if observation.trump is None else observation.trump.word),
         "trick: " + (" ".join(f"{seat_label(s)}:{card}" for s, card in observation.trick) or "-"),
         f"{seat_label(observation.seat if seat is None else seat)} holds: {hand_text(observation.hand, symbols=False)}",
         f"tens {observation.tens[0]}-{observation.tens[1]}, tricks {observation.tricks_won[0]}-"

@@ -232,8 +232,9 @@ class DehlaState(pyspiel.State):
         if match.is_chance and not match.results:
             return f"dealing: {len(self.hand.dealt)} cards dealt, dealer {self.hand.dealer}"
         lines = [f"rules {self.rules.name}, dealer {match.dealer}, phase {match.phase.value}"]
-        lines.extend(f"seat {seat}: {hand_text(match.observe(seat).hand, symbols=False)}" for seat in
-                     range(self.rules.players))
+        lines.extend(
+            f"seat {seat}: {hand_text(match.observe(seat).hand, symbols=False)}" for seat in range(self.rules.players)
+        )
         lines.append("actions: " + " ".join(str(ACTIONS[index]) for index in self.hand.actions))
         return "\n".join(lines)
 

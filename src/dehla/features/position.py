@@ -83,6 +83,7 @@ def same_positions(rows: Ints) -> Ints:
     trump = np.maximum(rows[:, _F["trump"]], 0)
     return np.concatenate([rename_suits(rows, _KEEP_TRUMP[trump, k]) for k in range(6)])
 
+
 #: The rules' options of a position vector, in order: (option, value) pairs, each 1 when the rules have that value.
 RULES_FLAGS: tuple[tuple[str, object], ...] = (
     ("collection", "centre"),

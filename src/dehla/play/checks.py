@@ -41,6 +41,7 @@ FAILURE_KINDS = {
 
 _SAID_LIMIT = 200
 
+
 class Position(TypedDict):
     """Where a match stands, for a report: hands are numbered from 0 as in records, tricks from 1."""
 

@@ -369,7 +369,9 @@ class CommandBot:
             received = process.receive(timeout)
         except TimeoutError:
             raise BotFailure.at(
-                "timeout", self.name, observation,
+                "timeout",
+                self.name,
+                observation,
                 f"did not answer {what} within {timeout:g} second{'' if timeout == 1 else 's'}",
             ) from None
         if received is None:
@@ -387,7 +389,9 @@ class CommandBot:
         arrived, line = received
         if sent is not None and arrived < sent:
             raise BotFailure.at(
-                "unreadable", self.name, observation,
+                "unreadable",
+                self.name,
+                observation,
                 "wrote one line too many: this line was left over from the previous move, written before the host "
                 f"asked for {what} (answer each message with exactly one line; write logs to standard error)",
                 said=_text(line),

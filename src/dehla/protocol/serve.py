@@ -47,7 +47,7 @@ class _Server:
             self.answer(error_message(f"cannot read the line as JSON: {line[:80]!r}"))
             return True
         if not isinstance(message, dict):
-            self.answer(error_message("each message must be a JSON object with a \"type\""))
+            self.answer(error_message('each message must be a JSON object with a "type"'))
             return True
         kind = message.get("type")
         if kind == "quit":

@@ -272,18 +272,14 @@ class Solver:
 
     def _query(self, position: _Position, target: int) -> bool:
         found = bool(
-            kernel.query(
-                position.X, position.params, position.final, self._table, self._stats, self._work, target
-            )
+            kernel.query(position.X, position.params, position.final, self._table, self._stats, self._work, target)
         )
         self._check_limit()
         return found
 
     def _level_args(self, position: _Position) -> tuple[Array, Array, Array, Array, Array, Array, Array]:
         """The arguments the kernel's level searches share: the position, its tables and this solver's state."""
-        return (
-            position.X, position.params, position.final, position.thresholds, self._table, self._stats, self._work
-        )
+        return (position.X, position.params, position.final, position.thresholds, self._table, self._stats, self._work)
 
     def _play_level(self, state: HandState) -> int:
         position = self._encode(state)
@@ -418,6 +414,7 @@ class Solver:
         """Does team 0 reach at least result group ``group``?"""
         state = _play_state(position)
         if state is None:
+
             def answer(child: Match) -> bool:
                 done = _finished_level(child)
                 if done is not None:  # pragma: no cover - a call or hide never ends a hand
@@ -441,6 +438,7 @@ class Solver:
             return True
         state = _play_state(position)
         if state is None:
+
             def answer(child: Match) -> bool:
                 done = _finished_level(child)
                 if done is not None:  # pragma: no cover - a call or hide never ends a hand

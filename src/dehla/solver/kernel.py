@@ -166,6 +166,7 @@ def _jit_allocating(function: Any) -> Any:
     """``numba.njit`` with the on-disk cache and reference counting, for the few functions that make arrays."""
     return numba.njit(cache=True, nogil=True)(function)
 
+
 @_jit
 def _last_rank_matters(before: Array, after: Array, params: Array) -> bool:
     """Does the result of the last trick (played out from ``before`` to ``after``) rest on the rank of the
@@ -194,7 +195,14 @@ def _last_rank_matters(before: Array, after: Array, params: Array) -> bool:
 
 @_jit
 def _enter(
-    X: Array, ply: int, params: Array, final: Array, table: Array, work: Array, stats: Array, target: int,
+    X: Array,
+    ply: int,
+    params: Array,
+    final: Array,
+    table: Array,
+    work: Array,
+    stats: Array,
+    target: int,
     peek: bool,
 ) -> int:
     """Open the node at ``ply``: 1 or 0 if its answer is already known, else -1 (its moves are then ready,
@@ -443,9 +451,7 @@ def _query(
 
 
 @_jit
-def query(
-    X: Array, params: Array, final: Array, table: Array, stats: Array, work: Array, target: int
-) -> bool:
+def query(X: Array, params: Array, final: Array, table: Array, stats: Array, work: Array, target: int) -> bool:
     """The bound query for ``X[0]``: can team 0 make the final ``s`` at least ``target``?"""
     return _query(X, 0, params, final, table, stats, work, target)
 
@@ -492,9 +498,7 @@ def _level(
 
 
 @_jit
-def level(
-    X: Array, params: Array, final: Array, thresholds: Array, table: Array, stats: Array, work: Array
-) -> int:
+def level(X: Array, params: Array, final: Array, thresholds: Array, table: Array, stats: Array, work: Array) -> int:
     """The level of ``X[0]`` (``-1`` if the node limit stopped the search)."""
     return _level(X, 0, params, final, thresholds, table, stats, work, 0, len(thresholds) - 1, -1, 0)
 

@@ -45,4 +45,3 @@ ST_CUTOFFS = 8  # [ST_CUTOFFS + k]: cutoffs by the k-th move
 ST_BOUNDARY_AFTER = 16  # [ST_BOUNDARY_AFTER + t]: boundary nodes after t tricks
 HIST = 32  # stats[HIST + 53 * seat + card]: how often (weighted by depth) playing ``card`` refuted a node
 STATS = HIST + 53 * 8
-

@@ -166,9 +166,7 @@ def _build(rules: Rules, dealer: int) -> Objective:
         winner = None if net == 0 else (0 if net > 0 else 1)
         points = (net, 0) if net > 0 else (0, -net)
         values.append(Value(index[key], winner, points, (t0, -minus_t1)))
-    final = [
-        [[[-1] * (tricks + 1) for _ in range(tricks + 1)] for _ in range(5)] for _ in range(5)
-    ]
+    final = [[[[-1] * (tricks + 1) for _ in range(tricks + 1)] for _ in range(5)] for _ in range(5)]
     for (t0, t1, k0, k1), (_, key) in endings.items():
         final[t0][t1][k0][k1] = index[key]
     weight = tricks + 1
@@ -176,9 +174,7 @@ def _build(rules: Rules, dealer: int) -> Objective:
     uses_tricks = any(full[(t0, k0)] != full[(t0, 0)] for t0 in range(5) for k0 in range(tricks + 1))
     # Relative mode needs the level to rise with s, and an early end never to change the level
     # compared with playing on (true unless tens can stay uncollected at an early end).
-    early_moves_tens = rules.early_end and any(
-        t0 + t1 < 4 and k0 + k1 < tricks for (t0, t1, k0, k1) in endings
-    )
+    early_moves_tens = rules.early_end and any(t0 + t1 < 4 and k0 + k1 < tricks for (t0, t1, k0, k1) in endings)
     size = 5 * weight
     level_of_s = [-1] * size
     monotone = True

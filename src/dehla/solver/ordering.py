@@ -34,6 +34,7 @@ from dehla.solver.position import legal_mask, live_cards, trick_winner_index
 
 _jit = jit
 
+
 @_jit
 def _winning_now(row: Array, params: Array) -> int:
     """Seat winning the trick in progress so far."""
@@ -146,9 +147,7 @@ def group_floors(row: Array, params: Array, rel: int) -> int:
 
 
 @_jit
-def moves(
-    row: Array, params: Array, work: Array, ply: int, best_hint: int, killer: int, history: Array
-) -> int:
+def moves(row: Array, params: Array, work: Array, ply: int, best_hint: int, killer: int, history: Array) -> int:
     """Candidate moves (one per group of equivalent cards), best first, in ``work[ply, W_MOVES:]``; returns how many."""
     seat = row[TO_ACT]
     legal = legal_mask(row)

@@ -45,6 +45,7 @@ from dehla.solver.layout import REVEAL_MOVE
 
 _jit = jit
 
+
 @_jit
 def legal_mask(row: Array) -> int:
     """The cards the seat to act may play (``tricks.legal_cards``)."""

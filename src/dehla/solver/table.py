@@ -57,6 +57,7 @@ def _jit_allocating(function: Any) -> Any:
     """``numba.njit`` with the on-disk cache and reference counting, for the few functions that make arrays."""
     return numba.njit(cache=True, nogil=True)(function)
 
+
 KEYW = 5  # key words: four suit-length words (cards per holder code), the rest of the state
 PATW = 4  # pattern words: per suit the holders of the live cards from the top, count, ten position
 TW = 8  # table columns: a row is one 64-byte cache line, and a probe reads an entry's first six words

@@ -323,8 +323,13 @@ class TableApp(App[Outcome]):
         self.message = ""
 
     async def think(self, seat: int, player: Bot, observation: Observation) -> Action:
-        worker = self.run_worker(partial(self.game.bot_decides, player, observation), name=f"seat {seat}",
-                                 group="bots", thread=True, exit_on_error=False)
+        worker = self.run_worker(
+            partial(self.game.bot_decides, player, observation),
+            name=f"seat {seat}",
+            group="bots",
+            thread=True,
+            exit_on_error=False,
+        )
         try:
             return await worker.wait()
         except WorkerFailed as failed:
@@ -388,9 +393,7 @@ class TableApp(App[Outcome]):
             return
         shown = self.moment or self.peek
         size = felt.content_size
-        felt.update(
-            draw_felt(obs, self.names, size.width, size.height, shown, self.symbols, self.thinking)
-        )
+        felt.update(draw_felt(obs, self.names, size.width, size.height, shown, self.symbols, self.thinking))
         if shown is not None:
             felt.border_title = shown.title
         elif obs.match_over:
@@ -414,7 +417,7 @@ class TableApp(App[Outcome]):
     def _draw_log(self) -> None:
         log = self.query_one(EventLog)
         width = log.scrollable_content_region.width or None  # wrap at the log's own width once it has one
-        for line in self.log_lines[self._logged:]:
+        for line in self.log_lines[self._logged :]:
             log.write(Text(line), width=width)
         self._logged = len(self.log_lines)
 
@@ -593,8 +596,11 @@ class TableApp(App[Outcome]):
             self.say("no trick finished yet this hand")
             return
         trick = obs.tricks[-1]
-        self.peek = Moment(f"Last trick ({trick.number}) won by {self.names[trick.winner]}", trick,
-                           f"won by {self.names[trick.winner]}")
+        self.peek = Moment(
+            f"Last trick ({trick.number}) won by {self.names[trick.winner]}",
+            trick,
+            f"won by {self.names[trick.winner]}",
+        )
         self.say(last_trick_text(obs, self.names).strip())
 
     def action_help(self) -> None:

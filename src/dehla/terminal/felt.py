@@ -56,8 +56,9 @@ def seat_angle(seat: int, me: int, players: int, direction: str) -> float:
     return math.radians(90 + turn * offset * 360 / players)
 
 
-def seat_point(seat: int, me: int, players: int, direction: str, width: int, height: int,
-               label_width: int = 16) -> tuple[int, int]:
+def seat_point(
+    seat: int, me: int, players: int, direction: str, width: int, height: int, label_width: int = 16
+) -> tuple[int, int]:
     """Where the label of ``seat`` goes on a ``width`` x ``height`` felt: its centre column and its first row.
 
     Labels (two rows each) lie on an ellipse touching the felt's edges, in play order around the table.

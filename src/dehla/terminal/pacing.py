@@ -57,8 +57,14 @@ class TableScreen(Protocol):
 class TablePacing:
     """One person's table (``game.me``) as the driver sees it; ``run`` drives the match to its end."""
 
-    def __init__(self, game: TableGame, screen: TableScreen, pause: float | None, pace: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        game: TableGame,
+        screen: TableScreen,
+        pause: float | None,
+        pace: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.game = game
         self.screen = screen
         self.pause = pause

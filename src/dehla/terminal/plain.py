@@ -30,7 +30,6 @@ Commands: 'hand' shows the table again, 'last' the last trick, 'rules' the rules
 move because no deal can be solved yet, it adds the learned value's estimate, marked '~ estimate'."""
 
 
-
 class TerminalPlayer:
     """A person at the terminal, deciding from the seat's observation only."""
 
@@ -130,15 +129,11 @@ class TerminalPlayer:
             collector = ""
             if obs.next_collector is not None:
                 collector = f"; {seat_label(obs.next_collector, names)} collects by winning the next trick"
-            lines.append(
-                f"Centre: {len(obs.centre)} cards, tens: {' '.join(tens) or 'none'}{collector}"
-            )
+            lines.append(f"Centre: {len(obs.centre)} cards, tens: {' '.join(tens) or 'none'}{collector}")
         for team in (0, 1):
             tens = [str(card) for card in obs.captured[team] if card.is_ten]
             mine = " (yours)" if team == obs.team else ""
-            lines.append(
-                f"Team {team}{mine}: tens {' '.join(tens) or '—'} · tricks {obs.tricks_won[team]}"
-            )
+            lines.append(f"Team {team}{mine}: tens {' '.join(tens) or '—'} · tricks {obs.tricks_won[team]}")
         if obs.trick:
             so_far = ", ".join(f"{card} ({seat_label(seat, names)})" for seat, card in obs.trick)
             lines.append(f"Trick {len(obs.tricks) + 1}: {so_far}")

@@ -72,8 +72,10 @@ def step_beats(step: Step, teller: Teller) -> list[Beat]:
     extra: list[str] = []
     for event in step.events:
         if isinstance(event, HandStarted):
-            lines.append(f"Hand {event.hand + 1}: {seat_label(event.dealer, names)} deals"
-                         + (f", open draw {event.open_draw}" if event.open_draw is not None else ""))
+            lines.append(
+                f"Hand {event.hand + 1}: {seat_label(event.dealer, names)} deals"
+                + (f", open draw {event.open_draw}" if event.open_draw is not None else "")
+            )
             continue
         text = describe_event(event, rules, names)
         if isinstance(event, HandResult):
@@ -95,8 +97,12 @@ def step_beats(step: Step, teller: Teller) -> list[Beat]:
         elif isinstance(event, CentreCollected):
             who = names[event.seat]
             tens = f"{event.tens} ten{'s' if event.tens != 1 else ''}"
-            beats.append(Beat(tuple(lines), Moment(f"{who} collects the centre",
-                                                   None, f"{who} collects {len(event.cards)} cards, {tens}")))
+            beats.append(
+                Beat(
+                    tuple(lines),
+                    Moment(f"{who} collects the centre", None, f"{who} collects {len(event.cards)} cards, {tens}"),
+                )
+            )
             lines = []
     beats.append(Beat(tuple(lines), None if result is None else result_panel(result, extra, over, teller)))
     return beats
@@ -105,8 +111,9 @@ def step_beats(step: Step, teller: Teller) -> list[Beat]:
 def trick_line(trick: Trick, teller: Teller) -> str:
     """A finished trick in short: ``Trick 3: 10♥ You, K♥ Heuristic1, ... — won by Heuristic1``."""
     names = teller.names
-    plays = ", ".join(f"{card_text(card, teller.symbols)} {names[seat]}"
-                      for seat, card in zip(trick.seats, trick.cards))
+    plays = ", ".join(
+        f"{card_text(card, teller.symbols)} {names[seat]}" for seat, card in zip(trick.seats, trick.cards)
+    )
     line = f"Trick {trick.number}: {plays} — won by {names[trick.winner]}"
     if teller.rules.collection == "centre" and trick.collected_by is None:
         line += ", stays in the centre"
@@ -119,8 +126,10 @@ def result_panel(result: HandResult, extra: Sequence[str], over: MatchOver | Non
     lines = []
     for team in (0, 1):
         mine = " (yours)" if team == me % 2 else ""
-        lines.append(f"{team_label(team, rules.players, teller.names)}{mine}: tens {result.tens[team]}, "
-                     f"tricks {result.tricks_won[team]}")
+        lines.append(
+            f"{team_label(team, rules.players, teller.names)}{mine}: tens {result.tens[team]}, "
+            f"tricks {result.tricks_won[team]}"
+        )
     lines += ["", result_text(result, rules, teller.names), *extra]
     outcome = None
     if over is not None:
@@ -128,7 +137,8 @@ def result_panel(result: HandResult, extra: Sequence[str], over: MatchOver | Non
         lines += ["", f"Match over: {score_text(over.score, rules)}. {verdict}"]
         outcome = Outcome("over", (f"Match over: {score_text(over.score, rules)}.", verdict))
     title = f"Hand {result.hand + 1}: " + (
-        "nobody scores" if result.winner is None
+        "nobody scores"
+        if result.winner is None
         else ("your team wins" if result.winner == me % 2 else "the other team wins")
     )
     return Panel(title, tuple(lines), outcome)
@@ -136,6 +146,9 @@ def result_panel(result: HandResult, extra: Sequence[str], over: MatchOver | Non
 
 def failure_panel(failure_text: str, team: int, me: int) -> Panel:
     """A bot broke the rules or the protocol: its team loses the match."""
-    lines = (failure_text, f"Match over: team {team} loses, as its bot failed.",
-             "Your team wins!" if team != me % 2 else "The other team wins.")
+    lines = (
+        failure_text,
+        f"Match over: team {team} loses, as its bot failed.",
+        "Your team wins!" if team != me % 2 else "The other team wins.",
+    )
     return Panel("A bot failed", lines, Outcome("failed", lines))

@@ -34,8 +34,7 @@ from dehla.analysis.render import HandReply, hand_reply
 from dehla.web.botpool import follow_parent
 from dehla.web.messages import WebError, register
 
-__all__ = ["AnalysisService", "AnalysisProgress", "WEB_NODE_LIMIT", "PER_ASKER", "MAX_WAITING",
-           "SECONDS_A_HAND"]
+__all__ = ["AnalysisService", "AnalysisProgress", "WEB_NODE_LIMIT", "PER_ASKER", "MAX_WAITING", "SECONDS_A_HAND"]
 
 #: Search nodes per position for a full value (about a second at most on one core); bigger ones get the result.
 WEB_NODE_LIMIT = 1_000_000
@@ -83,8 +82,14 @@ class AnalysisService:
     dropped before it starts.
     """
 
-    def __init__(self, node_limit: int = WEB_NODE_LIMIT, keep: int = 64, workers: int = 1,
-                 per_asker: int = PER_ASKER, max_waiting: int = MAX_WAITING) -> None:
+    def __init__(
+        self,
+        node_limit: int = WEB_NODE_LIMIT,
+        keep: int = 64,
+        workers: int = 1,
+        per_asker: int = PER_ASKER,
+        max_waiting: int = MAX_WAITING,
+    ) -> None:
         self.node_limit = node_limit
         self.keep = keep
         self.workers = workers
@@ -109,8 +114,9 @@ class AnalysisService:
         ahead = len(self._waiting) + self._running
         return max(1, math.ceil(ahead * SECONDS_A_HAND / max(1, self.workers)))
 
-    async def hand(self, table_id: str, match_no: int, record: Mapping[str, object], hand: int,
-                   asker: str = "") -> HandReply:
+    async def hand(
+        self, table_id: str, match_no: int, record: Mapping[str, object], hand: int, asker: str = ""
+    ) -> HandReply:
         """The analysis of hand ``hand`` (0-based) of a finished match's record, as JSON.
 
         Refused with ``WebError("analysis_busy")`` when ``asker`` already waits for ``per_asker`` hands or the
@@ -177,7 +183,8 @@ class AnalysisService:
         self._start_drain()
         try:
             return await asyncio.get_running_loop().run_in_executor(
-                executor, _analyse_hand, record, key[2], self.node_limit, key)
+                executor, _analyse_hand, record, key[2], self.node_limit, key
+            )
         except BrokenProcessPool:
             self._executor = None  # a worker died (killed, out of memory): the next request starts a fresh pool
             raise

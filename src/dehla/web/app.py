@@ -67,13 +67,25 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
     """The web app over ``storage``; tables are resumed from it at startup."""
     settings = settings or WebSettings()
     pool = BotPool(settings.bot_workers, settings.bots_per_worker) if settings.bot_workers > 0 else None
-    service = TableService(storage, bot_delay=settings.bot_delay, hand_pause=settings.hand_pause,
-                           trick_pause=settings.trick_pause, lease_seconds=settings.lease_seconds, bot_pool=pool,
-                           node=settings.node, address=settings.address)
-    found = Shared(storage=storage, service=service, analyses=AnalysisService(settings.analysis_nodes),
-                   preparation=SolverPreparation(), identities=Identities(),
-                   matchmaker=Matchmaker(storage, service),
-                   options=ServerOptions(settings.allowed_origins, settings.rate, settings.burst, settings.kick_after))
+    service = TableService(
+        storage,
+        bot_delay=settings.bot_delay,
+        hand_pause=settings.hand_pause,
+        trick_pause=settings.trick_pause,
+        lease_seconds=settings.lease_seconds,
+        bot_pool=pool,
+        node=settings.node,
+        address=settings.address,
+    )
+    found = Shared(
+        storage=storage,
+        service=service,
+        analyses=AnalysisService(settings.analysis_nodes),
+        preparation=SolverPreparation(),
+        identities=Identities(),
+        matchmaker=Matchmaker(storage, service),
+        options=ServerOptions(settings.allowed_origins, settings.rate, settings.burst, settings.kick_after),
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -122,8 +134,11 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         WebSocketRoute("/ws/{table_id}", lobby.socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[
-        Middleware(SecurityHeadersMiddleware), Middleware(PlayerMiddleware, identities=found.identities)])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(SecurityHeadersMiddleware), Middleware(PlayerMiddleware, identities=found.identities)],
+    )
     app.state.shared = found
     app.state.settings = settings
     return app

@@ -44,8 +44,7 @@ from dehla.engine.actions import Action, parse_action
 from dehla.engine.observe import Observation
 from dehla.engine.observe_json import observation_from_json
 
-__all__ = ["BOT_NICENESS", "BotPool", "SolverPreparation", "warm_up_solver", "follow_parent",
-           "DEFAULT_BOTS_PER_WORKER"]
+__all__ = ["BOT_NICENESS", "BotPool", "SolverPreparation", "warm_up_solver", "follow_parent", "DEFAULT_BOTS_PER_WORKER"]
 
 log = logging.getLogger("dehla.web")
 
@@ -94,8 +93,13 @@ class SolverPreparation:
         if self._process is not None:
             return
         try:
-            self._process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.DEVNULL, start_new_session=True)
+            self._process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         except OSError:  # pragma: no cover - no interpreter to run (a frozen build?): the kernel compiles on first use
             log.exception("the solver's kernel could not be prepared aside")
             return
@@ -152,8 +156,9 @@ def _worker_act(key: str, name: str, seed: int, data: object) -> str:
 class BotPool:
     """Worker processes for the search bots of every table of this server (started at the first search move)."""
 
-    def __init__(self, workers: int, bots_per_worker: int = DEFAULT_BOTS_PER_WORKER,
-                 niceness: int = BOT_NICENESS) -> None:
+    def __init__(
+        self, workers: int, bots_per_worker: int = DEFAULT_BOTS_PER_WORKER, niceness: int = BOT_NICENESS
+    ) -> None:
         self.workers = workers
         self.bots_per_worker = bots_per_worker
         self.niceness = niceness
@@ -166,9 +171,12 @@ class BotPool:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             # spawn, not fork: the server's process holds an event loop, sockets and database connections
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_worker_start,
-                                                 initargs=(self.bots_per_worker, self.niceness))
+            self._executor = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_start,
+                initargs=(self.bots_per_worker, self.niceness),
+            )
         return self._executor
 
     async def act(self, key: str, name: str, seed: int, observation: Observation) -> Action:

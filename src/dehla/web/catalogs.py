@@ -32,7 +32,8 @@ def extract() -> Catalog:
     template = Catalog(project="dehla", fuzzy=False)
     root = STATIC_DIR.parent.parent.parent.parent
     for filename, lineno, message, comments, context in extract_from_dir(
-            str(STATIC_DIR), method_map=[("**.js", "javascript")], keywords=PAGE_KEYWORDS):
+        str(STATIC_DIR), method_map=[("**.js", "javascript")], keywords=PAGE_KEYWORDS
+    ):
         path = (STATIC_DIR / filename).relative_to(root).as_posix()
         template.add(message, None, [(path, lineno)], auto_comments=comments, context=context)
     for code, text in sorted(TEMPLATES.items()):
@@ -55,8 +56,11 @@ def update_catalogs() -> dict[str, int]:
         messages.update(template, no_fuzzy_matching=True)
         with path.open("wb") as handle:
             write_po(handle, messages, width=120, ignore_obsolete=False, include_lineno=False)
-        missing[lang] = sum(1 for message in messages if message.id and not all(
-            message.string if isinstance(message.string, tuple | list) else [message.string]))
+        missing[lang] = sum(
+            1
+            for message in messages
+            if message.id and not all(message.string if isinstance(message.string, tuple | list) else [message.string])
+        )
     clear_caches()
     return missing
 

@@ -66,8 +66,13 @@ class ClusterHost(Protocol):
 class Cluster:
     """This process as a node of the cluster: its id, its heartbeat and leases, and the channel."""
 
-    def __init__(self, storage: PostgresStorage, lease_seconds: float = DEFAULT_LEASE_SECONDS,
-                 node: str | None = None, address: str | None = None) -> None:
+    def __init__(
+        self,
+        storage: PostgresStorage,
+        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+        node: str | None = None,
+        address: str | None = None,
+    ) -> None:
         self.storage = storage
         #: Where this process serves (``host:port pid N``), written beside its heartbeat.
         self.address = address

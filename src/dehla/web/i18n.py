@@ -74,9 +74,15 @@ def _catalog(lang: str) -> dict[str, str]:
     messages = _read(lang)
     if messages is None:
         return {}
-    return {str(message.id): str(message.string) for message in messages
-            if message.id and isinstance(message.id, str) and isinstance(message.string, str)
-            and message.string and not message.fuzzy}
+    return {
+        str(message.id): str(message.string)
+        for message in messages
+        if message.id
+        and isinstance(message.id, str)
+        and isinstance(message.string, str)
+        and message.string
+        and not message.fuzzy
+    }
 
 
 def plurals(lang: str) -> dict[str, list[str]]:
@@ -156,8 +162,13 @@ def catalog_json(lang: str) -> CatalogJSON:
 def _embed(value: object) -> str:
     """JSON that is safe anywhere in a script: no ``</script>``, ``<!--`` or line separators left raw."""
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
-                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+    for raw, escaped in (
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("&", "\\u0026"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
         text = text.replace(raw, escaped)
     return text
 

@@ -36,9 +36,25 @@ from dehla.record import FORMAT, RecordHandJSON, RecordJSON, replay
 from dehla.rules import Rules
 from dehla.web.schema import Fields, LastAction, SeatState, read_seat_state
 
-__all__ = ["match_entry", "deal_entry", "action_entry", "seat_entry", "settings_entry", "deal_of", "upgrade_entry",
-           "Replayed", "replay_log", "SETTINGS_FIELDS", "LogEntry", "MatchEntry", "DealEntry", "ActionEntry",
-           "SeatEntry", "SettingsEntry", "last_action"]
+__all__ = [
+    "match_entry",
+    "deal_entry",
+    "action_entry",
+    "seat_entry",
+    "settings_entry",
+    "deal_of",
+    "upgrade_entry",
+    "Replayed",
+    "replay_log",
+    "SETTINGS_FIELDS",
+    "LogEntry",
+    "MatchEntry",
+    "DealEntry",
+    "ActionEntry",
+    "SeatEntry",
+    "SettingsEntry",
+    "last_action",
+]
 
 #: The fields of a ``settings`` entry: the table's settings the host may change while it runs.
 SETTINGS_FIELDS = ("listed", "watchers_allowed", "trick_pause", "watch_hash")
@@ -102,8 +118,13 @@ def seat_entry(seat: int, state: SeatState) -> SeatEntry:
 
 def settings_entry(listed: bool, watchers_allowed: bool, trick_pause: float, watch_hash: str | None) -> SettingsEntry:
     """The host's settings, whole (applying the entries in order is enough)."""
-    return {"type": "settings", "listed": listed, "watchers_allowed": watchers_allowed, "trick_pause": trick_pause,
-            "watch_hash": watch_hash}
+    return {
+        "type": "settings",
+        "listed": listed,
+        "watchers_allowed": watchers_allowed,
+        "trick_pause": trick_pause,
+        "watch_hash": watch_hash,
+    }
 
 
 def deal_of(entry: DealEntry) -> Deal:
@@ -132,8 +153,12 @@ def upgrade_entry(raw: object) -> LogEntry:
     if kind == "deal":
         return _deal(fields.texts("hands"), fields.optional_text("open_draw"))
     if kind == "act":
-        return {"type": "action", "seat": fields.integer("seat"), "action": fields.text("a"),
-                "by": fields.text("by") if "by" in data else "person"}
+        return {
+            "type": "action",
+            "seat": fields.integer("seat"),
+            "action": fields.text("a"),
+            "by": fields.text("by") if "by" in data else "person",
+        }
     if kind is not None:
         raise DehlaError(f"unknown log entry {kind!r}")
     kind = data.get("type")
@@ -142,13 +167,21 @@ def upgrade_entry(raw: object) -> LogEntry:
     if kind == "deal":
         return _deal(fields.texts("cards"), fields.optional_text("open_draw"))
     if kind == "action":
-        return {"type": "action", "seat": fields.integer("seat"), "action": fields.text("action"),
-                "by": fields.text("by") if "by" in data else "person"}
+        return {
+            "type": "action",
+            "seat": fields.integer("seat"),
+            "action": fields.text("action"),
+            "by": fields.text("by") if "by" in data else "person",
+        }
     if kind == "seat":
         return seat_entry(fields.integer("seat"), read_seat_state(fields))
     if kind == "settings":
-        return settings_entry(fields.flag("listed"), fields.flag("watchers_allowed"), fields.number("trick_pause"),
-                              fields.optional_text("watch_hash"))
+        return settings_entry(
+            fields.flag("listed"),
+            fields.flag("watchers_allowed"),
+            fields.number("trick_pause"),
+            fields.optional_text("watch_hash"),
+        )
     raise DehlaError(f"unknown log entry {kind!r}")
 
 

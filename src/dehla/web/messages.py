@@ -27,8 +27,14 @@ Param = int | float | str | list[str]
 #: What kind of refusal an error is; it alone picks the HTTP status.
 ErrorKind = Literal["invalid", "forbidden", "not_found", "conflict", "busy", "unavailable"]
 
-STATUS: dict[str, int] = {"invalid": 400, "forbidden": 403, "not_found": 404, "conflict": 409, "busy": 429,
-                          "unavailable": 503}
+STATUS: dict[str, int] = {
+    "invalid": 400,
+    "forbidden": 403,
+    "not_found": 404,
+    "conflict": 409,
+    "busy": 429,
+    "unavailable": 503,
+}
 
 #: Code -> English template with ``{placeholders}`` named after the params.
 TEMPLATES: dict[str, str] = {}

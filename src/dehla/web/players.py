@@ -68,8 +68,9 @@ class Identities:
 
     def cookie(self, player: str, secure: bool) -> str:
         """The ``Set-Cookie`` value that makes a browser ``player``."""
-        return (f"{COOKIE}={self.sign(player)}; Path=/; Max-Age={MAX_AGE}; HttpOnly; SameSite=Lax"
-                + ("; Secure" if secure else ""))
+        return f"{COOKIE}={self.sign(player)}; Path=/; Max-Age={MAX_AGE}; HttpOnly; SameSite=Lax" + (
+            "; Secure" if secure else ""
+        )
 
     @property
     def serializer(self) -> URLSafeSerializer:
@@ -152,4 +153,5 @@ class PlayerMiddleware:
 def is_https(scope: Scope) -> bool:
     """The browser reached us over https (behind a proxy that ends TLS, docs/deploy.md: ``X-Forwarded-Proto``)."""
     return scope.get("scheme") in ("https", "wss") or any(
-        name == b"x-forwarded-proto" and value.strip().lower() == b"https" for name, value in scope.get("headers", []))
+        name == b"x-forwarded-proto" and value.strip().lower() == b"https" for name, value in scope.get("headers", [])
+    )

@@ -17,9 +17,23 @@ from dehla.engine.observe import ObservationJSON, watcher_json
 from dehla.engine.state import Match
 from dehla.web.messages import Param, WebError, register
 
-__all__ = ["ProtocolError", "MAX_MESSAGE_BYTES", "parse_message", "RateLimiter", "watcher_view", "MESSAGE_FIELDS",
-           "REQUIRED", "ClientMessage", "HelloRequest", "ActRequest", "BareRequest", "ChatRequest", "ReactRequest",
-           "SeatRequest", "SettingsRequest"]
+__all__ = [
+    "ProtocolError",
+    "MAX_MESSAGE_BYTES",
+    "parse_message",
+    "RateLimiter",
+    "watcher_view",
+    "MESSAGE_FIELDS",
+    "REQUIRED",
+    "ClientMessage",
+    "HelloRequest",
+    "ActRequest",
+    "BareRequest",
+    "ChatRequest",
+    "ReactRequest",
+    "SeatRequest",
+    "SettingsRequest",
+]
 
 #: The largest inbound message accepted, in bytes of text.
 MAX_MESSAGE_BYTES = 2048
@@ -40,8 +54,13 @@ MESSAGE_FIELDS: dict[str, dict[str, tuple[type, int | None]]] = {
     "settings": {"listed": (bool, None), "watchers_allowed": (bool, None), "trick_pause": (float, None)},
 }
 #: Fields a message of a type must have.
-REQUIRED: dict[str, tuple[str, ...]] = {"act": ("action", "version"), "chat": ("text",), "react": ("reaction",),
-                                        "seat": ("seat", "kind"), "report": ("chat",)}
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "act": ("action", "version"),
+    "chat": ("text",),
+    "react": ("reaction",),
+    "seat": ("seat", "kind"),
+    "report": ("chat",),
+}
 
 
 # The messages ``MESSAGE_FIELDS`` and ``REQUIRED`` admit, as types (tests/web/test_api.py checks that they agree).
@@ -111,12 +130,14 @@ ClientMessage = (
     HelloRequest | ActRequest | BareRequest | ChatRequest | ReactRequest | ReportRequest | SeatRequest | SettingsRequest
 )
 
-register({
-    "bad_message": "That message was not understood.",
-    "too_big": "That message is too long (at most {max} bytes).",
-    "rate": "Too many messages; slow down.",
-    "no_version": "An action must say the version of the table it was chosen at.",
-})
+register(
+    {
+        "bad_message": "That message was not understood.",
+        "too_big": "That message is too long (at most {max} bytes).",
+        "rate": "Too many messages; slow down.",
+        "no_version": "An action must say the version of the table it was chosen at.",
+    }
+)
 
 
 class ProtocolError(WebError):

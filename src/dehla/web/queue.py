@@ -26,10 +26,12 @@ from dehla.web.tables import TableService
 
 __all__ = ["Matchmaker", "QueueStatus", "QueueCount", "queue_key"]
 
-register({
-    "not_queued": "You are not waiting for a game.",
-    "bad_queue": "Choose a game to wait for: its rules, a target from 1 to 1000, rated or not.",
-})
+register(
+    {
+        "not_queued": "You are not waiting for a game.",
+        "bad_queue": "Choose a game to wait for: its rules, a target from 1 to 1000, rated or not.",
+    }
+)
 
 
 class QueueCount(TypedDict):
@@ -76,16 +78,33 @@ class Matchmaker:
         self.service = service
 
     async def status(self, player: str | None) -> QueueStatus:
-        counts: list[QueueCount] = [{"preset": key.preset, "target": key.target, "rated": key.rated, "waiting": n}
-                                    for key, n in await self.storage.queue_counts()]
+        counts: list[QueueCount] = [
+            {"preset": key.preset, "target": key.target, "rated": key.rated, "waiting": n}
+            for key, n in await self.storage.queue_counts()
+        ]
         entry = None if player is None else await self.storage.queue_entry(player)
         if entry is None:
-            return {"counts": counts, "waiting": False, "preset": None, "target": None, "rated": None, "since": None,
-                    "table": None, "seat": None}
+            return {
+                "counts": counts,
+                "waiting": False,
+                "preset": None,
+                "target": None,
+                "rated": None,
+                "since": None,
+                "table": None,
+                "seat": None,
+            }
         seated = entry.table_id is not None and entry.seat is not None
-        return {"counts": counts, "waiting": not seated, "preset": entry.key.preset, "target": entry.key.target,
-                "rated": entry.key.rated, "since": entry.since, "table": entry.table_id if seated else None,
-                "seat": entry.seat if seated else None}
+        return {
+            "counts": counts,
+            "waiting": not seated,
+            "preset": entry.key.preset,
+            "target": entry.key.target,
+            "rated": entry.key.rated,
+            "since": entry.since,
+            "table": entry.table_id if seated else None,
+            "seat": entry.seat if seated else None,
+        }
 
     async def join(self, player: str, name: str, spec: object) -> QueueStatus:
         """Wait in a queue; seated at once if enough people wait in it now."""
@@ -125,7 +144,9 @@ class Matchmaker:
         """A private table for the claimed players (seated in the order they came), bots in the seats left."""
         rules = parse_rules({"preset": key.preset, "target": key.target})
         base = parse_table_request({"rules": rules.to_json(), "listed": False, "seats": [{"kind": "bot"}] * players})
-        seats = [SeatSpec("person", default_bot(), name or f"Player {seat}", player)
-                 for seat, (player, name) in enumerate(claimed)]
+        seats = [
+            SeatSpec("person", default_bot(), name or f"Player {seat}", player)
+            for seat, (player, name) in enumerate(claimed)
+        ]
         seats += [base.seats[seat] for seat in range(len(claimed), players)]
         return replace(base, seats=tuple(seats), rated=key.rated and len(claimed) == players)

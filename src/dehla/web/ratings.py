@@ -45,20 +45,29 @@ def ordinal(rating: Rating) -> float:
     return _MODEL.create_rating([rating.mu, rating.sigma]).ordinal()
 
 
-def rate_match(seats: Mapping[int, str], winner: int, leavers: set[str],
-               current: Mapping[str, Rating]) -> dict[str, Rating]:
+def rate_match(
+    seats: Mapping[int, str], winner: int, leavers: set[str], current: Mapping[str, Rating]
+) -> dict[str, Rating]:
     """New ratings of the players who began a rated match (``seats``: seat -> player; teams are seats' parity),
     the team ``winner`` having won; a player in ``leavers`` is rated as if their team had lost."""
     teams = [[seat for seat in sorted(seats) if seat % 2 == team] for team in (0, 1)]
 
     def rated(winning: int) -> dict[int, Rating]:
-        groups = [[_MODEL.create_rating([current.get(seats[seat], default_rating()).mu,
-                                         current.get(seats[seat], default_rating()).sigma], name=seats[seat])
-                   for seat in team] for team in teams]
+        groups = [
+            [
+                _MODEL.create_rating(
+                    [current.get(seats[seat], default_rating()).mu, current.get(seats[seat], default_rating()).sigma],
+                    name=seats[seat],
+                )
+                for seat in team
+            ]
+            for team in teams
+        ]
         ranks = [0.0 if team == winning else 1.0 for team in (0, 1)]
         result = _MODEL.rate(groups, ranks=ranks)
-        return {seat: Rating(item.mu, item.sigma) for team, group in zip(teams, result)
-                for seat, item in zip(team, group)}
+        return {
+            seat: Rating(item.mu, item.sigma) for team, group in zip(teams, result) for seat, item in zip(team, group)
+        }
 
     won = rated(winner)
     lost = rated(1 - winner)

@@ -25,12 +25,39 @@ from dehla.rules import RuleOptions, RulesJSON
 from dehla.web.messages import Param
 
 __all__ = [
-    "Fields", "SeatState", "TableMeta", "MatchSummary", "read_seat_state", "read_meta",
-    "SeatView", "TableInfo", "LastAction", "TrickCard", "Collected", "FinishedTrick", "FinishedTrickView",
-    "StateMessage", "ErrorMessage", "NoticeMessage", "ChatMessage", "ChatLogMessage", "ReactionMessage",
-    "InviteMessage", "WatchTokenMessage", "ServerMessage",
-    "ReadyNote", "TookNote", "ChatNote", "ReactNote", "HereNote", "AskNote", "NewNote", "SessionNote", "Note",
-    "Heard", "read_note",
+    "Fields",
+    "SeatState",
+    "TableMeta",
+    "MatchSummary",
+    "read_seat_state",
+    "read_meta",
+    "SeatView",
+    "TableInfo",
+    "LastAction",
+    "TrickCard",
+    "Collected",
+    "FinishedTrick",
+    "FinishedTrickView",
+    "StateMessage",
+    "ErrorMessage",
+    "NoticeMessage",
+    "ChatMessage",
+    "ChatLogMessage",
+    "ReactionMessage",
+    "InviteMessage",
+    "WatchTokenMessage",
+    "ServerMessage",
+    "ReadyNote",
+    "TookNote",
+    "ChatNote",
+    "ReactNote",
+    "HereNote",
+    "AskNote",
+    "NewNote",
+    "SessionNote",
+    "Note",
+    "Heard",
+    "read_note",
 ]
 
 # -- reading JSON from outside ---------------------------------------------------------------------
@@ -98,8 +125,9 @@ class Fields:
 
     def integers(self, key: str) -> list[int]:
         value = self.present(key, "a list of whole numbers")
-        if not isinstance(value, list) or not all(isinstance(item, int) and not isinstance(item, bool)
-                                                  for item in value):
+        if not isinstance(value, list) or not all(
+            isinstance(item, int) and not isinstance(item, bool) for item in value
+        ):
             raise self.wrong(key, "a list of whole numbers")
         return list(value)
 
@@ -175,8 +203,9 @@ def read_meta(raw: object, table_id: str) -> TableMeta:
         raise fields.wrong("seats", "a list of seats")
     meta: TableMeta = {
         "rules": fields.rules("rules"),
-        "seats": [read_seat_state(Fields(seat, f"table {table_id}: seat {number}"))
-                  for number, seat in enumerate(seats)],
+        "seats": [
+            read_seat_state(Fields(seat, f"table {table_id}: seat {number}")) for number, seat in enumerate(seats)
+        ],
     }
     data = fields.data
     if "title" in data:
@@ -376,7 +405,13 @@ class WatchTokenMessage(TypedDict):
 
 
 ServerMessage = (
-    StateMessage | ErrorMessage | NoticeMessage | ChatMessage | ChatLogMessage | ReactionMessage | InviteMessage
+    StateMessage
+    | ErrorMessage
+    | NoticeMessage
+    | ChatMessage
+    | ChatLogMessage
+    | ReactionMessage
+    | InviteMessage
     | WatchTokenMessage
 )
 
@@ -450,16 +485,26 @@ def _chat_message(value: object) -> ChatMessage:
     fields = Fields(value, "chat note")
     if fields.data.get("type") != "chat":
         raise fields.wrong("type", "'chat'")
-    return {"type": "chat", "id": fields.integer("id"), "seat": fields.integer("seat"), "name": fields.text("name"),
-            "text": fields.text("text"), "at": fields.number("at")}
+    return {
+        "type": "chat",
+        "id": fields.integer("id"),
+        "seat": fields.integer("seat"),
+        "name": fields.text("name"),
+        "text": fields.text("text"),
+        "at": fields.number("at"),
+    }
 
 
 def _reaction_message(value: object) -> ReactionMessage:
     fields = Fields(value, "reaction note")
     if fields.data.get("type") != "reaction":
         raise fields.wrong("type", "'reaction'")
-    return {"type": "reaction", "seat": fields.integer("seat"), "name": fields.text("name"),
-            "reaction": fields.text("reaction")}
+    return {
+        "type": "reaction",
+        "seat": fields.integer("seat"),
+        "name": fields.text("name"),
+        "reaction": fields.text("reaction"),
+    }
 
 
 def read_note(payload: object) -> Heard:
@@ -476,8 +521,11 @@ def read_note(payload: object) -> Heard:
     elif kind == "react":
         note = {"k": "react", "m": _reaction_message(fields.data.get("m"))}
     elif kind == "here":
-        note = {"k": "here", "seats": fields.integers("seats") if "seats" in fields.data else [],
-                "w": fields.integer("w") if "w" in fields.data else 0}
+        note = {
+            "k": "here",
+            "seats": fields.integers("seats") if "seats" in fields.data else [],
+            "w": fields.integer("w") if "w" in fields.data else 0,
+        }
     elif kind == "ask":
         note = {"k": "ask"}
     elif kind == "new":

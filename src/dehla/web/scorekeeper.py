@@ -16,8 +16,15 @@ from dehla.errors import RulesError
 from dehla.rules import Rules, RulesJSON, parse_rules
 from dehla.web.messages import WebError, register
 
-__all__ = ["score_hands", "needs_tricks", "check_hand", "MAX_HANDS", "SCOREKEEPER_TEMPLATES", "ScoreSheet",
-           "ScoredHand"]
+__all__ = [
+    "score_hands",
+    "needs_tricks",
+    "check_hand",
+    "MAX_HANDS",
+    "SCOREKEEPER_TEMPLATES",
+    "ScoreSheet",
+    "ScoredHand",
+]
 
 MAX_HANDS = 500
 #: How many tens a pack has: every preset plays with all four.
@@ -42,7 +49,7 @@ SCOREKEEPER_TEMPLATES: dict[str, str] = {
     "tens_without_tricks": "Hand {hand}: a team that took tens must have taken at least one trick.",
     "all_tricks_all_tens": "Hand {hand}: when all {max} tricks have been played, all 4 tens have been taken.",
     "not_settled": "Hand {hand}: a Taash hand ends early only when its result can no longer change; "
-                   "with these tens and tricks it still could, so give the tens and tricks of the whole hand.",
+    "with these tens and tricks it still could, so give the tens and tricks of the whole hand.",
     "match_over_already": "Hand {hand}: the match was already over; start a new match.",
 }
 register(SCOREKEEPER_TEMPLATES)
@@ -165,19 +172,21 @@ def score_hands(request: object) -> ScoreSheet:
         sweep = outcome.winner is not None and tens[outcome.winner] == TENS
         score, kot = score.after_hand(rules, outcome, sweep)
         following = None if score.over else next_dealer(rules, dealer, outcome.winner, tricks)
-        rows.append({
-            "dealer": dealer,
-            "tens": list(tens),
-            "tricks": list(tricks) if needs_tricks(rules) else None,
-            "winner": outcome.winner,
-            "points": list(outcome.points),
-            "sweep": sweep,
-            "kot": kot,
-            "ended_early": rules.early_end and sum(tricks) < full,
-            "score": list(score.score),
-            "streak": list(score.streaks()),
-            "next_dealer": following,
-        })
+        rows.append(
+            {
+                "dealer": dealer,
+                "tens": list(tens),
+                "tricks": list(tricks) if needs_tricks(rules) else None,
+                "winner": outcome.winner,
+                "points": list(outcome.points),
+                "sweep": sweep,
+                "kot": kot,
+                "ended_early": rules.early_end and sum(tricks) < full,
+                "score": list(score.score),
+                "streak": list(score.streaks()),
+                "next_dealer": following,
+            }
+        )
         if following is not None:
             dealer = following
     return {

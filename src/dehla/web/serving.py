@@ -60,14 +60,26 @@ def make_server(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000
     from dehla.web.app import WebSettings, create_app
     from dehla.web.storage import open_storage
 
-    settings = WebSettings(bot_delay=options.bot_delay, hand_pause=options.hand_pause,
-                           allowed_origins=options.allowed_origins, bot_workers=options.bot_workers,
-                           lease_seconds=options.lease_seconds, prepare_solver=True,
-                           address=f"{socket.gethostname()}:{port} pid {os.getpid()}")
+    settings = WebSettings(
+        bot_delay=options.bot_delay,
+        hand_pause=options.hand_pause,
+        allowed_origins=options.allowed_origins,
+        bot_workers=options.bot_workers,
+        lease_seconds=options.lease_seconds,
+        prepare_solver=True,
+        address=f"{socket.gethostname()}:{port} pid {os.getpid()}",
+    )
     app = create_app(open_storage(options.db), settings)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=65536,
-                            ws_per_message_deflate=False, ws="websockets-sansio" if _has_sansio() else "auto",
-                            lifespan="on")
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+        ws="websockets-sansio" if _has_sansio() else "auto",
+        lifespan="on",
+    )
     return uvicorn.Server(config)
 
 

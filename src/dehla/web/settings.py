@@ -16,8 +16,19 @@ from dehla.errors import DehlaError
 from dehla.rules import Rules, parse_rules
 from dehla.web.messages import WebError, register
 
-__all__ = ["SeatSpec", "TableSettings", "parse_table_request", "default_bot", "clean_name", "check_bot",
-           "check_trick_pause", "MAX_NAME", "MAX_TRICK_PAUSE", "DEFAULT_TRICK_PAUSE", "DEFAULT_BOT_DELAY"]
+__all__ = [
+    "SeatSpec",
+    "TableSettings",
+    "parse_table_request",
+    "default_bot",
+    "clean_name",
+    "check_bot",
+    "check_trick_pause",
+    "MAX_NAME",
+    "MAX_TRICK_PAUSE",
+    "DEFAULT_TRICK_PAUSE",
+    "DEFAULT_BOT_DELAY",
+]
 
 MAX_NAME = 24
 #: The longest pause a finished trick may be shown for, in seconds.
@@ -28,22 +39,24 @@ DEFAULT_TRICK_PAUSE = 1.2
 DEFAULT_BOT_DELAY = 0.5
 _FIELDS = ("rules", "seats", "grace", "timer", "title", "name", "listed", "watchers_allowed", "trick_pause", "rated")
 
-register({
-    "table_not_object": "A table is described by a JSON object with \"rules\" and \"seats\".",
-    "unknown_field": "The request has a field this server does not know: {text}.",
-    "bad_rules": "These rules cannot be used.",
-    "seat_count": "Choose {n} seats for these rules.",
-    "one_me": "Only one seat can be yours.",
-    "seat_kind": "Seat {seat} must be you, a person (invite link) or a bot.",
-    "unknown_bot": "Seat {seat}: there is no bot called {text}.",
-    "bad_grace": "The grace time must be a number of seconds from {min} to {max}.",
-    "bad_timer": "The turn timer must be a number of seconds from {min} to {max}.",
-    "bad_trick_pause": "The pause after a trick must be a number of seconds from {min} to {max}.",
-    "bad_listed": "Say with true or false whether the table is open to anyone.",
-    "bad_watchers_allowed": "Say with true or false whether people may watch.",
-    "bad_rated": "Say with true or false whether the table is rated.",
-    "rated_needs_people": "A rated table has a person in every seat: no bots.",
-})
+register(
+    {
+        "table_not_object": 'A table is described by a JSON object with "rules" and "seats".',
+        "unknown_field": "The request has a field this server does not know: {text}.",
+        "bad_rules": "These rules cannot be used.",
+        "seat_count": "Choose {n} seats for these rules.",
+        "one_me": "Only one seat can be yours.",
+        "seat_kind": "Seat {seat} must be you, a person (invite link) or a bot.",
+        "unknown_bot": "Seat {seat}: there is no bot called {text}.",
+        "bad_grace": "The grace time must be a number of seconds from {min} to {max}.",
+        "bad_timer": "The turn timer must be a number of seconds from {min} to {max}.",
+        "bad_trick_pause": "The pause after a trick must be a number of seconds from {min} to {max}.",
+        "bad_listed": "Say with true or false whether the table is open to anyone.",
+        "bad_watchers_allowed": "Say with true or false whether people may watch.",
+        "bad_rated": "Say with true or false whether the table is rated.",
+        "rated_needs_people": "A rated table has a person in every seat: no bots.",
+    }
+)
 
 
 def default_bot() -> str:

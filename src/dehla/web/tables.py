@@ -101,11 +101,11 @@ class TableService:
     ) -> None:
         self.storage = storage
         #: With storage other processes share, this process is a node of a cluster.
-        self.cluster = (Cluster(storage, lease_seconds, node, address) if isinstance(storage, PostgresStorage)
-                        else None)
+        self.cluster = Cluster(storage, lease_seconds, node, address) if isinstance(storage, PostgresStorage) else None
         self.bot_pool = bot_pool
-        self.context = SessionContext(storage, bot_delay, hand_pause, rng or random.SystemRandom(), self.cluster,
-                                      bot_pool)
+        self.context = SessionContext(
+            storage, bot_delay, hand_pause, rng or random.SystemRandom(), self.cluster, bot_pool
+        )
         self.trick_pause = trick_pause
         self.tables: dict[str, TableSession] = {}
         self._seen: dict[str, float] = {}
@@ -168,13 +168,13 @@ class TableService:
             self._seen = {key: at for key, at in self._seen.items() if now - at < SEEN_EVERY}
         await self.storage.saw(player, now)
 
-    async def invite_friend(self, table_id: object, host: str | None, seat: object, friend: str, name: str,
-                            sender: str) -> None:
+    async def invite_friend(
+        self, table_id: object, host: str | None, seat: object, friend: str, name: str, sender: str
+    ) -> None:
         """The host of a table keeps ``seat`` for a friend (whom they follow) and tells them in their lobby."""
         session = await self.find(table_id)
         await session.invite_player(host, seat, friend, name)
-        await self.storage.notify_player(friend, session.table_id, int(seat) if isinstance(seat, int) else 0,
-                                         sender)
+        await self.storage.notify_player(friend, session.table_id, int(seat) if isinstance(seat, int) else 0, sender)
 
     def blocks_changed(self, player: str, blocked: frozenset[str]) -> None:
         """``player`` blocked or unblocked someone: their windows here hide or show that chat from now on."""
@@ -186,8 +186,7 @@ class TableService:
         if player is not None and await self.storage.banned(player):
             raise WebError("banned", "forbidden")
 
-    async def create(self, settings: TableSettings, player: str | None = None,
-                     table_id: str | None = None) -> Created:
+    async def create(self, settings: TableSettings, player: str | None = None, table_id: str | None = None) -> Created:
         """Create a table from validated settings (made by ``player``; with the id ``table_id`` if given)."""
         session, tokens, watch = new_table(self.context, settings, player, table_id)
         lease = None if self.cluster is None else self.cluster.node
@@ -221,6 +220,7 @@ class TableService:
         """Load one table from storage, once even when many ask at the same moment."""
         loading = self._loading.get(table_id)
         if loading is None:
+
             async def load() -> TableSession | None:
                 try:
                     row = await self.storage.load_table(table_id)
@@ -231,15 +231,19 @@ class TableService:
             loading = self._loading[table_id] = asyncio.get_running_loop().create_task(load())
         return await asyncio.shield(loading)
 
-    async def visible(self, table_id: object, watch: str | None, token: str | None,
-                      player: str | None = None) -> TableSession:
+    async def visible(
+        self, table_id: object, watch: str | None, token: str | None, player: str | None = None
+    ) -> TableSession:
         """A table's public info is for everyone if it is listed, else only for its players and with its watch link
         or a seat link."""
         session = await self.find(table_id)
         if session.behind:
             await session.catch_up()
-        if session.private and not (session.may_watch(watch) or (token and session.seat_for_token(token) is not None)
-                                    or session.seat_of_player(player) is not None):
+        if session.private and not (
+            session.may_watch(watch)
+            or (token and session.seat_for_token(token) is not None)
+            or session.seat_of_player(player) is not None
+        ):
             raise WebError("no_table", "not_found")
         return session
 
@@ -253,11 +257,17 @@ class TableService:
         """Listed tables still open or in play, newest first (no cards, no tokens)."""
         if self.cluster is not None and isinstance(self.storage, PostgresStorage):
             # a table another process made a moment ago may not have been announced here yet
-            unknown = [table_id for table_id in await self.storage.recent_tables(MAX_TABLES_LISTED)
-                       if table_id not in self.tables]
+            unknown = [
+                table_id
+                for table_id in await self.storage.recent_tables(MAX_TABLES_LISTED)
+                if table_id not in self.tables
+            ]
             await asyncio.gather(*(self._load(table_id) for table_id in unknown))
-        behind = [session for session in self.tables.values()
-                  if session.behind and session.status != "over" and session.listed]
+        behind = [
+            session
+            for session in self.tables.values()
+            if session.behind and session.status != "over" and session.listed
+        ]
         if behind:
             await asyncio.gather(*(session.catch_up() for session in behind))
         now = time.monotonic()

@@ -40,19 +40,19 @@ PRESET_TITLES: dict[str, str] = {
 #: Preset name -> one line saying how it plays, for the lobby and the scorekeeper.
 PRESET_SUMMARIES: dict[str, str] = {
     "pagat": "Dehla Pakad (Pagat): the player after the dealer calls trump from five cards; two tricks in a row "
-             "collect the centre; first team to one kot wins.",
+    "collect the centre; first team to one kot wins.",
     "pagat-cut": "Dehla Pakad with cut trump: five cards each; the first card played off-suit sets trump; then the "
-                 "rest are dealt.",
+    "rest are dealt.",
     "taash": "Taash's Dehla Pakad: cut trump, each trick to its winner; 4 tens = 80, 3 tens = 30, 2-2 = 20 to the "
-             "team with more tricks; first to 100.",
+    "team with more tricks; first to 100.",
     "taash-b2b": "Taash back-to-back: as Taash, but the tens wait in the centre until someone wins two tricks in a "
-                 "row.",
+    "row.",
     "mendikot": "Mendikot: all 13 cards dealt; the first card played off-suit sets trump; 3 or 4 tens win the hand; "
-                "first to 5 hands.",
+    "first to 5 hands.",
     "mendikot-band": "Mendikot with band hukum: a trump card is hidden face down and turned up when a player who "
-                     "cannot follow asks for it.",
+    "cannot follow asks for it.",
     "mendikot-band-auto": "Mendikot with band hukum, turned up automatically the first time someone cannot follow "
-                          "suit.",
+    "suit.",
     "mendikot-open": "Mendikot with open draw: a card drawn before the deal sets trump.",
     "mendikot-6": "Mendikot for six players: 48 cards (no twos), 8 each, three against three.",
     "mendikot-8": "Mendikot for eight players: 48 cards (no twos), 6 each, four against four.",
@@ -78,7 +78,10 @@ BOT_SUMMARIES: dict[str, str] = {
 
 #: Every text of this module, for the catalogs and the test that each one is translated.
 ALL_TEXTS: tuple[str, ...] = (
-    *PRESET_TITLES.values(), *PRESET_SUMMARIES.values(), *LEVEL_NAMES.values(), *BOT_SUMMARIES.values(),
+    *PRESET_TITLES.values(),
+    *PRESET_SUMMARIES.values(),
+    *LEVEL_NAMES.values(),
+    *BOT_SUMMARIES.values(),
 )
 
 

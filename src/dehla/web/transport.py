@@ -43,8 +43,9 @@ class Client:
 
     MAX_OUTBOX = 64
 
-    def __init__(self, send: Callable[[str], Awaitable[None]],
-                 close: Callable[[int], Awaitable[None]] | None = None) -> None:
+    def __init__(
+        self, send: Callable[[str], Awaitable[None]], close: Callable[[int], Awaitable[None]] | None = None
+    ) -> None:
         self.send = send
         self.close = close
         #: Set when the table no longer admits this client: the writer closes the socket after the queue.
@@ -96,8 +97,14 @@ class Client:
             await asyncio.sleep(0.01)
 
 
-async def serve_socket(websocket: WebSocket, service: TableService, allowed_origins: tuple[str, ...],
-                       rate: float, burst: float, kick_after: int) -> None:
+async def serve_socket(
+    websocket: WebSocket,
+    service: TableService,
+    allowed_origins: tuple[str, ...],
+    rate: float,
+    burst: float,
+    kick_after: int,
+) -> None:
     """Run one table socket: Origin check before accept, then messages until it closes."""
     if not origin_allowed(websocket.headers, allowed_origins):
         await websocket.close(code=CLOSE_FORBIDDEN)
@@ -109,6 +116,7 @@ async def serve_socket(websocket: WebSocket, service: TableService, allowed_orig
         await websocket.send_text(json.dumps(error_message(error)))
         await websocket.close(code=CLOSE_NO_TABLE)
         return
+
     async def close(code: int) -> None:
         await websocket.close(code=code)
 

@@ -52,8 +52,9 @@ class Audience:
         return any(hash_token(token) in self.hashes for token in viewer.tokens if token)
 
 
-def match_audience(entries: Iterable[LogEntry], match_no: int, first_listed: bool, seats: Sequence[SeatState],
-                   watch_hash: str | None) -> Audience:
+def match_audience(
+    entries: Iterable[LogEntry], match_no: int, first_listed: bool, seats: Sequence[SeatState], watch_hash: str | None
+) -> Audience:
     """The audience of match ``match_no`` of a table, from its log (``log.upgrade_entry``'d entries).
 
     ``first_listed``: whether the table was listed when it was made; ``seats`` and ``watch_hash``: the table's

@@ -61,13 +61,20 @@ def my_matches(found: Sequence[tuple[FinishedMatch, int | None]]) -> list[MyMatc
         players = summary.get("players")
         score = summary.get("score")
         winner = summary.get("winner")
-        lines.append({
-            "table": finished.table_id, "match_no": finished.match_no, "finished": finished.finished,
-            "title": str(summary.get("title", "")), "preset": str(summary.get("preset", "")),
-            "players": [str(name) for name in players] if isinstance(players, list) else [],
-            "score": [int(value) for value in score] if isinstance(score, list) else [],
-            "winner": winner if isinstance(winner, int) else None, "seat": seat, "listed": finished.listed,
-        })
+        lines.append(
+            {
+                "table": finished.table_id,
+                "match_no": finished.match_no,
+                "finished": finished.finished,
+                "title": str(summary.get("title", "")),
+                "preset": str(summary.get("preset", "")),
+                "players": [str(name) for name in players] if isinstance(players, list) else [],
+                "score": [int(value) for value in score] if isinstance(score, list) else [],
+                "winner": winner if isinstance(winner, int) else None,
+                "seat": seat,
+                "listed": finished.listed,
+            }
+        )
     return lines
 
 
@@ -105,10 +112,13 @@ def family_stats(found: Sequence[tuple[FinishedMatch, int | None]]) -> dict[str,
     for family, total in sorted(totals.items()):
         hands = int(total["hands"])
         stats[family] = {
-            "matches": int(total["matches"]), "matches_won": int(total["matches_won"]), "hands": hands,
+            "matches": int(total["matches"]),
+            "matches_won": int(total["matches_won"]),
+            "hands": hands,
             "hands_won": int(total["hands_won"]),
             "tens_per_hand": round(total["tens"] / hands, 2) if hands else 0.0,
-            "kots": int(total["kots"]), "mendikots": int(total["mendikots"]),
+            "kots": int(total["kots"]),
+            "mendikots": int(total["mendikots"]),
             "whitewashes": int(total["whitewashes"]),
             "partners": partners.get(family, Counter()).most_common(5),
         }

@@ -1,5 +1,4 @@
-"""What every endpoint shares: the server's objects on the application's state, refusals, request bodies, who asks.
-"""
+"""What every endpoint shares: the server's objects on the application's state, refusals, request bodies, who asks."""
 
 from __future__ import annotations
 
@@ -23,8 +22,18 @@ from dehla.web.tables import TableService
 if TYPE_CHECKING:
     from collections.abc import Awaitable
 
-__all__ = ["Shared", "shared", "error", "body", "viewer", "asker", "unless_gone", "MAX_BODY_BYTES",
-           "DISCONNECT_POLL", "ServerOptions"]
+__all__ = [
+    "Shared",
+    "shared",
+    "error",
+    "body",
+    "viewer",
+    "asker",
+    "unless_gone",
+    "MAX_BODY_BYTES",
+    "DISCONNECT_POLL",
+    "ServerOptions",
+]
 
 T = TypeVar("T")
 
@@ -32,16 +41,18 @@ MAX_BODY_BYTES = 16_384
 #: How often a waiting request checks that its client is still there, in seconds.
 DISCONNECT_POLL = 0.5
 
-register({
-    "body_too_large": "The request is too large (at most {max} bytes).",
-    "bad_json": "The request body is not valid JSON.",
-    "join_body": "Send the seat to take and your name.",
-    "no_language": "There is no such language.",
-    "no_finished_match": "There is no such finished match.",
-    "no_hand": "This match has hands 0 to {max}.",
-    "bad_request": "This request cannot be used.",
-    "not_found": "There is nothing here.",
-})
+register(
+    {
+        "body_too_large": "The request is too large (at most {max} bytes).",
+        "bad_json": "The request body is not valid JSON.",
+        "join_body": "Send the seat to take and your name.",
+        "no_language": "There is no such language.",
+        "no_finished_match": "There is no such finished match.",
+        "no_hand": "This match has hands 0 to {max}.",
+        "bad_request": "This request cannot be used.",
+        "not_found": "There is nothing here.",
+    }
+)
 
 
 @dataclass(frozen=True)

@@ -25,15 +25,25 @@ def audience_of(finished: FinishedMatch) -> Audience:
 async def history(request: Request) -> Response:
     """The finished matches this viewer may see: those of listed tables and their own."""
     finished = await shared(request).storage.list_finished(player_of(request.scope))
-    return JSONResponse({"matches": [{"table": item.table_id, "match_no": item.match_no,
-                                      "finished": item.finished, "listed": item.listed, **item.summary}
-                                     for item in finished]})
+    return JSONResponse(
+        {
+            "matches": [
+                {
+                    "table": item.table_id,
+                    "match_no": item.match_no,
+                    "finished": item.finished,
+                    "listed": item.listed,
+                    **item.summary,
+                }
+                for item in finished
+            ]
+        }
+    )
 
 
 async def _finished(request: Request) -> FinishedMatch:
     """A finished match this viewer may see; one they may not is as missing as no match."""
-    found = await shared(request).storage.get_finished(request.path_params["table_id"],
-                                                       request.path_params["match_no"])
+    found = await shared(request).storage.get_finished(request.path_params["table_id"], request.path_params["match_no"])
     if found is None or not audience_of(found).admits(viewer(request)):
         raise WebError("no_finished_match", "not_found")
     return found
@@ -45,8 +55,11 @@ async def record(request: Request) -> Response:
     except WebError as refusal:
         return error(refusal)
     name = f"dehla-{request.path_params['table_id']}-{request.path_params['match_no']}.json"
-    return Response(json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(
+        json.dumps(data, ensure_ascii=False, indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 async def replay_view(request: Request) -> Response:
@@ -66,8 +79,12 @@ async def analysis_view(request: Request) -> Response:
         count = len(hands) if isinstance(hands, list) else 0
         if not 0 <= hand < count:
             raise WebError("no_hand", "not_found", max=count - 1)
-        result = await unless_gone(request, shared(request).analyses.hand(
-            request.path_params["table_id"], request.path_params["match_no"], data, hand, asker(request)))
+        result = await unless_gone(
+            request,
+            shared(request).analyses.hand(
+                request.path_params["table_id"], request.path_params["match_no"], data, hand, asker(request)
+            ),
+        )
     except WebError as refusal:
         return error(refusal)
     if result is None:  # the page went away: nobody reads the answer

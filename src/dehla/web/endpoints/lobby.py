@@ -34,8 +34,11 @@ async def tables(request: Request) -> Response:
 async def table_info(request: Request) -> Response:
     try:
         session = await shared(request).service.visible(
-            request.path_params["table_id"], request.query_params.get("watch"), request.query_params.get("token"),
-            player_of(request.scope))
+            request.path_params["table_id"],
+            request.query_params.get("watch"),
+            request.query_params.get("token"),
+            player_of(request.scope),
+        )
     except WebError as refusal:
         return error(refusal)
     return JSONResponse(session.public_info(time.monotonic()))
@@ -46,8 +49,9 @@ async def join(request: Request) -> Response:
         data = await body(request)
         if not isinstance(data, dict):
             raise WebError("join_body")
-        seat, token = await shared(request).service.join(request.path_params["table_id"], data.get("seat"),
-                                                         data.get("name"), player_of(request.scope))
+        seat, token = await shared(request).service.join(
+            request.path_params["table_id"], data.get("seat"), data.get("name"), player_of(request.scope)
+        )
     except WebError as refusal:
         return error(refusal)
     return JSONResponse({"token": token, "seat": seat})
@@ -68,8 +72,9 @@ async def invite_friend(request: Request) -> Response:
         if not isinstance(friend, str) or friend not in friends:
             raise WebError("not_a_friend")
         sender = await found.storage.player_name(host) or ""
-        await found.service.invite_friend(request.path_params["table_id"], host, data.get("seat"), friend,
-                                          friends[friend], sender)
+        await found.service.invite_friend(
+            request.path_params["table_id"], host, data.get("seat"), friend, friends[friend], sender
+        )
     except WebError as refusal:
         return error(refusal)
     return JSONResponse({"ok": True})
@@ -97,5 +102,6 @@ async def rules_check(request: Request) -> Response:
 async def socket(websocket: WebSocket) -> None:
     found = shared(websocket)
     options = found.options
-    await serve_socket(websocket, found.service, options.allowed_origins, options.rate, options.burst,
-                       options.kick_after)
+    await serve_socket(
+        websocket, found.service, options.allowed_origins, options.rate, options.burst, options.kick_after
+    )

@@ -17,15 +17,17 @@ from dehla.web.yours import family_stats, my_matches
 
 __all__ = ["me", "my_games", "my_records", "blocks", "friends", "notices"]
 
-register({
-    "no_player": "This browser has no player yet: open the lobby first (it needs cookies).",
-    "bad_name": "A name is one line of at most 24 letters, digits or signs.",
-    "block_whom": "Say whom to block: a table and a seat where that person sits.",
-    "block_nobody": "Nobody with a player sits in that seat.",
-    "block_self": "You cannot block yourself.",
-    "follow_self": "You cannot follow yourself.",
-    "not_a_friend": "Invite someone you follow (from a table you shared).",
-})
+register(
+    {
+        "no_player": "This browser has no player yet: open the lobby first (it needs cookies).",
+        "bad_name": "A name is one line of at most 24 letters, digits or signs.",
+        "block_whom": "Say whom to block: a table and a seat where that person sits.",
+        "block_nobody": "Nobody with a player sits in that seat.",
+        "block_self": "You cannot block yourself.",
+        "follow_self": "You cannot follow yourself.",
+        "not_a_friend": "Invite someone you follow (from a table you shared).",
+    }
+)
 
 
 async def me(request: Request) -> Response:
@@ -67,8 +69,11 @@ async def my_records(request: Request) -> Response:
     player = player_of(request.scope)
     found = [] if player is None else await shared(request).storage.player_matches(player)
     records = [finished.record for finished, _ in found]
-    return Response(json.dumps(records, ensure_ascii=False, indent=1), media_type="application/json",
-                    headers={"Content-Disposition": 'attachment; filename="dehla-my-records.json"'})
+    return Response(
+        json.dumps(records, ensure_ascii=False, indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": 'attachment; filename="dehla-my-records.json"'},
+    )
 
 
 async def _someone(request: Request, player: str, yourself: str) -> tuple[str, str, str] | None:
@@ -135,9 +140,14 @@ async def friends(request: Request) -> Response:
             await found.storage.unfollow(player, someone)
     await found.service.saw(player)
     now = time.time()
-    return JSONResponse({"friends": [{"player": friend, "name": name, "online": seen is not None and
-                                      now - seen < ONLINE_FOR} for friend, name, seen in
-                                     await found.storage.friends(player)]})
+    return JSONResponse(
+        {
+            "friends": [
+                {"player": friend, "name": name, "online": seen is not None and now - seen < ONLINE_FOR}
+                for friend, name, seen in await found.storage.friends(player)
+            ]
+        }
+    )
 
 
 async def notices(request: Request) -> Response:
@@ -150,5 +160,11 @@ async def notices(request: Request) -> Response:
         data = await body(request)
         if isinstance(data, dict) and isinstance(data.get("id"), str):
             await found.storage.dismiss(player, data["id"])
-    return JSONResponse({"notices": [{"id": notice, "at": at, "table": table_id, "seat": seat, "from": sender}
-                                     for notice, at, table_id, seat, sender in await found.storage.notices(player)]})
+    return JSONResponse(
+        {
+            "notices": [
+                {"id": notice, "at": at, "table": table_id, "seat": seat, "from": sender}
+                for notice, at, table_id, seat, sender in await found.storage.notices(player)
+            ]
+        }
+    )

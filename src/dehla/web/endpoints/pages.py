@@ -32,18 +32,39 @@ async def meta(request: Request) -> Response:
         lang = "en"
     presets = []
     for name, rules in PRESETS.items():
-        presets.append({"name": name, "players": rules.players, "description": rules.description,
-                        "title": texts.preset_title(name, lang),
-                        "summary": texts.preset_summary(name, lang) or i18n.translate(lang, rules.description),
-                        "options": rules.options()})
-    bots = [{"name": name, "level": BOTS[name].level, "label": BOTS[name].label,
-             "level_name": texts.level_name(BOTS[name].label, lang),
-             "description": BOTS[name].description, "summary": texts.bot_summary(name, lang)}
-            for name in bot_names(for_people=True)]
+        presets.append(
+            {
+                "name": name,
+                "players": rules.players,
+                "description": rules.description,
+                "title": texts.preset_title(name, lang),
+                "summary": texts.preset_summary(name, lang) or i18n.translate(lang, rules.description),
+                "options": rules.options(),
+            }
+        )
+    bots = [
+        {
+            "name": name,
+            "level": BOTS[name].level,
+            "label": BOTS[name].label,
+            "level_name": texts.level_name(BOTS[name].label, lang),
+            "description": BOTS[name].description,
+            "summary": texts.bot_summary(name, lang),
+        }
+        for name in bot_names(for_people=True)
+    ]
     messages = {code: i18n.translate(lang, template) for code, template in sorted(TEMPLATES.items())}
-    return JSONResponse({"presets": presets, "options": list(OPTIONS), "bots": bots, "default_bot": default_bot(),
-                         "languages": i18n.languages(), "messages": messages,
-                         "solver_preparing": shared(request).preparation.preparing})
+    return JSONResponse(
+        {
+            "presets": presets,
+            "options": list(OPTIONS),
+            "bots": bots,
+            "default_bot": default_bot(),
+            "languages": i18n.languages(),
+            "messages": messages,
+            "solver_preparing": shared(request).preparation.preparing,
+        }
+    )
 
 
 def _language(request: Request) -> str:

@@ -38,10 +38,12 @@ __all__ = ["register_options", "register_passkey", "login_options", "login", "CE
 #: How long a passkey ceremony may take, from the options to the answer, in seconds.
 CEREMONY_SECONDS = 300
 
-register({
-    "passkey_failed": "The passkey could not be checked; try again.",
-    "passkey_unknown": "This passkey belongs to no player here.",
-})
+register(
+    {
+        "passkey_failed": "The passkey could not be checked; try again.",
+        "passkey_unknown": "This passkey belongs to no player here.",
+    }
+)
 
 
 def _relying_party(request: Request) -> tuple[str, str]:
@@ -65,11 +67,16 @@ async def register_options(request: Request) -> Response:
     name = await found.storage.player_name(player) or "dehla"
     existing = await found.storage.passkeys_of(player)
     options = generate_registration_options(
-        rp_id=rp_id, rp_name="dehla", user_name=name, user_id=player.encode(),
+        rp_id=rp_id,
+        rp_name="dehla",
+        user_name=name,
+        user_id=player.encode(),
         authenticator_selection=AuthenticatorSelectionCriteria(resident_key=ResidentKeyRequirement.REQUIRED),
-        exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(item)) for item in existing])
-    state = found.identities.seal({"do": "register", "player": player,
-                                   "challenge": bytes_to_base64url(options.challenge)})
+        exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(item)) for item in existing],
+    )
+    state = found.identities.seal(
+        {"do": "register", "player": player, "challenge": bytes_to_base64url(options.challenge)}
+    )
     return _options(options, state)
 
 
@@ -95,14 +102,21 @@ async def register_passkey(request: Request) -> Response:
         rp_id, origin = _relying_party(request)
         try:
             verified = verify_registration_response(
-                credential=credential, expected_challenge=base64url_to_bytes(state["challenge"]),
-                expected_rp_id=rp_id, expected_origin=origin)
+                credential=credential,
+                expected_challenge=base64url_to_bytes(state["challenge"]),
+                expected_rp_id=rp_id,
+                expected_origin=origin,
+            )
         except (WebAuthnException, ValueError, TypeError, KeyError):
             raise WebError("passkey_failed") from None
     except WebError as refusal:
         return error(refusal)
-    await found.storage.add_passkey(bytes_to_base64url(verified.credential_id), player,
-                                    bytes_to_base64url(verified.credential_public_key), verified.sign_count)
+    await found.storage.add_passkey(
+        bytes_to_base64url(verified.credential_id),
+        player,
+        bytes_to_base64url(verified.credential_public_key),
+        verified.sign_count,
+    )
     return JSONResponse({"ok": True, "passkeys": len(await found.storage.passkeys_of(player))})
 
 
@@ -130,9 +144,13 @@ async def login(request: Request) -> Response:
         rp_id, origin = _relying_party(request)
         try:
             verified = verify_authentication_response(
-                credential=credential, expected_challenge=base64url_to_bytes(state["challenge"]),
-                expected_rp_id=rp_id, expected_origin=origin, credential_public_key=base64url_to_bytes(public_key),
-                credential_current_sign_count=sign_count)
+                credential=credential,
+                expected_challenge=base64url_to_bytes(state["challenge"]),
+                expected_rp_id=rp_id,
+                expected_origin=origin,
+                credential_public_key=base64url_to_bytes(public_key),
+                credential_current_sign_count=sign_count,
+            )
         except (WebAuthnException, ValueError, TypeError, KeyError):
             raise WebError("passkey_failed") from None
     except WebError as refusal:

@@ -28,8 +28,9 @@ async def queue(request: Request) -> Response:
         return JSONResponse(await found.matchmaker.status(player))
     try:
         data = await body(request)
-        name = clean_name(data.get("name") if isinstance(data, dict) else None,
-                          await found.storage.player_name(player) or "")
+        name = clean_name(
+            data.get("name") if isinstance(data, dict) else None, await found.storage.player_name(player) or ""
+        )
         return JSONResponse(await found.matchmaker.join(player, name, data))
     except WebError as refusal:
         return error(refusal)

@@ -24,10 +24,24 @@ async def leaderboard(request: Request) -> Response:
         return error(WebError("no_family", "not_found"))
     rows = await shared(request).storage.leaderboard(family)
     you = player_of(request.scope)
-    return JSONResponse({"family": family, "provisional_matches": PROVISIONAL_MATCHES, "players": [
-        {"name": name, "rating": round(ordinal(Rating(mu, sigma, matches)), 2), "mu": round(mu, 2),
-         "sigma": round(sigma, 2), "matches": matches, "provisional": matches < PROVISIONAL_MATCHES,
-         "you": player == you} for player, name, mu, sigma, matches in rows]})
+    return JSONResponse(
+        {
+            "family": family,
+            "provisional_matches": PROVISIONAL_MATCHES,
+            "players": [
+                {
+                    "name": name,
+                    "rating": round(ordinal(Rating(mu, sigma, matches)), 2),
+                    "mu": round(mu, 2),
+                    "sigma": round(sigma, 2),
+                    "matches": matches,
+                    "provisional": matches < PROVISIONAL_MATCHES,
+                    "you": player == you,
+                }
+                for player, name, mu, sigma, matches in rows
+            ],
+        }
+    )
 
 
 async def my_ratings(request: Request) -> Response:
@@ -35,6 +49,7 @@ async def my_ratings(request: Request) -> Response:
     player = player_of(request.scope)
     history: dict[str, list[dict[str, float]]] = {}
     for family, at, mu, sigma in [] if player is None else await shared(request).storage.rating_history(player):
-        history.setdefault(family, []).append({"at": at, "rating": round(ordinal(Rating(mu, sigma)), 2),
-                                               "mu": round(mu, 2), "sigma": round(sigma, 2)})
+        history.setdefault(family, []).append(
+            {"at": at, "rating": round(ordinal(Rating(mu, sigma)), 2), "mu": round(mu, 2), "sigma": round(sigma, 2)}
+        )
     return JSONResponse({"provisional_matches": PROVISIONAL_MATCHES, "families": history})

@@ -35,8 +35,21 @@ from dehla.web.storage.model import FinishedMatch, LeaseLost, QueueEntry, QueueK
 from dehla.web.storage.postgres import FORGET_AFTER, PostgresStorage
 from dehla.web.storage.sqlite import SQLiteStorage
 
-__all__ = ["Storage", "TableRow", "FinishedMatch", "QueueKey", "QueueEntry", "SQLiteStorage", "PostgresStorage",
-           "open_storage", "DEFAULT_DB", "StaleLog", "LeaseLost", "is_shared", "FORGET_AFTER"]
+__all__ = [
+    "Storage",
+    "TableRow",
+    "FinishedMatch",
+    "QueueKey",
+    "QueueEntry",
+    "SQLiteStorage",
+    "PostgresStorage",
+    "open_storage",
+    "DEFAULT_DB",
+    "StaleLog",
+    "LeaseLost",
+    "is_shared",
+    "FORGET_AFTER",
+]
 
 #: The database used when ``--db`` is not given: a SQLite file in the working directory.
 DEFAULT_DB = "dehla-web.sqlite3"
@@ -59,7 +72,7 @@ def open_storage(url: str | None) -> Storage:
         # sqlite:///relative/path or sqlite:////absolute/path (the SQLAlchemy convention), ?sync=normal|full
         if not url.startswith("sqlite:///"):
             raise DehlaError("a SQLite URL is sqlite:///relative/path or sqlite:////absolute/path")
-        path, _, query = url[len("sqlite:///"):].partition("?")
+        path, _, query = url[len("sqlite:///") :].partition("?")
         sync = parse_qs(query).get("sync", ["full"])[0].upper()
         if sync not in ("NORMAL", "FULL"):
             raise DehlaError(f"sqlite sync must be 'normal' or 'full', not {sync.lower()!r}")

@@ -75,47 +75,55 @@ async def _private_unless_listed(run: Runner) -> None:
             if isinstance(meta.get("watch_hash"), str):
                 hashes.append(meta["watch_hash"])
         access = json.dumps({"players": [], "hashes": hashes}, separators=(",", ":"))
-        await run("UPDATE finished SET listed = ?, access = ? WHERE table_id = ? AND match_no = ?",
-                  (listed, access, table_id, match_no))
+        await run(
+            "UPDATE finished SET listed = ?, access = ? WHERE table_id = ? AND match_no = ?",
+            (listed, access, table_id, match_no),
+        )
 
 
 MIGRATIONS: tuple[Migration, ...] = (
-    Migration(2, "who may see a finished match; players; the server's secrets", (
-        "ALTER TABLE finished ADD COLUMN listed BOOLEAN NOT NULL DEFAULT FALSE",
-        "ALTER TABLE finished ADD COLUMN access TEXT NOT NULL DEFAULT '{}'",
-        "CREATE INDEX IF NOT EXISTS finished_listed ON finished (listed, finished)",
-        "CREATE TABLE IF NOT EXISTS finished_players (table_id TEXT NOT NULL, match_no INTEGER NOT NULL, "
-        "player TEXT NOT NULL, seat INTEGER, PRIMARY KEY (table_id, match_no, player))",
-        "CREATE INDEX IF NOT EXISTS finished_players_player ON finished_players (player)",
-        "CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
-        "created DOUBLE PRECISION NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS ratings (player TEXT NOT NULL, family TEXT NOT NULL, name TEXT NOT NULL, "
-        "mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, matches INTEGER NOT NULL, "
-        "PRIMARY KEY (player, family))",
-        "CREATE TABLE IF NOT EXISTS rating_history (player TEXT NOT NULL, family TEXT NOT NULL, "
-        "at DOUBLE PRECISION NOT NULL, mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL)",
-        "CREATE INDEX IF NOT EXISTS rating_history_player ON rating_history (player, family, at)",
-        "CREATE TABLE IF NOT EXISTS rated_matches (table_id TEXT NOT NULL, match_no INTEGER NOT NULL, "
-        "PRIMARY KEY (table_id, match_no))",
-        "CREATE TABLE IF NOT EXISTS reports (id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL, "
-        "table_id TEXT NOT NULL, reporter TEXT NOT NULL, player TEXT, name TEXT NOT NULL, text TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS bans (player TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL, reason TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS friends (player TEXT NOT NULL, friend TEXT NOT NULL, name TEXT NOT NULL, "
-        "PRIMARY KEY (player, friend))",
-        "CREATE TABLE IF NOT EXISTS seen (player TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS notices (id TEXT PRIMARY KEY, player TEXT NOT NULL, at DOUBLE PRECISION NOT NULL, "
-        "table_id TEXT NOT NULL, seat INTEGER NOT NULL, sender TEXT NOT NULL)",
-        "CREATE INDEX IF NOT EXISTS notices_player ON notices (player)",
-        "CREATE TABLE IF NOT EXISTS blocks (player TEXT NOT NULL, blocked TEXT NOT NULL, name TEXT NOT NULL, "
-        "PRIMARY KEY (player, blocked))",
-        "CREATE TABLE IF NOT EXISTS passkeys (id TEXT PRIMARY KEY, player TEXT NOT NULL, public_key TEXT NOT NULL, "
-        "sign_count INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL)",
-        "CREATE INDEX IF NOT EXISTS passkeys_player ON passkeys (player)",
-        "CREATE TABLE IF NOT EXISTS queue (player TEXT PRIMARY KEY, name TEXT NOT NULL, preset TEXT NOT NULL, "
-        "target INTEGER NOT NULL, rated BOOLEAN NOT NULL, since DOUBLE PRECISION NOT NULL, table_id TEXT, "
-        "seat INTEGER)",
-    ), _private_unless_listed),
+    Migration(
+        2,
+        "who may see a finished match; players; the server's secrets",
+        (
+            "ALTER TABLE finished ADD COLUMN listed BOOLEAN NOT NULL DEFAULT FALSE",
+            "ALTER TABLE finished ADD COLUMN access TEXT NOT NULL DEFAULT '{}'",
+            "CREATE INDEX IF NOT EXISTS finished_listed ON finished (listed, finished)",
+            "CREATE TABLE IF NOT EXISTS finished_players (table_id TEXT NOT NULL, match_no INTEGER NOT NULL, "
+            "player TEXT NOT NULL, seat INTEGER, PRIMARY KEY (table_id, match_no, player))",
+            "CREATE INDEX IF NOT EXISTS finished_players_player ON finished_players (player)",
+            "CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
+            "created DOUBLE PRECISION NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS ratings (player TEXT NOT NULL, family TEXT NOT NULL, name TEXT NOT NULL, "
+            "mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, matches INTEGER NOT NULL, "
+            "PRIMARY KEY (player, family))",
+            "CREATE TABLE IF NOT EXISTS rating_history (player TEXT NOT NULL, family TEXT NOT NULL, "
+            "at DOUBLE PRECISION NOT NULL, mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS rating_history_player ON rating_history (player, family, at)",
+            "CREATE TABLE IF NOT EXISTS rated_matches (table_id TEXT NOT NULL, match_no INTEGER NOT NULL, "
+            "PRIMARY KEY (table_id, match_no))",
+            "CREATE TABLE IF NOT EXISTS reports (id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL, "
+            "table_id TEXT NOT NULL, reporter TEXT NOT NULL, player TEXT, name TEXT NOT NULL, text TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS bans (player TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL, "
+            "reason TEXT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS friends (player TEXT NOT NULL, friend TEXT NOT NULL, name TEXT NOT NULL, "
+            "PRIMARY KEY (player, friend))",
+            "CREATE TABLE IF NOT EXISTS seen (player TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS notices (id TEXT PRIMARY KEY, player TEXT NOT NULL, "
+            "at DOUBLE PRECISION NOT NULL, table_id TEXT NOT NULL, seat INTEGER NOT NULL, sender TEXT NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS notices_player ON notices (player)",
+            "CREATE TABLE IF NOT EXISTS blocks (player TEXT NOT NULL, blocked TEXT NOT NULL, name TEXT NOT NULL, "
+            "PRIMARY KEY (player, blocked))",
+            "CREATE TABLE IF NOT EXISTS passkeys (id TEXT PRIMARY KEY, player TEXT NOT NULL, public_key TEXT NOT NULL, "
+            "sign_count INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS passkeys_player ON passkeys (player)",
+            "CREATE TABLE IF NOT EXISTS queue (player TEXT PRIMARY KEY, name TEXT NOT NULL, preset TEXT NOT NULL, "
+            "target INTEGER NOT NULL, rated BOOLEAN NOT NULL, since DOUBLE PRECISION NOT NULL, table_id TEXT, "
+            "seat INTEGER)",
+        ),
+        _private_unless_listed,
+    ),
 )
 
 CURRENT = MIGRATIONS[-1].version if MIGRATIONS else 1

@@ -144,8 +144,9 @@ class Storage(Protocol):
         """The players' ratings in a family: mu, sigma and rated matches (a player never rated is missing)."""
         ...
 
-    async def save_ratings(self, table_id: str, match_no: int, family: str,
-                           updates: Mapping[str, tuple[str, float, float, int]], at: float) -> bool:
+    async def save_ratings(
+        self, table_id: str, match_no: int, family: str, updates: Mapping[str, tuple[str, float, float, int]], at: float
+    ) -> bool:
         """Keep the new ratings a match gave (player -> name, mu, sigma, matches) and their history; False (and
         nothing kept) if that match was rated already."""
         ...
@@ -236,8 +237,9 @@ class Storage(Protocol):
         """How many wait in each queue (not yet seated)."""
         ...
 
-    async def queue_claim(self, key: QueueKey, count: int, table_id: str,
-                          only: str | None = None) -> list[tuple[str, str]]:
+    async def queue_claim(
+        self, key: QueueKey, count: int, table_id: str, only: str | None = None
+    ) -> list[tuple[str, str]]:
         """Take the ``count`` longest waiting players of ``key`` (all of them up to ``count`` if ``only`` names one
         of them) for the table ``table_id``: their (player, name), in the order they came; none if fewer wait (or
         ``only`` does not).  Claimed players wait for no other table."""

@@ -188,8 +188,10 @@ class PostgresStorage:
         self._announcer.put(payload)
 
     async def create_table(self, row: TableRow, lease: str | None = None) -> None:
-        await self._pool.execute("INSERT INTO tables (id, created, meta, lease_owner) VALUES (%s, %s, %s, %s)",
-                            (row.table_id, row.created, dumps(row.meta), lease))
+        await self._pool.execute(
+            "INSERT INTO tables (id, created, meta, lease_owner) VALUES (%s, %s, %s, %s)",
+            (row.table_id, row.created, dumps(row.meta), lease),
+        )
 
     async def update_table(self, table_id: str, meta: Mapping[str, object]) -> None:
         await self._pool.execute("UPDATE tables SET meta = %s WHERE id = %s", (dumps(meta), table_id))
@@ -271,8 +273,9 @@ class PostgresStorage:
         return TableRow(rows[0][0], json.loads(rows[0][2]), float(rows[0][1])) if rows else None
 
     async def load_log(self, table_id: str, since: int = 0) -> list[object]:
-        rows = await self._pool.execute("SELECT entry FROM log WHERE table_id = %s AND seq >= %s ORDER BY seq",
-                                   (table_id, since))
+        rows = await self._pool.execute(
+            "SELECT entry FROM log WHERE table_id = %s AND seq >= %s ORDER BY seq", (table_id, since)
+        )
         return [json.loads(entry) for (entry,) in rows]
 
     async def recent_tables(self, limit: int) -> list[str]:
@@ -286,10 +289,14 @@ class PostgresStorage:
         """Say this process is alive (and where it serves, for whoever must find it); returns every live process's
         id (this one included).  Processes silent for ``FORGET_AFTER`` leases are forgotten (their tables were taken
         long before)."""
-        await self._pool.execute("INSERT INTO nodes (id, address) VALUES (%s, %s) "
-                            "ON CONFLICT (id) DO UPDATE SET seen = now(), address = EXCLUDED.address", (node, address))
-        await self._pool.execute("DELETE FROM nodes WHERE seen < now() - make_interval(secs => %s)",
-                                 (ttl * FORGET_AFTER,))
+        await self._pool.execute(
+            "INSERT INTO nodes (id, address) VALUES (%s, %s) "
+            "ON CONFLICT (id) DO UPDATE SET seen = now(), address = EXCLUDED.address",
+            (node, address),
+        )
+        await self._pool.execute(
+            "DELETE FROM nodes WHERE seen < now() - make_interval(secs => %s)", (ttl * FORGET_AFTER,)
+        )
         rows = await self._pool.execute("SELECT id FROM nodes WHERE seen > now() - make_interval(secs => %s)", (ttl,))
         return {str(row[0]) for row in rows}
 
@@ -297,7 +304,8 @@ class PostgresStorage:
         """The processes the database knows: id, address, and whether it holds any table's lease."""
         rows = await self._pool.execute(
             "SELECT n.id, n.address, EXISTS (SELECT 1 FROM tables t WHERE t.lease_owner = n.id) "
-            "FROM nodes n ORDER BY n.started")
+            "FROM nodes n ORDER BY n.started"
+        )
         return [(str(row[0]), None if row[1] is None else str(row[1]), bool(row[2])) for row in rows]
 
     async def take_leases(self, node: str, ttl: float, limit: int = 1000) -> list[str]:
@@ -323,15 +331,22 @@ class PostgresStorage:
                 "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, match_no) DO UPDATE SET "
                 "finished = EXCLUDED.finished, summary = EXCLUDED.summary, record = EXCLUDED.record, "
                 "listed = EXCLUDED.listed, access = EXCLUDED.access",
-                (*key, finished.finished, dumps(finished.summary), dumps(finished.record), finished.listed,
-                 access_json(finished)),
+                (
+                    *key,
+                    finished.finished,
+                    dumps(finished.summary),
+                    dumps(finished.record),
+                    finished.listed,
+                    access_json(finished),
+                ),
             )
             await connection.execute("DELETE FROM finished_players WHERE table_id = %s AND match_no = %s", key)
             seats = dict(finished.seats)
             for player in sorted(set(finished.players)):
                 await connection.execute(
                     "INSERT INTO finished_players (table_id, match_no, player, seat) VALUES (%s, %s, %s, %s)",
-                    (*key, player, seats.get(player)))
+                    (*key, player, seats.get(player)),
+                )
 
     async def list_finished(self, player: str | None = None, limit: int = 100) -> list[FinishedMatch]:
         rows = await self._pool.execute(VISIBLE.replace("?", "%s"), (player, limit))
@@ -339,7 +354,8 @@ class PostgresStorage:
 
     async def get_finished(self, table_id: str, match_no: int) -> FinishedMatch | None:
         rows = await self._pool.execute(
-            f"SELECT {FINISHED_COLUMNS} FROM finished WHERE table_id = %s AND match_no = %s", (table_id, match_no))
+            f"SELECT {FINISHED_COLUMNS} FROM finished WHERE table_id = %s AND match_no = %s", (table_id, match_no)
+        )
         return finished_match(rows[0]) if rows else None
 
     async def finished_numbers(self, table_id: str) -> set[int]:
@@ -351,8 +367,10 @@ class PostgresStorage:
         return [(finished_match(row[:-1]), None if row[-1] is None else int(row[-1])) for row in rows]
 
     async def secret(self, name: str) -> str:
-        await self._pool.execute("INSERT INTO secrets (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
-                            (name, secrets.token_urlsafe(32)))
+        await self._pool.execute(
+            "INSERT INTO secrets (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
+            (name, secrets.token_urlsafe(32)),
+        )
         rows = await self._pool.execute("SELECT value FROM secrets WHERE name = %s", (name,))
         return str(rows[0][0])
 
@@ -376,12 +394,14 @@ class PostgresStorage:
                 found[str(rows[0][0])] = (float(rows[0][1]), float(rows[0][2]), int(rows[0][3]))
         return found
 
-    async def save_ratings(self, table_id: str, match_no: int, family: str,
-                           updates: Mapping[str, tuple[str, float, float, int]], at: float) -> bool:
+    async def save_ratings(
+        self, table_id: str, match_no: int, family: str, updates: Mapping[str, tuple[str, float, float, int]], at: float
+    ) -> bool:
         async with self._pool.connection() as connection, connection.transaction():
             cursor = await connection.execute(
                 "INSERT INTO rated_matches (table_id, match_no) VALUES (%s, %s) ON CONFLICT DO NOTHING RETURNING 1",
-                (table_id, match_no))
+                (table_id, match_no),
+            )
             if await cursor.fetchone() is None:
                 return False  # another process rated it first
             for player, (name, mu, sigma, matches) in updates.items():
@@ -398,8 +418,9 @@ class PostgresStorage:
         return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
 
     async def report(self, table_id: str, reporter: str, player: str | None, name: str, text: str) -> None:
-        await self._pool.execute(REPORT.replace("?", "%s"),
-                            (secrets.token_hex(6), time.time(), table_id, reporter, player, name, text))
+        await self._pool.execute(
+            REPORT.replace("?", "%s"), (secrets.token_hex(6), time.time(), table_id, reporter, player, name, text)
+        )
 
     async def reports(self, limit: int = 100) -> list[tuple[str, float, str, str, str | None, str, str]]:
         return [report_row(row) for row in await self._pool.execute(REPORTS.replace("?", "%s"), (limit,))]
@@ -429,7 +450,8 @@ class PostgresStorage:
     async def blocks_among(self, players: Sequence[str]) -> set[tuple[str, str]]:
         rows = await self._pool.execute(
             "SELECT player, blocked FROM blocks WHERE player = ANY(%(p)s) AND blocked = ANY(%(p)s)",
-            {"p": list(players)})
+            {"p": list(players)},
+        )
         return {(str(a), str(b)) for a, b in rows}
 
     async def follow(self, player: str, friend: str, name: str) -> None:
@@ -445,8 +467,9 @@ class PostgresStorage:
         await self._pool.execute(SAW.replace("?", "%s"), (player, at))
 
     async def notify_player(self, player: str, table_id: str, seat: int, sender: str) -> None:
-        await self._pool.execute(NOTICE.replace("?", "%s"),
-                            (secrets.token_hex(6), player, time.time(), table_id, seat, sender))
+        await self._pool.execute(
+            NOTICE.replace("?", "%s"), (secrets.token_hex(6), player, time.time(), table_id, seat, sender)
+        )
 
     async def notices(self, player: str) -> list[tuple[str, float, str, int, str]]:
         return [notice_row(row) for row in await self._pool.execute(NOTICES.replace("?", "%s"), (player,))]
@@ -455,8 +478,9 @@ class PostgresStorage:
         await self._pool.execute("DELETE FROM notices WHERE player = %s AND id = %s", (player, notice))
 
     async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
-        await self._pool.execute(ADD_PASSKEY.replace("?", "%s"),
-                                 (credential, player, public_key, sign_count, time.time()))
+        await self._pool.execute(
+            ADD_PASSKEY.replace("?", "%s"), (credential, player, public_key, sign_count, time.time())
+        )
 
     async def passkey(self, credential: str) -> tuple[str, str, int] | None:
         rows = await self._pool.execute(PASSKEY.replace("?", "%s"), (credential,))
@@ -471,8 +495,9 @@ class PostgresStorage:
     async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
         async with self._pool.connection() as connection, connection.transaction():
             await connection.execute("DELETE FROM queue WHERE player = %s", (player,))
-            await connection.execute(QUEUE_JOIN.replace("?", "%s"),
-                                     (player, name, key.preset, key.target, key.rated, since))
+            await connection.execute(
+                QUEUE_JOIN.replace("?", "%s"), (player, name, key.preset, key.target, key.rated, since)
+            )
 
     async def queue_leave(self, player: str) -> None:
         await self._pool.execute("DELETE FROM queue WHERE player = %s", (player,))
@@ -485,13 +510,16 @@ class PostgresStorage:
         rows = await self._pool.execute(QUEUE_COUNTS)
         return [(QueueKey(str(preset), int(target), bool(rated)), int(n)) for preset, target, rated, n in rows]
 
-    async def queue_claim(self, key: QueueKey, count: int, table_id: str,
-                          only: str | None = None) -> list[tuple[str, str]]:
+    async def queue_claim(
+        self, key: QueueKey, count: int, table_id: str, only: str | None = None
+    ) -> list[tuple[str, str]]:
         async with self._pool.connection() as connection, connection.transaction():
             # the waiting rows are locked, so two processes never claim one player; rows another is claiming are
             # skipped, not waited for
-            cursor = await connection.execute(QUEUE_WAITING.replace("?", "%s") + " FOR UPDATE SKIP LOCKED",
-                                              (key.preset, key.target, key.rated, count * CANDIDATES))
+            cursor = await connection.execute(
+                QUEUE_WAITING.replace("?", "%s") + " FOR UPDATE SKIP LOCKED",
+                (key.preset, key.target, key.rated, count * CANDIDATES),
+            )
             waiting = [(str(player), str(name)) for player, name in await cursor.fetchall()]
             players = pick_group(waiting, await self.blocks_among([player for player, _ in waiting]), count, only)
             if not players:

@@ -191,8 +191,9 @@ class SQLiteStorage:
         return outcomes
 
     async def create_table(self, row: TableRow, lease: str | None = None) -> None:
-        await self._write("INSERT INTO tables (id, created, meta) VALUES (?, ?, ?)",
-                          (row.table_id, row.created, dumps(row.meta)))
+        await self._write(
+            "INSERT INTO tables (id, created, meta) VALUES (?, ?, ?)", (row.table_id, row.created, dumps(row.meta))
+        )
 
     async def update_table(self, table_id: str, meta: Mapping[str, object]) -> None:
         await self._write("UPDATE tables SET meta = ? WHERE id = ?", (dumps(meta), table_id))
@@ -200,8 +201,7 @@ class SQLiteStorage:
     async def append(self, table_id: str, seq: int, entry: Mapping[str, object], *, lease: str | None = None) -> None:
         # one process serves a SQLite file, so there is no lease to check; a taken position is refused by the key
         try:
-            await self._write("INSERT INTO log (table_id, seq, entry) VALUES (?, ?, ?)",
-                              (table_id, seq, dumps(entry)))
+            await self._write("INSERT INTO log (table_id, seq, entry) VALUES (?, ?, ?)", (table_id, seq, dumps(entry)))
         except sqlite3.IntegrityError:
             raise StaleLog(f"table {table_id}: log position {seq} is taken") from None
 
@@ -214,22 +214,36 @@ class SQLiteStorage:
         return None if row is None else TableRow(row[0], json.loads(row[2]), row[1])
 
     async def load_log(self, table_id: str, since: int = 0) -> list[object]:
-        rows = self.reader.execute("SELECT entry FROM log WHERE table_id = ? AND seq >= ? ORDER BY seq",
-                                   (table_id, since)).fetchall()
+        rows = self.reader.execute(
+            "SELECT entry FROM log WHERE table_id = ? AND seq >= ? ORDER BY seq", (table_id, since)
+        ).fetchall()
         return [json.loads(entry) for (entry,) in rows]
 
     async def save_finished(self, finished: FinishedMatch) -> None:
         key = (finished.table_id, finished.match_no)
         statements: list[tuple[str, tuple[SQLParam, ...]]] = [
-            ("INSERT OR REPLACE INTO finished (table_id, match_no, finished, summary, record, listed, access) "
-             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-             (*key, finished.finished, dumps(finished.summary), dumps(finished.record), finished.listed,
-              access_json(finished))),
+            (
+                "INSERT OR REPLACE INTO finished (table_id, match_no, finished, summary, record, listed, access) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    *key,
+                    finished.finished,
+                    dumps(finished.summary),
+                    dumps(finished.record),
+                    finished.listed,
+                    access_json(finished),
+                ),
+            ),
             ("DELETE FROM finished_players WHERE table_id = ? AND match_no = ?", key),
         ]
         seats = dict(finished.seats)
-        statements += [("INSERT INTO finished_players (table_id, match_no, player, seat) VALUES (?, ?, ?, ?)",
-                        (*key, player, seats.get(player))) for player in sorted(set(finished.players))]
+        statements += [
+            (
+                "INSERT INTO finished_players (table_id, match_no, player, seat) VALUES (?, ?, ?, ?)",
+                (*key, player, seats.get(player)),
+            )
+            for player in sorted(set(finished.players))
+        ]
         await self._write_all(statements)
 
     async def list_finished(self, player: str | None = None, limit: int = 100) -> list[FinishedMatch]:
@@ -238,7 +252,8 @@ class SQLiteStorage:
 
     async def get_finished(self, table_id: str, match_no: int) -> FinishedMatch | None:
         row = self.reader.execute(
-            f"SELECT {FINISHED_COLUMNS} FROM finished WHERE table_id = ? AND match_no = ?", (table_id, match_no),
+            f"SELECT {FINISHED_COLUMNS} FROM finished WHERE table_id = ? AND match_no = ?",
+            (table_id, match_no),
         ).fetchone()
         return None if row is None else finished_match(row)
 
@@ -251,8 +266,9 @@ class SQLiteStorage:
         return [(finished_match(row[:-1]), None if row[-1] is None else int(row[-1])) for row in rows]
 
     async def secret(self, name: str) -> str:
-        await self._write("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
-                          (name, secrets.token_urlsafe(32)))
+        await self._write(
+            "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (name, secrets.token_urlsafe(32))
+        )
         row = self.reader.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
         return str(row[0])
 
@@ -264,21 +280,23 @@ class SQLiteStorage:
         await self._write(SET_NAME, (player, name, time.time()))
 
     async def delete_player(self, player: str) -> None:
-        await self._write_all([(f"DELETE FROM {table} WHERE {column} = ?", (player,))
-                               for table, column in PLAYER_ROWS])
+        await self._write_all([(f"DELETE FROM {table} WHERE {column} = ?", (player,)) for table, column in PLAYER_ROWS])
 
     async def ratings(self, family: str, players: Sequence[str]) -> dict[str, tuple[float, float, int]]:
         rows = [self.reader.execute(RATING, (player, family)).fetchone() for player in players]
         return {str(row[0]): (float(row[1]), float(row[2]), int(row[3])) for row in rows if row is not None}
 
-    async def save_ratings(self, table_id: str, match_no: int, family: str,
-                           updates: Mapping[str, tuple[str, float, float, int]], at: float) -> bool:
+    async def save_ratings(
+        self, table_id: str, match_no: int, family: str, updates: Mapping[str, tuple[str, float, float, int]], at: float
+    ) -> bool:
         # one process serves a SQLite file: the check and the write cannot interleave with another process
-        if self.reader.execute("SELECT 1 FROM rated_matches WHERE table_id = ? AND match_no = ?",
-                               (table_id, match_no)).fetchone():
+        if self.reader.execute(
+            "SELECT 1 FROM rated_matches WHERE table_id = ? AND match_no = ?", (table_id, match_no)
+        ).fetchone():
             return False
         statements: list[tuple[str, tuple[SQLParam, ...]]] = [
-            ("INSERT INTO rated_matches (table_id, match_no) VALUES (?, ?)", (table_id, match_no))]
+            ("INSERT INTO rated_matches (table_id, match_no) VALUES (?, ?)", (table_id, match_no))
+        ]
         for player, (name, mu, sigma, matches) in updates.items():
             statements.append((SET_RATING, (player, family, name, mu, sigma, matches)))
             statements.append((RATING_HISTORY, (player, family, at, mu, sigma)))
@@ -327,8 +345,10 @@ class SQLiteStorage:
         if not players:
             return set()
         marks = ", ".join("?" * len(players))
-        rows = self.reader.execute(f"SELECT player, blocked FROM blocks WHERE player IN ({marks}) AND blocked IN "
-                                   f"({marks})", (*players, *players)).fetchall()
+        rows = self.reader.execute(
+            f"SELECT player, blocked FROM blocks WHERE player IN ({marks}) AND blocked IN ({marks})",
+            (*players, *players),
+        ).fetchall()
         return {(str(a), str(b)) for a, b in rows}
 
     async def follow(self, player: str, friend: str, name: str) -> None:
@@ -366,8 +386,12 @@ class SQLiteStorage:
         return [str(row[0]) for row in self.reader.execute("SELECT id FROM passkeys WHERE player = ?", (player,))]
 
     async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
-        await self._write_all([("DELETE FROM queue WHERE player = ?", (player,)),
-                               (QUEUE_JOIN, (player, name, key.preset, key.target, key.rated, since))])
+        await self._write_all(
+            [
+                ("DELETE FROM queue WHERE player = ?", (player,)),
+                (QUEUE_JOIN, (player, name, key.preset, key.target, key.rated, since)),
+            ]
+        )
 
     async def queue_leave(self, player: str) -> None:
         await self._write("DELETE FROM queue WHERE player = ?", (player,))
@@ -380,16 +404,18 @@ class SQLiteStorage:
         rows = self.reader.execute(QUEUE_COUNTS).fetchall()
         return [(QueueKey(str(preset), int(target), bool(rated)), int(n)) for preset, target, rated, n in rows]
 
-    async def queue_claim(self, key: QueueKey, count: int, table_id: str,
-                          only: str | None = None) -> list[tuple[str, str]]:
+    async def queue_claim(
+        self, key: QueueKey, count: int, table_id: str, only: str | None = None
+    ) -> list[tuple[str, str]]:
         # one process serves a SQLite file, and nothing awaits between the read and the write below but the write
         rows = self.reader.execute(QUEUE_WAITING, (key.preset, key.target, key.rated, count * CANDIDATES)).fetchall()
         waiting = [(str(player), str(name)) for player, name in rows]
         players = pick_group(waiting, await self.blocks_among([player for player, _ in waiting]), count, only)
         if not players:
             return []
-        await self._write_all([("UPDATE queue SET table_id = ? WHERE player = ?", (table_id, player))
-                               for player, _ in players])
+        await self._write_all(
+            [("UPDATE queue SET table_id = ? WHERE player = ?", (table_id, player)) for player, _ in players]
+        )
         return players
 
     async def queue_seat(self, table_id: str, seats: Mapping[str, int | None]) -> None:

@@ -62,12 +62,23 @@ async def save_finished(table: ArchivedTable, match_no: int, match: Match, entri
         "winner": match.winner,
         "hands": len(match.results),
     }
-    audience = match_audience(entries, match_no, table.first_listed, [info.to_meta() for info in table.seats],
-                              table.watch_hash)
+    audience = match_audience(
+        entries, match_no, table.first_listed, [info.to_meta() for info in table.seats], table.watch_hash
+    )
     seats = tuple((info.player, seat) for seat, info in enumerate(table.seats) if info.player is not None)
-    await table.storage.save_finished(FinishedMatch(
-        table.table_id, match_no, time.time(), summary, to_record(match, names), audience.listed,
-        tuple(sorted(audience.players)), tuple(sorted(audience.hashes)), seats))
+    await table.storage.save_finished(
+        FinishedMatch(
+            table.table_id,
+            match_no,
+            time.time(),
+            summary,
+            to_record(match, names),
+            audience.listed,
+            tuple(sorted(audience.players)),
+            tuple(sorted(audience.hashes)),
+            seats,
+        )
+    )
 
 
 async def rate(table: ArchivedTable, match_no: int, match: Match) -> None:
@@ -78,13 +89,18 @@ async def rate(table: ArchivedTable, match_no: int, match: Match) -> None:
     leavers = {player for seat, player in began.items() if table.seats[seat].player != player}
     family = family_of(table.rules.preset)
     storage = table.storage
-    current = {player: Rating(*values) for player, values in (await storage.ratings(family, list(began.values())))
-               .items()}
+    current = {
+        player: Rating(*values) for player, values in (await storage.ratings(family, list(began.values()))).items()
+    }
     new = rate_match(began, match.winner, leavers, current)
     names = {player: table.seats[seat].name for seat, player in began.items()}
-    await storage.save_ratings(table.table_id, match_no, family,
-                               {player: (names[player], value.mu, value.sigma, value.matches)
-                                for player, value in new.items()}, time.time())
+    await storage.save_ratings(
+        table.table_id,
+        match_no,
+        family,
+        {player: (names[player], value.mu, value.sigma, value.matches) for player, value in new.items()},
+        time.time(),
+    )
 
 
 async def keep_finished(table: ArchivedTable) -> int:
@@ -103,7 +119,6 @@ async def keep_finished(table: ArchivedTable) -> int:
             await save_finished(table, match_no, match, replayed.entries)
             if table.rated and match_no == table.match_no:
                 await rate(table, match_no, match)  # rated once, whoever gets there first
-            log.warning("table %s: match %d was finished but not kept; kept it from the log",
-                        table.table_id, match_no)
+            log.warning("table %s: match %d was finished but not kept; kept it from the log", table.table_id, match_no)
             saved += 1
     return saved

@@ -71,17 +71,19 @@ def public_info(table: ShownTable, now: float) -> TableInfo:
     """What anyone may know about the table (no cards, no tokens): seats, status, options, deadlines."""
     seats: list[SeatView] = []
     for number, info in enumerate(table.seats):
-        seats.append({
-            "seat": number,
-            "team": number % 2,
-            "kind": info.kind,
-            "name": info.name,
-            "bot": info.bot,
-            "bot_label": BOTS[info.bot].label if info.bot in BOTS else info.bot,
-            "claimed": info.claimed,
-            "connected": table.connected(number),
-            "auto": not table.person_in_control(number, now),
-        })
+        seats.append(
+            {
+                "seat": number,
+                "team": number % 2,
+                "kind": info.kind,
+                "name": info.name,
+                "bot": info.bot,
+                "bot_label": BOTS[info.bot].label if info.bot in BOTS else info.bot,
+                "claimed": info.claimed,
+                "connected": table.connected(number),
+                "auto": not table.person_in_control(number, now),
+            }
+        )
     return {
         "id": table.table_id,
         "title": table.title,
@@ -95,8 +97,7 @@ def public_info(table: ShownTable, now: float) -> TableInfo:
         "timer": table.timer,
         "seats": seats,
         "ready": sorted(table.ready),
-        "watchers": sum(1 for client in table.clients if client.seat is None)
-        + table.replica.watchers_elsewhere(),
+        "watchers": sum(1 for client in table.clients if client.seat is None) + table.replica.watchers_elsewhere(),
         "private": table.private,
         "listed": table.listed,
         "watchers_allowed": table.watchers_allowed,
@@ -113,8 +114,14 @@ def finished_trick_view(table: ShownTable, now: float) -> FinishedTrickView | No
     return {**table.finished_trick, "pause": round(left, 2)}
 
 
-def state_message(table: ShownTable, client: Listener, info: TableInfo, views: Views,
-                  deadline: float | None, finished: FinishedTrickView | None) -> StateMessage:
+def state_message(
+    table: ShownTable,
+    client: Listener,
+    info: TableInfo,
+    views: Views,
+    deadline: float | None,
+    finished: FinishedTrickView | None,
+) -> StateMessage:
     """The full state for one listener: its seat's observation, or the watcher view."""
     seat = client.seat
     observation: ObservationJSON | None = None

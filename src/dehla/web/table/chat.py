@@ -20,12 +20,14 @@ CHAT_BURST = 5.0
 #: The quick reactions a seated person may send.
 REACTIONS = ("👍", "👏", "😮", "😂", "🙏", "🔥")
 
-register({
-    "chat_too_long": "A chat message can be at most {max} characters.",
-    "chat_empty": "A chat message needs some text.",
-    "chat_rate": "You are chatting too fast; wait a moment.",
-    "bad_reaction": "That reaction is not offered.",
-})
+register(
+    {
+        "chat_too_long": "A chat message can be at most {max} characters.",
+        "chat_empty": "A chat message needs some text.",
+        "chat_rate": "You are chatting too fast; wait a moment.",
+        "bad_reaction": "That reaction is not offered.",
+    }
+)
 
 
 class TableChat:
@@ -49,8 +51,14 @@ class TableChat:
             raise WebError("chat_empty")
         self._allow(seat)
         self.count += 1
-        message: ChatMessage = {"type": "chat", "id": self.count, "seat": seat, "name": name, "text": text,
-                                "at": round(time.time(), 3)}
+        message: ChatMessage = {
+            "type": "chat",
+            "id": self.count,
+            "seat": seat,
+            "name": name,
+            "text": text,
+            "at": round(time.time(), 3),
+        }
         self.kept.append(message)
         return message
 

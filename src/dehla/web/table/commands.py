@@ -139,7 +139,7 @@ async def report(table: CommandedTable, client: Listener, chat_id: int) -> None:
     line = next((line for line in table.chat.log() if line["id"] == chat_id), None)
     if line is None:
         raise WebError("no_chat_line", "not_found")
-    await table.storage.report(table.table_id, client.player, table.seats[line["seat"]].player,
-                               line["name"], line["text"])
-    client.push(dumps({"type": "notice", "code": "reported", "params": {},
-                       "message": english("reported", {})}))
+    await table.storage.report(
+        table.table_id, client.player, table.seats[line["seat"]].player, line["name"], line["text"]
+    )
+    client.push(dumps({"type": "notice", "code": "reported", "params": {}, "message": english("reported", {})}))

@@ -17,8 +17,9 @@ from dehla.web.visibility import hash_token, new_token
 __all__ = ["new_table", "restore_table"]
 
 
-def new_table(context: SessionContext, settings: TableSettings, player: str | None = None,
-              table_id: str | None = None) -> tuple[TableSession, dict[int, str], str]:
+def new_table(
+    context: SessionContext, settings: TableSettings, player: str | None = None, table_id: str | None = None
+) -> tuple[TableSession, dict[int, str], str]:
     """A new table from validated settings, made by ``player``; returns it, every person seat's token and the
     watch token.  The creator's seat belongs to the creator from the start."""
     seats: list[SeatInfo] = []
@@ -30,8 +31,11 @@ def new_table(context: SessionContext, settings: TableSettings, player: str | No
         token = new_token()
         tokens[number] = token
         mine = spec.kind == "me"
-        seats.append(SeatInfo("person", spec.bot, spec.name, hash_token(token), claimed=mine,
-                              player=player if mine else spec.player))
+        seats.append(
+            SeatInfo(
+                "person", spec.bot, spec.name, hash_token(token), claimed=mine, player=player if mine else spec.player
+            )
+        )
     watch = new_token()
     session = TableSession(
         context=context,

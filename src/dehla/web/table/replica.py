@@ -121,8 +121,10 @@ class Replica:
         if self.bus is None:
             return
         clients = self.table.clients
-        presence = (frozenset(client.seat for client in clients if client.seat is not None),
-                    sum(1 for client in clients if client.seat is None))
+        presence = (
+            frozenset(client.seat for client in clients if client.seat is not None),
+            sum(1 for client in clients if client.seat is None),
+        )
         if presence == self._published and not force:
             return
         if self._published is None and presence == (frozenset(), 0) and not force:
@@ -161,8 +163,9 @@ class Replica:
         if self._catching is not None and not self._catching.done():
             self._catch_again = True
             return
-        self._catching = asyncio.get_running_loop().create_task(self._catch_up_task(),
-                                                                name=f"catch-{self.table.table_id}")
+        self._catching = asyncio.get_running_loop().create_task(
+            self._catch_up_task(), name=f"catch-{self.table.table_id}"
+        )
 
     async def _catch_up_task(self) -> None:
         table = self.table

@@ -81,8 +81,13 @@ class Seating:
         if client.player is not None and client not in self.table.blocking:
             self.table.blocking[client] = frozenset(await self.table.storage.blocked_by(client.player))
         token = fields.get("token")
-        seat = (self.table.seat_for_token(token) if token
-                else self.table.seat_of_player(client.player) if fields.get("mine") else None)
+        seat = (
+            self.table.seat_for_token(token)
+            if token
+            else self.table.seat_of_player(client.player)
+            if fields.get("mine")
+            else None
+        )
         if seat is None:
             was_seated = client.seat is not None and client in self.table.clients
             if self.table.may_watch(fields.get("watch")) or was_seated:
@@ -112,8 +117,9 @@ class Seating:
         name = clean_name(fields["name"], info.name) if "name" in fields else info.name
         player = info.player or client.player
         if not info.claimed or name != info.name or player != info.player:
-            await self.table.seat_event(seat, SeatInfo(info.kind, info.bot, name, info.token_hash, claimed=True,
-                                                  player=player))
+            await self.table.seat_event(
+                seat, SeatInfo(info.kind, info.bot, name, info.token_hash, claimed=True, player=player)
+            )
         self.table.disconnected_at.pop(seat, None)
         self.table.send_chat_log(client)
         self.table.replica.publish_presence()
@@ -134,13 +140,22 @@ class Seating:
             if other is not keep and other.seat == seat:
                 other.seat = None
                 self.table.moved.add(other)
-                other.push(dumps({"type": "notice", "code": "moved_elsewhere", "params": {},
-                                   "message": english("moved_elsewhere", {})}))
+                other.push(
+                    dumps(
+                        {
+                            "type": "notice",
+                            "code": "moved_elsewhere",
+                            "params": {},
+                            "message": english("moved_elsewhere", {}),
+                        }
+                    )
+                )
 
     def tell_host(self, code: str, seat: int) -> None:
         """A notice for the host's windows (here; another process's windows hear nothing of it)."""
-        text = dumps({"type": "notice", "code": code, "params": {"seat": seat},
-                       "message": english(code, {"seat": seat})})
+        text = dumps(
+            {"type": "notice", "code": code, "params": {"seat": seat}, "message": english(code, {"seat": seat})}
+        )
         for other in list(self.table.clients):
             if other.seat is not None and other.seat == self.table.host:
                 other.push(text)
@@ -154,8 +169,9 @@ class Seating:
         info = self.table.seats[seat]
         if not info.invited and not self.table.between_hands():
             raise WebError("not_between_hands", "conflict")
-        await self.table.seat_event(seat, SeatInfo("person", info.bot, name, hash_token(new_token()), claimed=False,
-                                              player=player))
+        await self.table.seat_event(
+            seat, SeatInfo("person", info.bot, name, hash_token(new_token()), claimed=False, player=player)
+        )
         self.table.broadcast()
 
     async def join(self, seat_value: object, name: object, player: str | None) -> tuple[int, str]:
@@ -170,8 +186,12 @@ class Seating:
         if not self.table.between_hands():
             raise WebError("seat_bot_until_hand_end", "conflict", seat=seat)
         token = new_token()
-        await self.table.seat_event(seat, SeatInfo("person", info.bot, clean_name(name, f"Player {seat}"),
-                                              hash_token(token), claimed=True, player=player))
+        await self.table.seat_event(
+            seat,
+            SeatInfo(
+                "person", info.bot, clean_name(name, f"Player {seat}"), hash_token(token), claimed=True, player=player
+            ),
+        )
         await self.table.start_when_seated()
         self.table.broadcast()
         return seat, token

@@ -25,8 +25,13 @@ class SeatInfo:
     player: str | None = None
 
     def to_meta(self) -> SeatState:
-        state: SeatState = {"kind": self.kind, "bot": self.bot, "name": self.name, "token_hash": self.token_hash,
-                            "claimed": self.claimed}
+        state: SeatState = {
+            "kind": self.kind,
+            "bot": self.bot,
+            "name": self.name,
+            "token_hash": self.token_hash,
+            "claimed": self.claimed,
+        }
         if self.player is not None:
             state["player"] = self.player
         return state

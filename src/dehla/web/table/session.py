@@ -90,46 +90,61 @@ from dehla.web.visibility import hash_token, new_token, token_matches
 
 T = TypeVar("T")
 
-__all__ = ["TableSession", "SessionContext", "SeatInfo", "Listener", "Bus", "hash_token", "new_token",
-           "illegal_reason", "finished_trick_of", "REACTIONS", "MAX_CHAT", "CHAT_KEPT"]
+__all__ = [
+    "TableSession",
+    "SessionContext",
+    "SeatInfo",
+    "Listener",
+    "Bus",
+    "hash_token",
+    "new_token",
+    "illegal_reason",
+    "finished_trick_of",
+    "REACTIONS",
+    "MAX_CHAT",
+    "CHAT_KEPT",
+]
 
 log = logging.getLogger("dehla.web")
 
 #: How long the runner of a table gives the process that wrote a match's last action to keep it, in seconds.
 KEEP_FINISHED_AFTER = 3.0
 
-register({
-    "not_your_turn": "It is not your turn (waiting for {seat}).",
-    "waiting_for_deal": "It is not your turn: the next hand is about to be dealt.",
-    "bad_action": "{text} is not an action (a card such as 10H, call S, hide 10H or reveal).",
-    "stale": "The table has moved on since you chose; look again.",
-    "not_now": "That cannot be done now.",
-    "match_not_started": "The match has not started.",
-    "match_over": "The match is over.",
-    "match_started": "The match has already started.",
-    "no_hand_to_move_on": "There is no hand to move on from.",
-    "rematch_not_yet": "A rematch can start only when the match is over.",
-    "watcher": "You are watching; take a seat to play.",
-    "bad_token": "That seat link is not valid for this table.",
-    "storage": "The server could not save that; please try again.",
-    "no_table": "There is no such table.",
-    "bad_seat": "Choose a seat from 0 to {max}.",
-    "seat_taken": "Seat {seat} is taken.",
-    "seat_reserved": "Seat {seat} is kept for the person who was invited to it.",
-    "seat_bot_until_hand_end": "Seat {seat} is played by a bot until the end of this hand; join between hands.",
-    "table_private": "This table is private: only its host can change its seats.",
-    "not_host": "Only the host of the table can do that.",
-    "not_between_hands": "Seats can be changed only before the match or between hands.",
-    "own_seat": "You cannot replace your own seat.",
-    "watchers_not_allowed": "Watching this table needs a watch link from its host.",
-    "moved_elsewhere": "This seat is now open in another window.",
-    "seat_owned": "This seat ({seat}) belongs to the person who opened its invite link first. Ask the host for a "
-                  "link of your own.",
-    "invite_reused": "Someone else opened the invite link of {seat}; they were not seated.",
-    "banned": "You may not play at tables here; you may still watch the open ones.",
-    "no_chat_line": "That chat line is no longer kept.",
-    "reported": "Thank you: the chat line was reported to the server's admins.",
-})
+register(
+    {
+        "not_your_turn": "It is not your turn (waiting for {seat}).",
+        "waiting_for_deal": "It is not your turn: the next hand is about to be dealt.",
+        "bad_action": "{text} is not an action (a card such as 10H, call S, hide 10H or reveal).",
+        "stale": "The table has moved on since you chose; look again.",
+        "not_now": "That cannot be done now.",
+        "match_not_started": "The match has not started.",
+        "match_over": "The match is over.",
+        "match_started": "The match has already started.",
+        "no_hand_to_move_on": "There is no hand to move on from.",
+        "rematch_not_yet": "A rematch can start only when the match is over.",
+        "watcher": "You are watching; take a seat to play.",
+        "bad_token": "That seat link is not valid for this table.",
+        "storage": "The server could not save that; please try again.",
+        "no_table": "There is no such table.",
+        "bad_seat": "Choose a seat from 0 to {max}.",
+        "seat_taken": "Seat {seat} is taken.",
+        "seat_reserved": "Seat {seat} is kept for the person who was invited to it.",
+        "seat_bot_until_hand_end": "Seat {seat} is played by a bot until the end of this hand; join between hands.",
+        "table_private": "This table is private: only its host can change its seats.",
+        "not_host": "Only the host of the table can do that.",
+        "not_between_hands": "Seats can be changed only before the match or between hands.",
+        "own_seat": "You cannot replace your own seat.",
+        "watchers_not_allowed": "Watching this table needs a watch link from its host.",
+        "moved_elsewhere": "This seat is now open in another window.",
+        "seat_owned": "This seat ({seat}) belongs to the person who opened its invite link first. Ask the host for a "
+        "link of your own.",
+        "invite_reused": "Someone else opened the invite link of {seat}; they were not seated.",
+        "banned": "You may not play at tables here; you may still watch the open ones.",
+        "no_chat_line": "That chat line is no longer kept.",
+        "reported": "Thank you: the chat line was reported to the server's admins.",
+    }
+)
+
 
 def new_table_id() -> str:
     """A table's id: short, random, and only letters and digits (it goes in links)."""
@@ -147,7 +162,6 @@ class SessionContext:
     deal_rng: random.Random = field(default_factory=random.SystemRandom)
     bus: Bus | None = None
     bot_pool: BotPool | None = None
-
 
 
 @dataclass
@@ -273,8 +287,7 @@ class TableSession:
         return listener in self.clients
 
     def seat_for_token(self, token: str) -> int | None:
-        return next((number for number, info in enumerate(self.seats) if token_matches(info.token_hash, token)),
-                    None)
+        return next((number for number, info in enumerate(self.seats) if token_matches(info.token_hash, token)), None)
 
     def seat_of_player(self, player: str | None) -> int | None:
         """The seat that belongs to ``player`` (their identity opens it without its link), if any."""
@@ -406,8 +419,9 @@ class TableSession:
         """
         bus = self.context.bus
         try:
-            await self.context.storage.append(self.table_id, self.seq, entry,
-                                              lease=bus.node if lease and bus is not None else None)
+            await self.context.storage.append(
+                self.table_id, self.seq, entry, lease=bus.node if lease and bus is not None else None
+            )
         except (StaleLog, LeaseLost):
             raise
         except Exception as error:

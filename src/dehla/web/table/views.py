@@ -23,26 +23,36 @@ from dehla.web.messages import WebError, register
 from dehla.web.protocol import watcher_view
 from dehla.web.schema import ErrorMessage, FinishedTrick, ServerMessage, StateMessage
 
-__all__ = ["Listener", "dumps", "encode", "dumps_state", "error_message", "illegal_reason", "finished_trick_of",
-           "Views"]
+__all__ = [
+    "Listener",
+    "dumps",
+    "encode",
+    "dumps_state",
+    "error_message",
+    "illegal_reason",
+    "finished_trick_of",
+    "Views",
+]
 
-register({
-    "must_follow": "You must follow {suit}: play one of {cards}.",
-    "must_trump": "You asked for the trump, so you must play a trump ({suit}): one of {cards}.",
-    "not_held": "You do not hold {card}.",
-    "hidden_card": "{card} is the hidden trump card, still face down.",
-    "illegal": "{card} cannot be played now.",
-    "illegal_action": "{text} is not allowed now.",
-    "must_call": "Trump must be called first.",
-    "must_hide": "A card must be hidden for trump first.",
-    "no_call_now": "Trump is not called now.",
-    "no_hide_now": "No card is hidden now.",
-    "no_hidden_trump": "There is no hidden trump in this game.",
-    "reveal_automatic": "The hidden trump is turned up by itself in this game.",
-    "trump_revealed": "The trump has already been revealed.",
-    "reveal_leader": "The leader of a trick cannot ask for the trump.",
-    "reveal_can_follow": "You can follow {suit}, so you cannot ask for the trump.",
-})
+register(
+    {
+        "must_follow": "You must follow {suit}: play one of {cards}.",
+        "must_trump": "You asked for the trump, so you must play a trump ({suit}): one of {cards}.",
+        "not_held": "You do not hold {card}.",
+        "hidden_card": "{card} is the hidden trump card, still face down.",
+        "illegal": "{card} cannot be played now.",
+        "illegal_action": "{text} is not allowed now.",
+        "must_call": "Trump must be called first.",
+        "must_hide": "A card must be hidden for trump first.",
+        "no_call_now": "Trump is not called now.",
+        "no_hide_now": "No card is hidden now.",
+        "no_hidden_trump": "There is no hidden trump in this game.",
+        "reveal_automatic": "The hidden trump is turned up by itself in this game.",
+        "trump_revealed": "The trump has already been revealed.",
+        "reveal_leader": "The leader of a trick cannot ask for the trump.",
+        "reveal_can_follow": "You can follow {suit}, so you cannot ask for the trump.",
+    }
+)
 
 
 class Listener(Protocol):
@@ -72,8 +82,10 @@ def encode(value: object) -> str:
 def dumps_state(message: StateMessage, table_text: str) -> str:
     """``dumps(message)`` with its ``table`` already encoded (the same for every listener of a broadcast)."""
     rest = {key: value for key, value in message.items() if key not in STATE_HEAD}
-    return (f'{{"type":"state","version":{message["version"]},"seat":{encode(message["seat"])},'
-            f'"table":{table_text},{encode(rest)[1:]}')
+    return (
+        f'{{"type":"state","version":{message["version"]},"seat":{encode(message["seat"])},'
+        f'"table":{table_text},{encode(rest)[1:]}'
+    )
 
 
 #: The keys a state message starts with, in order (``dumps_state`` writes them itself).
@@ -151,7 +163,9 @@ def finished_trick_of(events: Iterable[Event], hand: int) -> FinishedTrick | Non
         "cards": [{"seat": seat, "card": str(card)} for seat, card in zip(seats, trick.cards)],
         "winner": trick.winner,
         "winning_card": str(trick.cards[seats.index(trick.winner)]),
-        "collected": None if collected is None else {
+        "collected": None
+        if collected is None
+        else {
             "seat": collected.seat,
             "team": collected.team,
             "cards": collected.mask.bit_count(),
