@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from dehla.analysis.render import PLURAL_TEMPLATES as ANALYSIS_PLURALS
+from dehla.analysis.render import TEMPLATES as ANALYSIS_TEMPLATES
 from dehla.bots import BOTS, bot_names
 from dehla.rules import PRESETS
 from dehla.web import catalogs, i18n, texts
@@ -148,6 +150,17 @@ def test_spanish_catalog_translates_every_text_of_the_page_and_the_server() -> N
         elif not messages.get(str(message.id)):
             missing.append(str(message.id))
     assert not missing, f"untranslated ({len(missing)}): {missing[:10]}"
+
+
+def test_every_template_of_the_analysis_renderer_is_extracted_and_translated() -> None:
+    """The replay translates what ``dehla.analysis.render`` says of each decision: all of it, into Spanish."""
+    ids = {message.id for message in catalogs.extract() if message.id}
+    messages, plurals = i18n.catalog("es"), i18n.plurals("es")
+    for text in ANALYSIS_TEMPLATES:
+        assert text in ids and messages.get(text), text
+        assert _placeholders(messages[text]) == _placeholders(text), text
+    for singular, plural in ANALYSIS_PLURALS:
+        assert (singular, plural) in ids and len(plurals.get(singular, [])) == 3, singular
 
 
 def test_the_update_command_keeps_a_complete_catalog_complete(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

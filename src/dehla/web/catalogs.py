@@ -1,8 +1,9 @@
 """The maintainers' catalog tool: extract every text to translate and bring the ``.po`` files up to date.
 
 ``python -m dehla.web.catalogs`` finds the page's ``t``/``tn`` calls (as
-``pybabel extract -k t -k tn:1,2`` does), adds the server's refusal templates and
-the preset texts, which are data rather than calls an extractor could find, and
+``pybabel extract -k t -k tn:1,2`` does), adds the server's refusal templates,
+the preset texts and the analysis's templates (``dehla.analysis.render``), which are
+data rather than calls an extractor could find, and
 updates each language's catalog; then translate the entries it counts.
 It imports the whole web app (every module registers its refusal codes when
 imported), so it sits above the app, never below it.
@@ -16,6 +17,8 @@ from babel.messages.pofile import read_po, write_po
 
 import dehla.web.app
 import dehla.web.scorekeeper  # noqa: F401 - registers the scorekeeper's
+from dehla.analysis.render import PLURAL_TEMPLATES as ANALYSIS_PLURALS
+from dehla.analysis.render import TEMPLATES as ANALYSIS_TEMPLATES
 from dehla.web.i18n import LANGUAGES, LOCALE_DIR, PAGE_KEYWORDS, STATIC_DIR, clear_caches
 from dehla.web.messages import TEMPLATES
 from dehla.web.texts import ALL_TEXTS
@@ -24,7 +27,8 @@ __all__ = ["extract", "update_catalogs"]
 
 
 def extract() -> Catalog:
-    """Every text to translate: the page's ``t``/``tn`` calls, the server's refusal templates, the preset texts.
+    """Every text to translate: the page's ``t``/``tn`` calls, the server's refusal templates, the preset texts, and
+    the analysis's templates.
 
     The same catalog template ``pybabel extract -k t -k tn:1,2`` makes for the page,
     plus the server's own texts, which are data rather than calls it could find.
@@ -40,6 +44,10 @@ def extract() -> Catalog:
         template.add(text, None, [("src/dehla/web/messages.py", 0)], auto_comments=[f"server refusal {code}"])
     for text in ALL_TEXTS:
         template.add(text, None, [("src/dehla/web/texts.py", 0)])
+    for text in ANALYSIS_TEMPLATES:  # what the analysis says of each decision: the replay translates it
+        template.add(text, None, [("src/dehla/analysis/render.py", 0)])
+    for forms in ANALYSIS_PLURALS:
+        template.add(forms, None, [("src/dehla/analysis/render.py", 0)])
     return template
 
 

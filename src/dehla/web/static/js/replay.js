@@ -1,5 +1,7 @@
 /* Trick-by-trick replay of a finished match, with the trump call, the hidden card and its reveal,
    and the solver's analysis on request: one mark per analysed decision, so marks and text agree.
+   What is said of each decision (its mark and its words) comes with the analysis, decided once by the
+   server's renderer (dehla.analysis.render): here each English template is translated (say) and shown.
    A decision the solver could not answer may carry the learned value's estimate: it gets a mark and a
    list of its own ("~", dashed, the word "estimate"), never the marks, list or counts of exact findings. */
 
@@ -81,8 +83,8 @@ export class ReplayPage {
     const centreGame = optionOf(record.rules, "collection", "centre") === "centre";
     const analysis = this.analyses[this.hand];
     const judged = {};
-    if (typeof analysis === "object") for (const item of analysis.hand.decisions) judged[item.index] = item;
-    const mark = (index) => (typeof analysis === "object" ? verdict(judged[index]) : "");
+    if (typeof analysis === "object") for (const item of analysis.verdicts) judged[item.index] = item;
+    const mark = (index) => (typeof analysis === "object" ? markOf(judged[index]) : "");
     const box = h("section", {class: "panel replay"},
       h("h1", {}, t("Replay")),
       h("p", {}, t("Hand {n} of {m}", {n: this.hand + 1, m: replay.hands.length}) + " · " + t("Dealer: {name}", {name: this.name(hand.dealer)})
@@ -159,27 +161,28 @@ export class ReplayPage {
       box.append(h("p", {class: "error"}, analysis));
       return box;
     }
-    const decisions = analysis.hand.decisions;
-    if (analysis.hand.start) box.append(h("p", {}, t("With best play from the deal: {value}.", {value: valueText(analysis.hand.start)})));
-    const mistakes = decisions.filter((item) => item.solved && item.levels_lost > 0);
+    const decisions = {};
+    for (const item of analysis.hand.decisions) decisions[item.index] = item;
+    // Each verdict with its decision (trick, seat, action), in the hand's order.
+    const verdicts = analysis.verdicts.map((verdict) => ({...decisions[verdict.index], verdict}));
+    if (analysis.start_words) box.append(h("p", {}, t("With best play from the deal: {value}.", {value: say(analysis.start_words)})));
+    const mistakes = verdicts.filter((item) => item.verdict.mark === "bad");
     box.append(h("p", {}, mistakes.length ? tn("{n} decision gave something away:", "{n} decisions gave something away:", mistakes.length)
       : t("No decision gave anything away among those solved.")));
     if (mistakes.length) {
       box.append(h("ul", {class: "mistakes"}, mistakes.map((item) => h("li", {},
-        t("Trick {n}", {n: item.trick}) + ": " + this.name(item.seat) + " " + t("played {card}; best was {best}",
-          {card: actionShort(item.action), best: item.best.map(actionShort).join(", ")})
-        + " — " + costText(item) + valuesText(item)))));
+        this.playedText(item) + ": " + sayAll(item.verdict.words)))));
     }
     box.append(h("div", {class: "scroll-x", tabindex: "0", role: "region", "aria-label": t("Analysis per seat")}, h("table", {class: "seat-summary"},
       h("tr", {}, h("th", {}, t("Seat")), h("th", {}, t("Solved")), h("th", {}, t("Best plays")), h("th", {}, t("Tens given away")), h("th", {}, t("Hands given away"))),
       analysis.seats.map((seat) => h("tr", {}, h("td", {}, this.name(seat.seat)), h("td", {}, seat.solved + " / " + seat.decisions),
         h("td", {}, String(seat.best)), h("td", {}, String(seat.tens_lost)), h("td", {}, String(seat.hands_lost)))))));
-    const unsolved = decisions.filter((item) => !item.solved && !item.estimate).length;
+    const unsolved = verdicts.filter((item) => item.verdict.mark === "unknown").length;
     if (unsolved) {
       box.append(h("p", {class: "muted", id: "unsolved"}, tn("{n} early decision was too big to solve in the time allowed; it is marked ?.",
         "{n} early decisions were too big to solve in the time allowed; they are marked ?.", unsolved)));
     }
-    const estimated = decisions.filter((item) => !item.solved && item.estimate);
+    const estimated = verdicts.filter((item) => item.verdict.mark === "estimate" && item.estimate);
     if (estimated.length) box.append(this.estimatesPanel(estimated));
     return box;
   }
@@ -194,8 +197,12 @@ export class ReplayPage {
         + " " + t("An estimate is the expected points margin of the hand for the player's team, from -{s} to +{s}; it can be wrong and is not counted above.", {s: scale})),
       h("ul", {}, estimated.map((item) => h("li", {},
         h("span", {class: "estimate-tag"}, t("estimate")), " ",
-        t("Trick {n}", {n: item.trick}) + ": " + this.name(item.seat) + " " + t("played {card}", {card: actionShort(item.action)})
-        + " — " + estimateText(item.estimate)))));
+        this.playedText(item) + ": " + sayAll(item.verdict.words)))));
+  }
+
+  /** "Trick 3: Asha played 10♥", the head of a decision's line. */
+  playedText(item) {
+    return t("Trick {n}", {n: item.trick}) + ": " + this.name(item.seat) + " " + t("played {card}", {card: actionShort(item.action)});
   }
 }
 
@@ -219,44 +226,33 @@ function actionShort(action) {
   return cardShort(action);
 }
 
-function verdict(item) {
-  if (!item) return "";
-  if (!item.solved && item.estimate) {
-    return h("span", {class: "verdict estimate", title: t("estimate, not solved") + ": " + estimateText(item.estimate)}, "~");
+const MARKS = {good: "✓", bad: "✗", unknown: "?", estimate: "~"};
+
+/** A decision's mark (its kind and class from the renderer), its words in the title. */
+function markOf(verdict) {
+  if (!verdict) return "";
+  return h("span", {class: "verdict " + verdict.mark, title: sayAll(verdict.words)}, MARKS[verdict.mark]);
+}
+
+/** A verdict's words, phrase after phrase (as `dehla analyse` joins them). */
+function sayAll(words) {
+  return words.map(say).join("; ");
+}
+
+/** One phrase of the renderer in the page's language: its template translated, each parameter written out. */
+function say(phrase) {
+  const params = {};
+  for (const [name, value] of Object.entries(phrase.params)) params[name] = paramText(value);
+  return phrase.plural ? tn(phrase.text, phrase.plural, phrase.params.n, params) : t(phrase.text, params);
+}
+
+/** A parameter: a number or text as it is, actions as the page names them, a margin, or a phrase of its own. */
+function paramText(value) {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value.actions)) return value.actions.map(actionShort).join(", ");
+  if (typeof value.number === "number") {
+    return new Intl.NumberFormat(app.lang, {signDisplay: value.signed ? "always" : "auto",
+      minimumFractionDigits: 2, maximumFractionDigits: 2}).format(value.number);
   }
-  if (!item.solved) return h("span", {class: "verdict unknown", title: t("too big to solve")}, "?");
-  if (item.levels_lost === 0) return h("span", {class: "verdict good", title: t("kept the best value")}, "✓");
-  return h("span", {class: "verdict bad", title: costText(item) + "; " + t("best was {best}", {best: item.best.map(actionShort).join(", ")})}, "✗");
-}
-
-function costText(item) {
-  if (item.hand_lost) return t("cost the hand");
-  if (item.tens_lost) return tn("cost {n} ten", "cost {n} tens", item.tens_lost);
-  return t("gave away tricks");
-}
-
-/** " (value instead of best value)", or nothing for a decision solved for the hand's result only (no tens). */
-function valuesText(item) {
-  if (!item.value || !item.best_value) return "";
-  return " (" + valueText(item.value) + " " + t("instead of") + " " + valueText(item.best_value) + ")";
-}
-
-function valueText(value) {
-  if (value.winner === null) return t("nobody scores");
-  const team = t("Team {n}", {n: value.winner});
-  return tn("{team} wins with {n} ten", "{team} wins with {n} tens", value.tens[value.winner], {team});
-}
-
-/** A margin with its sign and two decimals, in the page's language (an estimate, so "~" in front). */
-function margin(value) {
-  return "~" + new Intl.NumberFormat(app.lang, {signDisplay: "always", minimumFractionDigits: 2, maximumFractionDigits: 2}).format(value);
-}
-
-/** What the model says of a decision: how the play looks next to the model's best (words, then figures). */
-function estimateText(estimate) {
-  if (estimate.verdict === "best") return t("the model's best choice") + " (" + margin(estimate.value) + ")";
-  const words = {hand: t("looks like it costs the hand"), close: t("close to the model's best")}[estimate.verdict]
-    || t("looks weaker than the model's best");
-  return words + " (" + t("{value} against {best} for {cards}",
-    {value: margin(estimate.value), best: margin(estimate.best_value), cards: estimate.best.map(actionShort).join(", ")}) + ")";
+  return say(value);
 }
