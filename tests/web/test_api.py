@@ -162,6 +162,11 @@ def test_the_replay_offers_the_solvers_analysis_one_hand_at_a_time(tmp_path: Pat
         # the same analysis as `dehla analyse` gives for that hand, with the same node limit
         expected = analyse_record(record, node_limit=100_000, hands={0}).to_json()
         assert data["hand"] == expected["hands"][0] and data["seats"] == expected["seats"]
+        # and what is said of each decision, decided by the one renderer `dehla analyse` prints with
+        assert [item["index"] for item in data["verdicts"]] == [item["index"] for item in data["hand"]["decisions"]]
+        assert all(
+            item["mark"] in ("good", "bad", "unknown", "estimate") and item["words"] for item in data["verdicts"]
+        )
         decisions = data["hand"]["decisions"]
         assert len(decisions) == len(record["hands"][0]["actions"])
         assert all(item["solved"] for item in decisions[-8:])  # the last tricks are always small enough to solve

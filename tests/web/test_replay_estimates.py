@@ -95,7 +95,8 @@ def test_replay_marks_unsolved_decisions_with_the_models_estimate_in_both_langua
         marks = page.eval_on_selector_all(  # type: ignore[attr-defined]
             ".tricks .verdict.estimate", "all => all.map(m => [m.textContent, m.title])"
         )
-        assert marks and all(mark == "~" and title.startswith("estimate, not solved") for mark, title in marks)
+        # the title says what `dehla analyse` says of the decision (dehla.analysis.render), in the page's language
+        assert marks and all(mark == "~" and title.startswith("not solved; ~ estimate: ") for mark, title in marks)
         assert re.search(rf"\b{listed} early decisions? (was|were) too big to solve", text)
         # Estimates are not mistakes: the list of costly plays names exact findings only.
         costly = page.eval_on_selector_all(".mistakes li", "all => all.map(li => li.textContent)")  # type: ignore[attr-defined]
@@ -108,7 +109,7 @@ def test_replay_marks_unsolved_decisions_with_the_models_estimate_in_both_langua
         text = spanish.inner_text("#estimates")  # type: ignore[attr-defined]
         assert "Estimaciones (no exactas)" in text and "estimación" in text
         titles = spanish.eval_on_selector_all(".tricks .verdict.estimate", "all => all.map(m => m.title)")  # type: ignore[attr-defined]
-        assert titles and all(title.startswith("estimación, sin resolver") for title in titles)
+        assert titles and all(title.startswith("sin resolver; ~ estimación: ") for title in titles)
         spanish.screenshot(path=str(SHOTS / "replay-estimates-es.png"), full_page=True)  # type: ignore[attr-defined]
         assert not spanish.errors  # type: ignore[attr-defined]
     finally:
