@@ -167,7 +167,7 @@ def _actions(actions: Sequence[object]) -> ActionsParam:
 
 
 def _margin(value: float, signed: bool = True) -> NumberParam:
-    return {"number": round(value, 3), "signed": signed}
+    return {"number": value, "signed": signed}  # unrounded: each renderer rounds once, to two decimals
 
 
 def value_words(value: Value) -> PhraseJSON:
