@@ -30,7 +30,7 @@ from dehla.engine.actions import CALLS, HIDES, PLAYS, REVEAL, Action, Deal
 from dehla.engine.events import Trick
 from dehla.engine.tricks import HandState
 from dehla.errors import DehlaError, IllegalActionError
-from dehla.features.observation import ACTIONS, NUM_ACTIONS, PHASES, RULES_FEATURES, layout
+from dehla.features.observation import ACTIONS, NUM_ACTIONS, PHASES, layout, rules_ones
 from dehla.kernel import codec
 from dehla.kernel import layout as L
 from dehla.kernel.scoring import RESULTS_SIZE, hand_results
@@ -98,9 +98,8 @@ def _static(rules: Rules) -> FloatArray:
     """The part of every observation vector that only the rules decide (the ``rules`` field)."""
     lay = layout(rules.players)
     vector = np.zeros(lay.size, dtype=np.float32)
-    for index, (name, value) in enumerate(RULES_FEATURES):
-        if getattr(rules, name) == value:
-            vector[lay.rules + index] = 1.0
+    for index in rules_ones(rules):
+        vector[lay.rules + index] = 1.0
     return vector
 
 
