@@ -1,14 +1,18 @@
-"""Spanish all the way: every screen in Spanish, and every server refusal worded in Spanish by the page.
+"""Every language all the way: every screen in Spanish, Hindi and Marathi, every server refusal worded in each
+by the page, and every plural form of each language's rule used by the page's ``tn``.
 
-English left on screen is found word by word: a word is English when it occurs in the
-English texts of the catalogs (the page's texts, the server's refusal templates, the
-preset and bot texts) but in none of their Spanish translations, or is one of a few
-common English words.  Allowed: card symbols, names people typed, and the game's own
-words (dehla, kot, hukum, haath, which both languages use).
+English left on screen is found word by word.  In Spanish (Latin letters) a word is
+English when it occurs in the English texts of the catalogs (the page's texts, the
+server's refusal templates, the preset and bot texts) but in none of the Spanish
+translations, or is one of a few common English words.  In Hindi and Marathi
+(Devanagari) every word in Latin letters is English but the few the catalogs keep
+on purpose (``LITERALS``: the names of the rule sources, JSON and its keys, the
+action syntax of the API).  Allowed everywhere: card symbols, names people typed,
+and the game's own words in Latin letters (dehla, kot, hukum, haath).
 
 The refusals are triggered for real, over the WebSocket and the HTTP API, and the
-page words each one (code and params) with its own ``errorText`` in Spanish; codes
-no test can bring about (a storage failure) are worded with sample params.
+page words each one (code and params) with its own ``errorText`` in each language;
+codes no test can bring about (a storage failure) are worded with sample params.
 """
 
 from __future__ import annotations
@@ -182,40 +186,84 @@ SAMPLE = {
 }
 
 _WORDS = re.compile(r"[A-Za-zÀ-ÿ]+")
+#: The languages checked here, and whether they are written in Latin letters.
+LATIN = {"es": True, "hi": False, "mr": False}
+#: Words in Latin letters a Devanagari catalog keeps on purpose: the rule sources' names (Pagat, Taash), the
+#: API's literal words (JSON, true/false, the keys "rules", "seats", first_dealer, the actions call/hide/reveal).
+LITERALS = {
+    "pagat",
+    "taash",
+    "mendikot",
+    "json",
+    "true",
+    "false",
+    "rules",
+    "seats",
+    "first",
+    "dealer",
+    "call",
+    "hide",
+    "reveal",
+}
 
 
 def _words(text: str) -> list[str]:
     return [word.lower() for word in _WORDS.findall(re.sub(r"\{\w+\}", " ", text))]
 
 
-def english_words() -> set[str]:
-    """Words of the English texts that no Spanish translation uses, and the common English words."""
+def translated_words(lang: str) -> set[str]:
+    """Every word in Latin letters of the translations into ``lang``."""
+    found: set[str] = set()
+    for text in i18n.catalog(lang).values():
+        found.update(_words(text))
+    for forms in i18n.plurals(lang).values():
+        for form in forms:
+            found.update(_words(form))
+    return found
+
+
+def english_words(lang: str) -> set[str]:
+    """The words that are English on a page in ``lang``.
+
+    Latin letters: the words of the English texts that no translation uses, and the common English words.
+    Devanagari: those, and every other word of the English texts, but the literals the catalog keeps.
+    """
     template = catalogs.extract()
     english: set[str] = set()
     for message in template:
         for text in message.id if isinstance(message.id, tuple | list) else (message.id,):
             if text:
                 english.update(_words(str(text)))
-    spanish: set[str] = set()
-    for text in i18n.catalog("es").values():
-        spanish.update(_words(text))
-    for forms in i18n.plurals("es").values():
-        for form in forms:
-            spanish.update(_words(form))
-    return {word for word in (english - spanish) | COMMON_ENGLISH if len(word) > 1} - ALLOWED - spanish
+    kept = translated_words(lang) if LATIN[lang] else LITERALS
+    return {word for word in (english - kept) | COMMON_ENGLISH if len(word) > 1} - ALLOWED - kept
 
 
-ENGLISH = english_words()
+#: The language switch names each language in itself ("English", "Español"): no text to translate.
+ALLOWED |= {word.lower() for name in i18n.LANGUAGES.values() for word in _WORDS.findall(name)}
+ENGLISH = {lang: english_words(lang) for lang in LATIN}
 
 
-def english_in(texts: list[str]) -> list[str]:
-    """The texts with an English word in them, each once, with the words marked."""
+def english_in(texts: list[str], lang: str) -> list[str]:
+    """The texts with an English word in them, each once, with the words marked.
+
+    On a Devanagari page any word in Latin letters of two letters or more is English, unless allowed or kept.
+    """
     found = []
     for text in dict.fromkeys(texts):
-        words = [word for word in _words(text) if word in ENGLISH]
+        words = [
+            word
+            for word in _words(text)
+            if word in ENGLISH[lang] or (not LATIN[lang] and len(word) > 1 and word not in ALLOWED | LITERALS)
+        ]
         if words:
             found.append(f"{text[:120]!r} <- {', '.join(sorted(set(words)))}")
     return found
+
+
+def test_devanagari_catalogs_keep_only_the_literals_in_latin_letters() -> None:
+    """Hindi and Marathi translations hold no English word but the rule sources' names and the API's literals."""
+    for lang in (lang for lang, latin in LATIN.items() if not latin):
+        assert {word for word in translated_words(lang) if len(word) > 1} - LITERALS - ALLOWED == set(), lang
 
 
 _VISIBLE_TEXTS = """() => {
@@ -265,7 +313,7 @@ def finished(server: LiveServer) -> tuple[str, int]:
 # The screens in Spanish -----------------------------------------------------------------------
 
 
-def _invite_table(page: Any, server: LiveServer) -> None:
+def _invite_table(page: Any, server: LiveServer, lang: str) -> None:
     """A private table for friends: the host's waiting room with its invite and watch links."""
     created = server.post(
         "/api/tables",
@@ -280,14 +328,14 @@ def _invite_table(page: Any, server: LiveServer) -> None:
             ],
         },
     )
-    page.goto(f"{server.url}/t/{created['id']}?lang=es#seat=0&token={created['token']}")
+    page.goto(f"{server.url}/t/{created['id']}?lang={lang}#seat=0&token={created['token']}")
     page.wait_for_selector(".felt, #start-now")
     page.wait_for_timeout(300)
 
 
-def _scorekeeper_refused(page: Any, server: LiveServer) -> None:
+def _scorekeeper_refused(page: Any, server: LiveServer, lang: str) -> None:
     """The scorekeeper refusing the issue's impossible Taash hand (tens 1-1, tricks 6-3)."""
-    page.goto(f"{server.url}/scorekeeper?lang=es")
+    page.goto(f"{server.url}/scorekeeper?lang={lang}")
     page.wait_for_selector("#sk-add")
     page.select_option("#sk-preset", "taash")
     page.wait_for_selector("#sk-tricks0")
@@ -297,55 +345,158 @@ def _scorekeeper_refused(page: Any, server: LiveServer) -> None:
     page.wait_for_selector("#toast:not([hidden])")
 
 
-def _second_window(page: Any, server: LiveServer) -> None:
+def _second_window(page: Any, server: LiveServer, lang: str) -> None:
     """The same seat opened in a second window: this (first) window is told."""
-    created = page_walk.table_in_play(page, server, "es")
-    other = page_walk.new_page(page.context.browser, lang="es")
+    created = page_walk.table_in_play(page, server, lang)
+    other = page_walk.new_page(page.context.browser, lang=lang)
     try:
-        page_walk.open_seat(other, server, created, "es")
+        page_walk.open_seat(other, server, created, lang)
         page.wait_for_timeout(800)
     finally:
         other.context.close()
 
 
-def _words_panel(page: Any, server: LiveServer) -> None:
+def _words_panel(page: Any, server: LiveServer, lang: str) -> None:
     """The glossary panel opened from a table."""
-    page_walk.table_in_play(page, server, "es")
-    button = page.query_selector("#glossary-button, button:has-text('Vocabulario'), button:has-text('Words')")
-    assert button is not None, "no button opens the glossary panel"
-    button.click()
+    page_walk.table_in_play(page, server, lang)
+    page.click("#words-button")
     page.wait_for_timeout(300)
 
 
-SCREENS: dict[str, Callable[[Any, LiveServer, tuple[str, int]], object]] = {
-    "lobby": lambda page, server, match: page_walk.lobby(page, server, "es"),
-    "invite-table": lambda page, server, match: _invite_table(page, server),
-    "table": lambda page, server, match: page_walk.table_in_play(page, server, "es"),
-    "words": lambda page, server, match: _words_panel(page, server),
-    "hand-result": lambda page, server, match: page_walk.hand_result(page, server, "es"),
-    "result": lambda page, server, match: page_walk.result_dialog(page, server, "es"),
-    "second-window": lambda page, server, match: _second_window(page, server),
-    "history": lambda page, server, match: page_walk.history(page, server, "es"),
-    "replay": lambda page, server, match: page_walk.replay(page, server, match, "es"),
-    "scorekeeper": lambda page, server, match: page_walk.scorekeeper(page, server, "es"),
-    "scorekeeper-refusal": lambda page, server, match: _scorekeeper_refused(page, server),
+#: Each screen, brought about in a language: (page, server, a finished match, language).
+SCREENS: dict[str, Callable[[Any, LiveServer, tuple[str, int], str], object]] = {
+    "lobby": lambda page, server, match, lang: page_walk.lobby(page, server, lang),
+    "invite-table": lambda page, server, match, lang: _invite_table(page, server, lang),
+    "table": lambda page, server, match, lang: page_walk.table_in_play(page, server, lang),
+    "words": lambda page, server, match, lang: _words_panel(page, server, lang),
+    "hand-result": lambda page, server, match, lang: page_walk.hand_result(page, server, lang),
+    "result": lambda page, server, match, lang: page_walk.result_dialog(page, server, lang),
+    "second-window": lambda page, server, match, lang: _second_window(page, server, lang),
+    "history": lambda page, server, match, lang: page_walk.history(page, server, lang),
+    "replay": lambda page, server, match, lang: page_walk.replay(page, server, match, lang),
+    "scorekeeper": lambda page, server, match, lang: page_walk.scorekeeper(page, server, lang),
+    "scorekeeper-refusal": lambda page, server, match, lang: _scorekeeper_refused(page, server, lang),
 }
+#: Screens kept as screenshots for people to look at, per language (on a phone, 375 px wide).
+SHOTS = {"es": {"table": "spanish-table", "result": "spanish-result"}}
+SHOTS.update(
+    {lang: {"lobby": f"{name}-lobby", "table": f"{name}-table"} for lang, name in (("hi", "hindi"), ("mr", "marathi"))}
+)
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_every_screen_is_in_spanish(browser: Any, server: LiveServer, finished: tuple[str, int], screen: str) -> None:
-    page = page_walk.new_page(browser, lang="es", width=375, height=812)
+@pytest.mark.parametrize("lang", list(LATIN))
+def test_every_screen_is_in_the_language(
+    browser: Any, server: LiveServer, finished: tuple[str, int], lang: str, screen: str
+) -> None:
+    page = page_walk.new_page(browser, lang=lang, width=375, height=812)
     try:
-        SCREENS[screen](page, server, finished)
-        if screen in ("table", "result"):  # for people to look at: the Spanish table on a phone
+        SCREENS[screen](page, server, finished, lang)
+        if screen in SHOTS[lang]:  # for people to look at: the page on a phone in the language
             page_walk.SHOTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(page_walk.SHOTS / f"spanish-{screen}.png"), full_page=True)
-        assert page.evaluate("document.documentElement.lang") == "es"
-        found = english_in(visible_texts(page))
-        assert not found, f"English on the Spanish {screen} screen:\n" + "\n".join(found)
+            page.screenshot(path=str(page_walk.SHOTS / f"{SHOTS[lang][screen]}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.lang") == lang
+        found = english_in(visible_texts(page), lang)
+        assert not found, f"English on the {lang} {screen} screen:\n" + "\n".join(found)
         assert not page.errors, page.errors
     finally:
         page.context.close()
+
+
+def _one_number_per_form(lang: str) -> list[int]:
+    """A count for each plural form of ``lang`` (Babel's rule): the smallest that takes it."""
+    found: dict[int, int] = {}
+    for n in range(0, 1_000_001):
+        found.setdefault(i18n.plural_index(lang, n), n)
+        if len(found) == len(next(iter(i18n.plurals(lang).values()))):
+            break
+    return sorted(found.values())
+
+
+@pytest.mark.parametrize("lang", list(LATIN))
+def test_the_page_counts_with_every_plural_form_of_the_language(browser: Any, server: LiveServer, lang: str) -> None:
+    """Each counted text, worded by the page's ``tn`` for a count of each form, reads as Babel's rule picks."""
+    numbers = _one_number_per_form(lang)
+    entries = [message.id for message in catalogs.extract() if isinstance(message.id, tuple | list)]
+    assert len(numbers) == len(next(iter(i18n.plurals(lang).values()))) >= 2
+    page = page_walk.new_page(browser, lang=lang)
+    try:
+        page_walk.lobby(page, server, lang)
+        worded: list[list[str]] = page.evaluate(
+            """async ([entries, numbers]) => {
+          const {tn} = await import("/static/js/i18n.js");
+          return entries.map(([one, many]) => numbers.map((n) => tn(one, many, n)));
+        }""",
+            [[list(entry) for entry in entries], numbers],
+        )
+    finally:
+        page.context.close()
+    for (singular, plural), forms in zip(entries, worded, strict=True):
+        expected = [i18n.translate_plural(lang, singular, plural, n).replace("{n}", str(n)) for n in numbers]
+        assert forms == expected, (lang, singular)
+        assert not english_in(forms, lang), (lang, forms)
+
+
+@pytest.mark.parametrize(("browser_lang", "shown"), [("hi", "hi"), ("mr", "mr"), ("es", "es"), ("en", "en")])
+def test_a_first_visit_speaks_the_browsers_language(
+    browser: Any, server: LiveServer, browser_lang: str, shown: str
+) -> None:
+    """No language chosen yet: the page takes the browser's; the lobby's menu reads in it."""
+    page = page_walk.new_page(browser, lang=browser_lang)
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#quick-play")
+        assert page.evaluate("document.documentElement.lang") == shown
+        assert page.input_value("#lang") == shown
+        assert page.text_content("#nav-lobby") == i18n.translate(shown, "Lobby")
+        assert page.evaluate("localStorage.getItem('dehla.lang')") is None  # nothing chosen: nothing remembered
+    finally:
+        page.context.close()
+
+
+def test_a_browser_in_a_language_not_offered_takes_its_next_language(browser: Any, server: LiveServer) -> None:
+    context = browser.new_context(locale="de-DE", extra_http_headers={"Accept-Language": "de-DE,mr;q=0.8"})
+    page = context.new_page()
+    try:
+        page.add_init_script("Object.defineProperty(navigator, 'languages', {get: () => ['de-DE', 'mr-IN', 'hi']})")
+        page.goto(server.url + "/")
+        page.wait_for_selector("#quick-play")
+        assert page.evaluate("document.documentElement.lang") == "mr"
+    finally:
+        context.close()
+
+
+def test_a_stored_choice_wins_over_the_browsers_language(browser: Any, server: LiveServer) -> None:
+    """A Hindi browser whose player picked Marathi: the next visit is in Marathi, the page's lang attribute too."""
+    page = page_walk.new_page(browser, lang="hi")
+    try:
+        page.goto(server.url + "/")
+        page.wait_for_selector("#quick-play")
+        assert page.evaluate("document.documentElement.lang") == "hi"
+        page.select_option("#lang", "mr")
+        page.wait_for_function(
+            "(want) => document.getElementById('nav-lobby').textContent === want", arg=i18n.translate("mr", "Lobby")
+        )
+        page.goto(server.url + "/history")
+        page.wait_for_function(
+            "(want) => document.getElementById('nav-history').textContent === want",
+            arg=i18n.translate("mr", "History"),
+        )
+        assert page.evaluate("document.documentElement.lang") == "mr"
+    finally:
+        page.context.close()
+
+
+def test_the_meta_data_picks_from_accept_language_on_a_first_visit(server: LiveServer) -> None:
+    request = urllib.request.Request(
+        server.url + "/api/meta?lang=auto", headers={"Accept-Language": "fr-FR, hi-IN;q=0.9, en;q=0.5"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        meta = json.load(response)
+    assert meta["lang"] == "hi" and meta["presets"][0]["title"] == i18n.translate("hi", "Dehla Pakad (Pagat)")
+    assert server.get("/api/meta?lang=auto&prefer=xx,mr-IN")["lang"] == "mr"
+    assert server.get("/api/meta?lang=auto&prefer=xx")["lang"] == "en"
+    assert [language["code"] for language in server.get("/api/meta")["languages"]] == list(i18n.LANGUAGES)
 
 
 # The refusals, triggered for real ---------------------------------------------------------------
@@ -747,11 +898,14 @@ def _sample(template: str) -> dict[str, Any]:
     return {name: SAMPLE.get(name, 1) for name in re.findall(r"\{(\w+)\}", template)}
 
 
-def test_every_server_refusal_reads_in_spanish(browser: Any, server: LiveServer, refusals: Refusals) -> None:
+@pytest.mark.parametrize("lang", list(LATIN))
+def test_every_server_refusal_reads_in_the_language(
+    browser: Any, server: LiveServer, refusals: Refusals, lang: str
+) -> None:
     worded_from = {code: refusals.found.get(code, _sample(template)) for code, template in TEMPLATES.items()}
-    page = page_walk.new_page(browser, lang="es")
+    page = page_walk.new_page(browser, lang=lang)
     try:
-        page_walk.lobby(page, server, "es")
+        page_walk.lobby(page, server, lang)
         worded: dict[str, str] = page.evaluate(
             """async (refusals) => {
           const errors = await import("/static/js/errors.js");
@@ -766,12 +920,13 @@ def test_every_server_refusal_reads_in_spanish(browser: Any, server: LiveServer,
     found = [
         f"{code} {json.dumps(worded_from[code], ensure_ascii=False)}: {line}"
         for code, text in sorted(worded.items())
-        for line in english_in([text])
+        for line in english_in([text], lang)
     ]
-    assert not found, "refusals in English on the Spanish page:\n" + "\n".join(found)
+    assert not found, f"refusals in English on the {lang} page:\n" + "\n".join(found)
 
 
-def test_the_catalog_module_is_served_for_the_page(server: LiveServer) -> None:
-    with urllib.request.urlopen(server.url + "/i18n/es.js", timeout=10) as response:
+@pytest.mark.parametrize("lang", list(LATIN))
+def test_the_catalog_module_is_served_for_the_page(server: LiveServer, lang: str) -> None:
+    with urllib.request.urlopen(server.url + f"/i18n/{lang}.js", timeout=10) as response:
         assert response.headers["Content-Type"].startswith("text/javascript")
-        assert response.read().decode() == i18n.module_js("es")
+        assert response.read().decode() == i18n.module_js(lang)
