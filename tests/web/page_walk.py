@@ -32,7 +32,7 @@ ONE_HAND = {"preset": "mendikot", "target": 1}
 
 def new_page(browser: Any, *, lang: str = "en", width: int = 1280, height: int = 800, bypass_csp: bool = False) -> Any:
     """A page in a fresh context (its own storage); script errors are kept in ``page.errors``."""
-    locale = BROWSER_LOCALES.get(lang, "en-GB")
+    locale = BROWSER_LOCALES.get(lang, lang)
     context = browser.new_context(viewport={"width": width, "height": height}, locale=locale, bypass_csp=bypass_csp)
     page = context.new_page()
     errors: list[str] = []
