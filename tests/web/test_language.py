@@ -1,18 +1,12 @@
-"""Every language all the way: every screen in Spanish, Hindi and Marathi, every server refusal worded in each
-by the page, and every plural form of each language's rule used by the page's ``tn``.
+"""Every language all the way: every screen in Spanish, Hindi and Marathi, and every server refusal worded in
+each by the page.
 
-English left on screen is found word by word.  In Spanish (Latin letters) a word is
-English when it occurs in the English texts of the catalogs (the page's texts, the
-server's refusal templates, the preset and bot texts) but in none of the Spanish
-translations, or is one of a few common English words.  In Hindi and Marathi
-(Devanagari) every word in Latin letters is English but the few the catalogs keep
-on purpose (``LITERALS``: the names of the rule sources, JSON and its keys, the
-action syntax of the API).  Allowed everywhere: card symbols, names people typed,
-and the game's own words in Latin letters (dehla, kot, hukum, haath).
-
-The refusals are triggered for real, over the WebSocket and the HTTP API, and the
-page words each one (code and params) with its own ``errorText`` in each language;
-codes no test can bring about (a storage failure) are worded with sample params.
+English left on screen is found word by word (``tests/web/english.py`` says which words
+are English in each language).  The refusals are triggered for real, over the
+WebSocket and the HTTP API, and the page words each one (code and params) with its
+own ``errorText`` in each language; codes no test can bring about (a storage failure)
+are worded with sample params.  How the language is chosen, and the plural forms:
+``tests/web/test_language_choice.py``.
 """
 
 from __future__ import annotations
@@ -33,119 +27,14 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 websockets = pytest.importorskip("websockets")
 
 from tests.web import page_walk  # noqa: E402
+from tests.web.english import LATIN, english_in, visible_texts  # noqa: E402
 from tests.web.helpers import LiveServer, SeatClient  # noqa: E402
 
-from dehla.web import catalogs, i18n  # noqa: E402
+from dehla.web import i18n  # noqa: E402
 from dehla.web.messages import TEMPLATES  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path(page_walk.CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
-#: Names the tests type, and words both languages write alike.
-ALLOWED = {
-    "asha",
-    "bela",
-    "chand",
-    "dev",
-    "dehla",
-    "pakad",
-    "kot",
-    "kots",
-    "hukum",
-    "haath",
-    "band",
-    "taash",
-    "pagat",
-    "mendikot",
-    "bot",
-    "bots",
-    "ok",
-    "json",
-    "id",
-    "english",
-}
-#: Common English words that may come from a text the catalogs have never seen (a server sentence, say).
-COMMON_ENGLISH = {
-    "the",
-    "and",
-    "of",
-    "to",
-    "you",
-    "your",
-    "is",
-    "are",
-    "with",
-    "for",
-    "not",
-    "this",
-    "that",
-    "it",
-    "on",
-    "in",
-    "must",
-    "be",
-    "can",
-    "cannot",
-    "there",
-    "seat",
-    "team",
-    "hand",
-    "hands",
-    "trick",
-    "tricks",
-    "ten",
-    "tens",
-    "card",
-    "cards",
-    "player",
-    "players",
-    "play",
-    "won",
-    "wins",
-    "win",
-    "lost",
-    "trump",
-    "turn",
-    "waiting",
-    "table",
-    "match",
-    "score",
-    "points",
-    "dealer",
-    "us",
-    "them",
-    "spades",
-    "hearts",
-    "diamonds",
-    "clubs",
-    "after",
-    "before",
-    "more",
-    "no",
-    "yes",
-    "nobody",
-    "main",
-    "menu",
-    "navigation",
-    "close",
-    "open",
-    "next",
-    "back",
-    "skip",
-    "content",
-    "loading",
-    "settings",
-    "language",
-    "sound",
-    "link",
-    "copy",
-    "send",
-    "share",
-    "install",
-    "new",
-    "previous",
-    "show",
-    "hide",
-}
 #: Refusals no test brings about for real, and why; they are worded with sample params.
 NOT_TRIGGERED = {
     "storage": "a failing database",
@@ -184,120 +73,6 @@ SAMPLE = {
     "hand": 1,
     "text": "10H",
 }
-
-_WORDS = re.compile(r"[A-Za-zÀ-ÿ]+")
-#: Every language offered but English, and whether it is written in Latin letters (as its own name is).
-LATIN = {lang: bool(_WORDS.fullmatch(name)) for lang, name in i18n.LANGUAGES.items() if lang != "en"}
-#: Words in Latin letters a Devanagari catalog keeps on purpose: the rule sources' names (Pagat, Taash), the
-#: API's literal words (JSON, true/false, the keys "rules", "seats", first_dealer, the actions call/hide/reveal).
-LITERALS = {
-    "pagat",
-    "taash",
-    "mendikot",
-    "json",
-    "true",
-    "false",
-    "rules",
-    "seats",
-    "first",
-    "dealer",
-    "call",
-    "hide",
-    "reveal",
-}
-
-
-def _words(text: str) -> list[str]:
-    return [word.lower() for word in _WORDS.findall(re.sub(r"\{\w+\}", " ", text))]
-
-
-def translated_words(lang: str) -> set[str]:
-    """Every word in Latin letters of the translations into ``lang``."""
-    found: set[str] = set()
-    for text in i18n.catalog(lang).values():
-        found.update(_words(text))
-    for forms in i18n.plurals(lang).values():
-        for form in forms:
-            found.update(_words(form))
-    return found
-
-
-def english_words(lang: str) -> set[str]:
-    """The words that are English on a page in ``lang``.
-
-    Latin letters: the words of the English texts that no translation uses, and the common English words.
-    Devanagari: those, and every other word of the English texts, but the literals the catalog keeps.
-    """
-    template = catalogs.extract()
-    english: set[str] = set()
-    for message in template:
-        for text in message.id if isinstance(message.id, tuple | list) else (message.id,):
-            if text:
-                english.update(_words(str(text)))
-    kept = translated_words(lang) if LATIN[lang] else LITERALS
-    return {word for word in (english - kept) | COMMON_ENGLISH if len(word) > 1} - ALLOWED - kept
-
-
-#: The day periods of the Hindi clock as the browser's Intl writes them (CLDR's own Hindi: "4:44 am").
-ALLOWED |= {"am", "pm"}
-#: The language switch names each language in itself ("English", "Español"): no text to translate.
-ALLOWED |= {word.lower() for name in i18n.LANGUAGES.values() for word in _WORDS.findall(name)}
-ENGLISH = {lang: english_words(lang) for lang in LATIN}
-
-
-def english_in(texts: list[str], lang: str) -> list[str]:
-    """The texts with an English word in them, each once, with the words marked.
-
-    On a Devanagari page any word in Latin letters of two letters or more is English, unless allowed or kept.
-    """
-    found = []
-    for text in dict.fromkeys(texts):
-        words = [
-            word
-            for word in _words(text)
-            if word in ENGLISH[lang] or (not LATIN[lang] and len(word) > 1 and word not in ALLOWED | LITERALS)
-        ]
-        if words:
-            found.append(f"{text[:120]!r} <- {', '.join(sorted(set(words)))}")
-    return found
-
-
-def test_devanagari_catalogs_keep_only_the_literals_in_latin_letters() -> None:
-    """Hindi and Marathi translations hold no English word but the rule sources' names and the API's literals."""
-    for lang in (lang for lang, latin in LATIN.items() if not latin):
-        assert {word for word in translated_words(lang) if len(word) > 1} - LITERALS - ALLOWED == set(), lang
-
-
-_VISIBLE_TEXTS = """() => {
-  const out = [];
-  const hidden = (el) => !el || el.closest("script, style, template, [hidden]") || !el.getClientRects().length;
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    const text = node.textContent.trim();
-    if (text && !hidden(node.parentElement)) out.push(text);
-  }
-  for (const el of document.querySelectorAll("[aria-label], [title], [placeholder], [alt], [aria-description]")) {
-    if (el.closest("[hidden]")) continue;
-    for (const name of ["aria-label", "title", "placeholder", "alt", "aria-description"]) {
-      const value = el.getAttribute(name);
-      if (value) out.push(value);
-    }
-  }
-  for (const el of document.querySelectorAll("select option, input[type=button], input[type=submit]")) {
-    out.push(el.textContent.trim() || el.value);
-  }
-  out.push(document.title);
-  return out.filter(Boolean);
-}"""
-
-
-def visible_texts(page: Any) -> list[str]:
-    """Every text a person can see or hear on the page, with every folded <details> opened first."""
-    page.evaluate("document.querySelectorAll('details').forEach((item) => { item.open = true; })")
-    page.wait_for_timeout(100)
-    texts: list[str] = page.evaluate(_VISIBLE_TEXTS)
-    return texts
 
 
 @pytest.fixture(scope="module")
@@ -407,105 +182,6 @@ def test_every_screen_is_in_the_language(
         assert not page.errors, page.errors
     finally:
         page.context.close()
-
-
-def _one_number_per_form(lang: str) -> list[int]:
-    """A count for each plural form of ``lang`` (Babel's rule): the smallest that takes it."""
-    found: dict[int, int] = {}
-    for n in range(0, 1_000_001):
-        found.setdefault(i18n.plural_index(lang, n), n)
-        if len(found) == len(next(iter(i18n.plurals(lang).values()))):
-            break
-    return sorted(found.values())
-
-
-@pytest.mark.parametrize("lang", list(LATIN))
-def test_the_page_counts_with_every_plural_form_of_the_language(browser: Any, server: LiveServer, lang: str) -> None:
-    """Each counted text, worded by the page's ``tn`` for a count of each form, reads as Babel's rule picks."""
-    numbers = _one_number_per_form(lang)
-    entries = [message.id for message in catalogs.extract() if isinstance(message.id, tuple | list)]
-    assert len(numbers) == len(next(iter(i18n.plurals(lang).values()))) >= 2
-    page = page_walk.new_page(browser, lang=lang)
-    try:
-        page_walk.lobby(page, server, lang)
-        worded: list[list[str]] = page.evaluate(
-            """async ([entries, numbers]) => {
-          const {tn} = await import("/static/js/i18n.js");
-          return entries.map(([one, many]) => numbers.map((n) => tn(one, many, n)));
-        }""",
-            [[list(entry) for entry in entries], numbers],
-        )
-    finally:
-        page.context.close()
-    for (singular, plural), forms in zip(entries, worded, strict=True):
-        expected = [i18n.translate_plural(lang, singular, plural, n).replace("{n}", str(n)) for n in numbers]
-        assert forms == expected, (lang, singular)
-        assert not english_in(forms, lang), (lang, forms)
-
-
-@pytest.mark.parametrize(("browser_lang", "shown"), [("hi", "hi"), ("mr", "mr"), ("es", "es"), ("en", "en")])
-def test_a_first_visit_speaks_the_browsers_language(
-    browser: Any, server: LiveServer, browser_lang: str, shown: str
-) -> None:
-    """No language chosen yet: the page takes the browser's; the lobby's menu reads in it."""
-    page = page_walk.new_page(browser, lang=browser_lang)
-    try:
-        page.goto(server.url + "/")
-        page.wait_for_selector("#quick-play")
-        assert page.evaluate("document.documentElement.lang") == shown
-        assert page.input_value("#lang") == shown
-        assert page.text_content("#nav-lobby") == i18n.translate(shown, "Lobby")
-        assert page.evaluate("localStorage.getItem('dehla.lang')") is None  # nothing chosen: nothing remembered
-    finally:
-        page.context.close()
-
-
-def test_a_browser_in_a_language_not_offered_takes_its_next_language(browser: Any, server: LiveServer) -> None:
-    context = browser.new_context(locale="de-DE", extra_http_headers={"Accept-Language": "de-DE,mr;q=0.8"})
-    page = context.new_page()
-    try:
-        page.add_init_script("Object.defineProperty(navigator, 'languages', {get: () => ['de-DE', 'mr-IN', 'hi']})")
-        page.goto(server.url + "/")
-        page.wait_for_selector("#quick-play")
-        assert page.evaluate("document.documentElement.lang") == "mr"
-    finally:
-        context.close()
-
-
-def test_a_stored_choice_wins_over_the_browsers_language(browser: Any, server: LiveServer) -> None:
-    """A Hindi browser whose player picked Marathi: the next visit is in Marathi, the page's lang attribute too."""
-    page = page_walk.new_page(browser, lang="hi")
-    try:
-        page.goto(server.url + "/")
-        page.wait_for_selector("#quick-play")
-        assert page.evaluate("document.documentElement.lang") == "hi"
-        page.select_option("#lang", "mr")
-        page.wait_for_function(
-            "(want) => document.getElementById('nav-lobby').textContent === want", arg=i18n.translate("mr", "Lobby")
-        )
-        page.goto(server.url + "/history")
-        page.wait_for_function(
-            "(want) => document.getElementById('nav-history').textContent === want",
-            arg=i18n.translate("mr", "History"),
-        )
-        assert page.evaluate("document.documentElement.lang") == "mr"
-    finally:
-        page.context.close()
-
-
-def test_the_meta_data_picks_from_accept_language_on_a_first_visit(server: LiveServer) -> None:
-    request = urllib.request.Request(
-        server.url + "/api/meta?lang=auto", headers={"Accept-Language": "fr-FR, hi-IN;q=0.9, en;q=0.5"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        meta = json.load(response)
-    assert meta["lang"] == "hi" and meta["presets"][0]["title"] == i18n.translate("hi", "Dehla Pakad (Pagat)")
-    assert server.get("/api/meta?lang=auto&prefer=xx,mr-IN")["lang"] == "mr"
-    assert server.get("/api/meta?lang=auto&prefer=xx")["lang"] == "en"
-    assert [language["code"] for language in server.get("/api/meta")["languages"]] == list(i18n.LANGUAGES)
-
-
-# The refusals, triggered for real ---------------------------------------------------------------
 
 
 class Refusals:
