@@ -6,7 +6,8 @@ The page's scripts mark every text with ``t("...")`` and every counted text with
 catalog as JSON (``catalog_json``) or as an ES module (``module_js``).  English
 is the source language, so its catalogs are empty: a text is its own
 translation, and the plural rule is Babel's English one.  The server words its
-own texts (preset titles, refusals) with ``translate``.
+own texts (preset titles, refusals) with ``translate``.  A browser with no language
+chosen yet gets the first offered of its own languages (``negotiate``, ``accepted``).
 """
 
 from __future__ import annotations
