@@ -177,6 +177,8 @@ def test_every_screen_is_in_the_language(
             page_walk.SHOTS.mkdir(exist_ok=True)
             page.screenshot(path=str(page_walk.SHOTS / f"{SHOTS[lang][screen]}.png"), full_page=True)
         assert page.evaluate("document.documentElement.lang") == lang
+        # longer words in the language never push the page sideways on a phone
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375, f"horizontal scroll: {lang} {screen}"
         found = english_in(visible_texts(page), lang)
         assert not found, f"English on the {lang} {screen} screen:\n" + "\n".join(found)
         assert not page.errors, page.errors
