@@ -179,8 +179,11 @@ def test_every_screen_is_in_the_language(
         assert page.evaluate("document.documentElement.lang") == lang
         # longer words in the language never push the page sideways on a phone
         assert page.evaluate("document.documentElement.scrollWidth") <= 375, f"horizontal scroll: {lang} {screen}"
-        found = english_in(visible_texts(page), lang)
+        texts = visible_texts(page)
+        found = english_in(texts, lang)
         assert not found, f"English on the {lang} {screen} screen:\n" + "\n".join(found)
+        # numbers in the digits the cards and scores use, dates and ratings too (Intl would write Marathi's own)
+        assert not [text for text in texts if re.search("[\u0966-\u096f]", text)], f"Devanagari digits: {screen}"
         assert not page.errors, page.errors
     finally:
         page.context.close()

@@ -70,6 +70,8 @@ export function pluralRule(expr) {
 
 /** Load the catalog of `lang` into the app state. */
 export async function loadLanguage(lang) {
+  // Intl writes Marathi numbers in Devanagari digits by default; the cards, scores and counts use Latin ones
+  app.locale = lang + "-u-nu-latn";
   if (lang === "en") { app.catalog = english; app.lang = lang; return; }
   let catalog = null;
   try {
