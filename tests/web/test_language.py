@@ -157,10 +157,11 @@ SCREENS: dict[str, Callable[[Any, LiveServer, tuple[str, int], str], object]] = 
 #: Screens kept as screenshots for people to look at, per language (on a phone, 375 px wide).
 SHOTS = {lang: {"lobby": f"{lang}-lobby", "table": f"{lang}-table"} for lang in LATIN}
 SHOTS.update(
-    {
+    {  # (Gujarati's screenshots are taken once it is offered)
         "es": {"table": "spanish-table", "result": "spanish-result"},
         "hi": {"lobby": "hindi-lobby", "table": "hindi-table"},
         "mr": {"lobby": "marathi-lobby", "table": "marathi-table"},
+        "gu": {"lobby": "gujarati-lobby", "table": "gujarati-table"},
     }
 )
 
