@@ -8,11 +8,12 @@ cd "$(dirname "$0")"
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   if ! command -v chromium >/dev/null || ! command -v pg_ctlcluster >/dev/null \
-      || ! dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || ! command -v node >/dev/null \
+      || ! dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || ! dpkg -s fonts-noto-core >/dev/null 2>&1 \
+      || ! command -v node >/dev/null \
       || ! command -v nginx >/dev/null || ! command -v caddy >/dev/null; then
-    echo "== installing chromium, an emoji font (for the screenshots), postgresql and node (the JavaScript example bot) (Debian packages)"
+    echo "== installing chromium, an emoji font and the Noto fonts for Devanagari and Gujarati (for the screenshots), postgresql and node (the JavaScript example bot) (Debian packages)"
     apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji postgresql nodejs nginx caddy >/dev/null; { nginx -s quit; caddy stop; } >/dev/null 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji fonts-noto-core postgresql nodejs nginx caddy >/dev/null; { nginx -s quit; caddy stop; } >/dev/null 2>&1 || true
   fi
   cluster=$(pg_lsclusters -h 2>/dev/null | awk 'NR==1 {print $1" "$2}')
   if [ -n "$cluster" ]; then

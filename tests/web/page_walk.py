@@ -24,13 +24,15 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 SHOTS = Path(__file__).parent / "screenshots"
 #: Where test.sh installs axe-core from npm.
 AXE = ROOT / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
+#: The browser's own language setting for a page in each language (its navigator.languages and Accept-Language).
+BROWSER_LOCALES = {"en": "en-GB", "es": "es-ES", "hi": "hi-IN", "mr": "mr-IN", "gu": "gu-IN"}
 #: A match that ends after its first hand: quick to play to the end, so the match result shows too.
 ONE_HAND = {"preset": "mendikot", "target": 1}
 
 
 def new_page(browser: Any, *, lang: str = "en", width: int = 1280, height: int = 800, bypass_csp: bool = False) -> Any:
     """A page in a fresh context (its own storage); script errors are kept in ``page.errors``."""
-    locale = "es-ES" if lang == "es" else "en-GB"
+    locale = BROWSER_LOCALES.get(lang, lang)
     context = browser.new_context(viewport={"width": width, "height": height}, locale=locale, bypass_csp=bypass_csp)
     page = context.new_page()
     errors: list[str] = []
@@ -40,7 +42,8 @@ def new_page(browser: Any, *, lang: str = "en", width: int = 1280, height: int =
 
 
 def query(lang: str) -> str:
-    return "?lang=es" if lang == "es" else ""
+    """The address's ``?lang=`` for a language other than English (English is what the browser asks for)."""
+    return "" if lang == "en" else f"?lang={lang}"
 
 
 def create_table(server: LiveServer, rules: object = "pagat", name: str = "Asha", **extra: Any) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from dehla.bots import bot_names
 from dehla.engine.state import Match
 from dehla.record import replay, replay_json, to_record
 from dehla.rules import PRESETS
+from dehla.web import i18n
 from dehla.web.app import WebSettings, create_app
 from dehla.web.protocol import ProtocolError, RateLimiter, parse_message, watcher_view
 from dehla.web.storage import open_storage
@@ -31,7 +32,8 @@ def test_meta_offers_every_preset_and_every_registered_bot(client: TestClient) -
     assert [preset["name"] for preset in meta["presets"]] == list(PRESETS)
     assert [bot["name"] for bot in meta["bots"]] == bot_names(for_people=True)  # never the card-seeing "cheat"
     assert meta["default_bot"] in bot_names()
-    assert {language["code"] for language in meta["languages"]} == {"en", "es"}
+    assert [language["code"] for language in meta["languages"]] == list(i18n.LANGUAGES)
+    assert {"en", "es", "hi", "mr"} <= set(i18n.LANGUAGES)
 
 
 def test_pages_scripts_and_styles_are_served(client: TestClient) -> None:

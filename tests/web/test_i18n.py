@@ -1,20 +1,25 @@
-"""The catalogs: plural forms, the ES module the page imports, server-side texts, and a Spanish word for everything.
+"""The catalogs: plural forms, the ES module the page imports, server-side texts, and a word for everything in
+every language offered (Spanish, Hindi, Marathi, and any language added to ``i18n.LANGUAGES``).
 
-The completeness test is the one that fails while any text lacks a Spanish
-translation: every ``t``/``tn`` text of the page's scripts (static/app.js and the
-modules under static/js/), every refusal template the server registers, and the
-preset and bot texts; it also fails when a translation loses a ``{placeholder}``.
+The completeness test is the one that fails while any text lacks a translation in
+any language: every ``t``/``tn`` text of the page's scripts (the modules under
+static/js/), every refusal template the server registers, and the preset, bot and
+analysis texts; it also fails when a translation loses a ``{placeholder}`` or a
+plural entry lacks one of the language's forms.
 """
 
 from __future__ import annotations
 
+import gettext
 import json
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from babel.messages.plurals import get_plural
 
 from dehla.analysis.render import PLURAL_TEMPLATES as ANALYSIS_PLURALS
 from dehla.analysis.render import TEMPLATES as ANALYSIS_TEMPLATES
@@ -24,6 +29,8 @@ from dehla.web import catalogs, i18n, texts
 from dehla.web.messages import TEMPLATES
 
 NODE = shutil.which("node")
+#: Every language with a catalog to check: all offered but English, the source language.
+TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != "en"]
 
 
 def _placeholders(text: str) -> set[str]:
@@ -66,7 +73,7 @@ def test_json_is_embedded_safely_in_the_module() -> None:
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
-@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("lang", ["en", *TRANSLATED])
 def test_the_module_is_an_es_module_with_the_catalogs_and_the_plural_rule(lang: str, tmp_path: Path) -> None:
     module = tmp_path / f"{lang}.mjs"
     module.write_text(i18n.module_js(lang), encoding="utf-8")
@@ -85,7 +92,14 @@ def test_the_module_is_an_es_module_with_the_catalogs_and_the_plural_rule(lang: 
     loaded = json.loads(run.stdout)
     assert loaded["messages"] == i18n.catalog(lang) and loaded["plurals"] == i18n.plurals(lang)
     assert loaded["index"] == [i18n.plural_index(lang, n) for n in (0, 1, 2, 5, 1_000_000)]
-    assert loaded["index"] == ([1, 0, 1, 1, 1] if lang == "en" else [2, 0, 2, 2, 1])
+    expected = {
+        "en": [1, 0, 1, 1, 1],
+        "es": [2, 0, 2, 2, 1],
+        "hi": [0, 0, 1, 1, 1],
+        "mr": [1, 0, 1, 1, 1],
+        "gu": [0, 0, 1, 1, 1],
+    }
+    assert loaded["index"] == expected.get(lang, loaded["index"])
 
 
 def test_every_preset_has_a_title_and_a_summary_in_english_and_spanish() -> None:
@@ -131,9 +145,11 @@ def test_extraction_covers_the_page_modules_plurals_server_templates_and_preset_
     assert any(isinstance(message.id, tuple) for message in template)  # tn("one", "many", n)
 
 
-def test_spanish_catalog_translates_every_text_of_the_page_and_the_server() -> None:
-    """Fails while any text lacks a Spanish translation (run ``python -m dehla.web.catalogs``, then translate)."""
-    messages, plurals = i18n.catalog("es"), i18n.plurals("es")
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_text_of_the_page_and_the_server_is_translated(lang: str) -> None:
+    """Fails while any text lacks a translation (run ``python -m dehla.web.catalogs``, then translate)."""
+    messages, plurals = i18n.catalog(lang), i18n.plurals(lang)
+    forms_wanted = get_plural(lang).num_plurals
     missing = []
     for message in catalogs.extract():
         if not message.id:
@@ -144,12 +160,54 @@ def test_spanish_catalog_translates_every_text_of_the_page_and_the_server() -> N
             if not forms:
                 missing.append(f"{singular} / {plural}")
                 continue
-            assert len(forms) == 3, singular
+            assert len(forms) == forms_wanted, (lang, singular)
             for form in forms:  # every form keeps the placeholders (the count itself may be spelled out only in one)
-                assert _placeholders(form) >= _placeholders(plural) - {"{n}"}, (singular, form)
+                assert _placeholders(form) >= _placeholders(plural) - {"{n}"}, (lang, singular, form)
         elif not messages.get(str(message.id)):
             missing.append(str(message.id))
-    assert not missing, f"untranslated ({len(missing)}): {missing[:10]}"
+    assert not missing, f"untranslated into {lang} ({len(missing)}): {missing[:10]}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_each_catalog_carries_babels_plural_rule_for_its_language(lang: str) -> None:
+    """The .po header's Plural-Forms is Babel's for the locale, and the page's rule is the same expression."""
+    rule = get_plural(lang)
+    path = i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
+    assert f'"Plural-Forms: {rule.plural_forms}\\n"' in path.read_text(encoding="utf-8")
+    assert i18n.plural_expr(lang) == rule.plural_expr
+    assert all(len(forms) == rule.num_plurals for forms in i18n.plurals(lang).values())
+
+
+def test_hindi_and_marathi_count_with_their_own_plural_rules() -> None:
+    """Hindi says "0 पत्ता" like "1 पत्ता" (n > 1 takes the plural); Marathi takes the plural for 0 (n != 1)."""
+    assert [i18n.plural_index("hi", n) for n in (0, 1, 2, 5)] == [0, 0, 1, 1]
+    assert [i18n.plural_index("mr", n) for n in (0, 1, 2, 5)] == [1, 0, 1, 1]
+    assert i18n.translate_plural("hi", "{n} card", "{n} cards", 0) == "{n} पत्ता"
+    assert i18n.translate_plural("hi", "{n} card", "{n} cards", 3) == "{n} पत्ते"
+    assert i18n.translate_plural("mr", "{n} card", "{n} cards", 1) == "{n} पान"
+    assert i18n.translate_plural("mr", "{n} card", "{n} cards", 0) == "{n} पाने"
+
+
+@pytest.mark.parametrize(
+    ("preferred", "chosen"),
+    [
+        (["hi-IN", "en-GB"], "hi"),
+        (["mr_IN"], "mr"),
+        (["fr-FR", "es-MX", "hi"], "es"),
+        (["MR"], "mr"),
+        (["de", "fr"], "en"),
+        ([], "en"),
+    ],
+)
+def test_a_first_visit_takes_the_first_offered_of_the_browsers_languages(preferred: list[str], chosen: str) -> None:
+    assert i18n.negotiate(preferred) == chosen
+
+
+def test_accept_language_is_read_by_quality() -> None:
+    assert i18n.accepted("en;q=0.5, mr-IN, hi;q=0.9") == ["mr-IN", "hi", "en"]
+    assert i18n.accepted("hi;q=0, es;q=oops, mr") == ["mr"]
+    assert i18n.accepted("") == []
+    assert i18n.negotiate(i18n.accepted("de-DE,de;q=0.9,hi;q=0.8,en;q=0.7")) == "hi"
 
 
 def test_every_template_of_the_analysis_renderer_is_extracted_and_translated() -> None:
@@ -163,19 +221,91 @@ def test_every_template_of_the_analysis_renderer_is_extracted_and_translated() -
         assert (singular, plural) in ids and len(plurals.get(singular, [])) == 3, singular
 
 
-def test_the_update_command_keeps_a_complete_catalog_complete(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    target = tmp_path / "es" / "LC_MESSAGES"
-    target.mkdir(parents=True)
-    source = i18n.LOCALE_DIR / "es" / "LC_MESSAGES" / "messages.po"
-    (target / "messages.po").write_bytes(source.read_bytes())
+@pytest.fixture
+def locale_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A copy of every catalog in a directory of its own, where the catalogs tool reads and writes."""
+    for lang in TRANSLATED:
+        target = tmp_path / lang / "LC_MESSAGES"
+        target.mkdir(parents=True)
+        (target / "messages.po").write_bytes((i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po").read_bytes())
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
-    assert catalogs.update_catalogs() == {"es": 0}
+    monkeypatch.setattr(catalogs, "LOCALE_DIR", tmp_path)
+    yield tmp_path
+    monkeypatch.undo()
+    i18n.clear_caches()
+
+
+def test_the_update_command_keeps_a_complete_catalog_complete(locale_dir: Path) -> None:
+    assert catalogs.update_catalogs() == {lang: 0 for lang in TRANSLATED}
     assert i18n.catalog("es")["Lobby"] == "Vestíbulo" and i18n.plurals("es")["{n} ten"][0] == "{n} diez"
+    assert i18n.catalog("hi")["Lobby"] == "लॉबी"
 
 
-def test_placeholders_survive_translation() -> None:
-    for source, translated in i18n.catalog("es").items():
-        assert _placeholders(source) == _placeholders(translated), source
-    for singular, forms in i18n.plurals("es").items():
+def test_a_new_language_is_one_entry_and_a_catalog_the_tool_writes(
+    locale_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Adding Gujarati (say): the tool writes its .po with Babel's plural rule and counts every entry to translate."""
+    monkeypatch.setitem(i18n.LANGUAGES, "gu", "ગુજરાતી")
+    counts = catalogs.update_catalogs()
+    written = (locale_dir / "gu" / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
+    assert f'"Plural-Forms: {get_plural("gu").plural_forms}\\n"' in written
+    assert counts["gu"] == sum(1 for message in catalogs.extract() if message.id) > 400
+    assert i18n.translate("gu", "Lobby") == "Lobby" and i18n.plural_expr("gu") == "(n > 1)"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_placeholders_survive_translation(lang: str) -> None:
+    for source, translated in i18n.catalog(lang).items():
+        assert _placeholders(source) == _placeholders(translated), (lang, source)
+    for singular, forms in i18n.plurals(lang).items():
         for form in forms:
-            assert _placeholders(form) <= _placeholders(singular) | {"{n}"}, (singular, form)
+            assert _placeholders(form) <= _placeholders(singular) | {"{n}"}, (lang, singular, form)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_preset_bot_and_analysis_text_is_in_the_language(lang: str) -> None:
+    messages, plurals = i18n.catalog(lang), i18n.plurals(lang)
+    for name in PRESETS:
+        assert texts.preset_title(name, lang) == messages[texts.PRESET_TITLES[name]]
+        assert (
+            texts.preset_summary(name, lang) == messages[texts.PRESET_SUMMARIES[name]] != texts.PRESET_SUMMARIES[name]
+        )
+    for name in bot_names():
+        assert texts.bot_summary(name, lang) == messages[texts.BOT_SUMMARIES[name]]
+    for text in ANALYSIS_TEMPLATES:
+        assert _placeholders(messages[text]) == _placeholders(text), (lang, text)
+    for singular, _ in ANALYSIS_PLURALS:
+        assert len(plurals[singular]) == get_plural(lang).num_plurals, (lang, singular)
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_pages_json_fallback_reads_every_plural_rule_as_babel_does(tmp_path: Path) -> None:
+    """``pluralRule`` (no eval under the CSP) agrees with gettext's own reading of Babel's rules, here and beyond."""
+    locales = [*i18n.LANGUAGES, "gu", "ru", "ar", "pl", "cs", "lt", "ro", "sl", "ga", "lv", "be"]
+    rules = {locale: str(get_plural(locale).plural_expr) for locale in locales}
+    numbers = [*range(0, 230), 1_000_000, 1_000_001]
+    script = (
+        "const {pluralRule} = await import(process.argv[1]);"
+        "const rules = JSON.parse(process.argv[2]); const numbers = JSON.parse(process.argv[3]); const out = {};"
+        "for (const [locale, expr] of Object.entries(rules)) out[locale] = numbers.map(pluralRule(expr));"
+        "console.log(JSON.stringify(out));"
+    )
+    run = subprocess.run(
+        [
+            str(NODE),
+            "--input-type=module",
+            "-e",
+            script,
+            (i18n.STATIC_DIR / "js" / "i18n.js").as_uri(),
+            json.dumps(rules),
+            json.dumps(numbers),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    read = json.loads(run.stdout)
+    for locale, expr in rules.items():
+        rule = gettext.c2py(expr)
+        assert read[locale] == [int(rule(n)) for n in numbers], (locale, expr)

@@ -1,14 +1,12 @@
-"""Spanish all the way: every screen in Spanish, and every server refusal worded in Spanish by the page.
+"""Every language all the way: every screen in Spanish, Hindi and Marathi, and every server refusal worded in
+each by the page.
 
-English left on screen is found word by word: a word is English when it occurs in the
-English texts of the catalogs (the page's texts, the server's refusal templates, the
-preset and bot texts) but in none of their Spanish translations, or is one of a few
-common English words.  Allowed: card symbols, names people typed, and the game's own
-words (dehla, kot, hukum, haath, which both languages use).
-
-The refusals are triggered for real, over the WebSocket and the HTTP API, and the
-page words each one (code and params) with its own ``errorText`` in Spanish; codes
-no test can bring about (a storage failure) are worded with sample params.
+English left on screen is found word by word (``tests/web/english.py`` says which words
+are English in each language).  The refusals are triggered for real, over the
+WebSocket and the HTTP API, and the page words each one (code and params) with its
+own ``errorText`` in each language; codes no test can bring about (a storage failure)
+are worded with sample params.  How the language is chosen, and the plural forms:
+``tests/web/test_language_choice.py``.
 """
 
 from __future__ import annotations
@@ -29,119 +27,14 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 websockets = pytest.importorskip("websockets")
 
 from tests.web import page_walk  # noqa: E402
+from tests.web.english import LATIN, english_in, visible_texts  # noqa: E402
 from tests.web.helpers import LiveServer, SeatClient  # noqa: E402
 
-from dehla.web import catalogs, i18n  # noqa: E402
+from dehla.web import i18n  # noqa: E402
 from dehla.web.messages import TEMPLATES  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path(page_walk.CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
-#: Names the tests type, and words both languages write alike.
-ALLOWED = {
-    "asha",
-    "bela",
-    "chand",
-    "dev",
-    "dehla",
-    "pakad",
-    "kot",
-    "kots",
-    "hukum",
-    "haath",
-    "band",
-    "taash",
-    "pagat",
-    "mendikot",
-    "bot",
-    "bots",
-    "ok",
-    "json",
-    "id",
-    "english",
-}
-#: Common English words that may come from a text the catalogs have never seen (a server sentence, say).
-COMMON_ENGLISH = {
-    "the",
-    "and",
-    "of",
-    "to",
-    "you",
-    "your",
-    "is",
-    "are",
-    "with",
-    "for",
-    "not",
-    "this",
-    "that",
-    "it",
-    "on",
-    "in",
-    "must",
-    "be",
-    "can",
-    "cannot",
-    "there",
-    "seat",
-    "team",
-    "hand",
-    "hands",
-    "trick",
-    "tricks",
-    "ten",
-    "tens",
-    "card",
-    "cards",
-    "player",
-    "players",
-    "play",
-    "won",
-    "wins",
-    "win",
-    "lost",
-    "trump",
-    "turn",
-    "waiting",
-    "table",
-    "match",
-    "score",
-    "points",
-    "dealer",
-    "us",
-    "them",
-    "spades",
-    "hearts",
-    "diamonds",
-    "clubs",
-    "after",
-    "before",
-    "more",
-    "no",
-    "yes",
-    "nobody",
-    "main",
-    "menu",
-    "navigation",
-    "close",
-    "open",
-    "next",
-    "back",
-    "skip",
-    "content",
-    "loading",
-    "settings",
-    "language",
-    "sound",
-    "link",
-    "copy",
-    "send",
-    "share",
-    "install",
-    "new",
-    "previous",
-    "show",
-    "hide",
-}
 #: Refusals no test brings about for real, and why; they are worded with sample params.
 NOT_TRIGGERED = {
     "storage": "a failing database",
@@ -181,74 +74,6 @@ SAMPLE = {
     "text": "10H",
 }
 
-_WORDS = re.compile(r"[A-Za-zÀ-ÿ]+")
-
-
-def _words(text: str) -> list[str]:
-    return [word.lower() for word in _WORDS.findall(re.sub(r"\{\w+\}", " ", text))]
-
-
-def english_words() -> set[str]:
-    """Words of the English texts that no Spanish translation uses, and the common English words."""
-    template = catalogs.extract()
-    english: set[str] = set()
-    for message in template:
-        for text in message.id if isinstance(message.id, tuple | list) else (message.id,):
-            if text:
-                english.update(_words(str(text)))
-    spanish: set[str] = set()
-    for text in i18n.catalog("es").values():
-        spanish.update(_words(text))
-    for forms in i18n.plurals("es").values():
-        for form in forms:
-            spanish.update(_words(form))
-    return {word for word in (english - spanish) | COMMON_ENGLISH if len(word) > 1} - ALLOWED - spanish
-
-
-ENGLISH = english_words()
-
-
-def english_in(texts: list[str]) -> list[str]:
-    """The texts with an English word in them, each once, with the words marked."""
-    found = []
-    for text in dict.fromkeys(texts):
-        words = [word for word in _words(text) if word in ENGLISH]
-        if words:
-            found.append(f"{text[:120]!r} <- {', '.join(sorted(set(words)))}")
-    return found
-
-
-_VISIBLE_TEXTS = """() => {
-  const out = [];
-  const hidden = (el) => !el || el.closest("script, style, template, [hidden]") || !el.getClientRects().length;
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode;
-    const text = node.textContent.trim();
-    if (text && !hidden(node.parentElement)) out.push(text);
-  }
-  for (const el of document.querySelectorAll("[aria-label], [title], [placeholder], [alt], [aria-description]")) {
-    if (el.closest("[hidden]")) continue;
-    for (const name of ["aria-label", "title", "placeholder", "alt", "aria-description"]) {
-      const value = el.getAttribute(name);
-      if (value) out.push(value);
-    }
-  }
-  for (const el of document.querySelectorAll("select option, input[type=button], input[type=submit]")) {
-    out.push(el.textContent.trim() || el.value);
-  }
-  out.push(document.title);
-  return out.filter(Boolean);
-}"""
-
-
-def visible_texts(page: Any) -> list[str]:
-    """Every text a person can see or hear on the page, with every folded <details> opened first."""
-    page.evaluate("document.querySelectorAll('details').forEach((item) => { item.open = true; })")
-    page.wait_for_timeout(100)
-    texts: list[str] = page.evaluate(_VISIBLE_TEXTS)
-    return texts
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
@@ -265,7 +90,7 @@ def finished(server: LiveServer) -> tuple[str, int]:
 # The screens in Spanish -----------------------------------------------------------------------
 
 
-def _invite_table(page: Any, server: LiveServer) -> None:
+def _invite_table(page: Any, server: LiveServer, lang: str) -> None:
     """A private table for friends: the host's waiting room with its invite and watch links."""
     created = server.post(
         "/api/tables",
@@ -280,14 +105,14 @@ def _invite_table(page: Any, server: LiveServer) -> None:
             ],
         },
     )
-    page.goto(f"{server.url}/t/{created['id']}?lang=es#seat=0&token={created['token']}")
+    page.goto(f"{server.url}/t/{created['id']}?lang={lang}#seat=0&token={created['token']}")
     page.wait_for_selector(".felt, #start-now")
     page.wait_for_timeout(300)
 
 
-def _scorekeeper_refused(page: Any, server: LiveServer) -> None:
+def _scorekeeper_refused(page: Any, server: LiveServer, lang: str) -> None:
     """The scorekeeper refusing the issue's impossible Taash hand (tens 1-1, tricks 6-3)."""
-    page.goto(f"{server.url}/scorekeeper?lang=es")
+    page.goto(f"{server.url}/scorekeeper?lang={lang}")
     page.wait_for_selector("#sk-add")
     page.select_option("#sk-preset", "taash")
     page.wait_for_selector("#sk-tricks0")
@@ -297,58 +122,72 @@ def _scorekeeper_refused(page: Any, server: LiveServer) -> None:
     page.wait_for_selector("#toast:not([hidden])")
 
 
-def _second_window(page: Any, server: LiveServer) -> None:
+def _second_window(page: Any, server: LiveServer, lang: str) -> None:
     """The same seat opened in a second window: this (first) window is told."""
-    created = page_walk.table_in_play(page, server, "es")
-    other = page_walk.new_page(page.context.browser, lang="es")
+    created = page_walk.table_in_play(page, server, lang)
+    other = page_walk.new_page(page.context.browser, lang=lang)
     try:
-        page_walk.open_seat(other, server, created, "es")
+        page_walk.open_seat(other, server, created, lang)
         page.wait_for_timeout(800)
     finally:
         other.context.close()
 
 
-def _words_panel(page: Any, server: LiveServer) -> None:
+def _words_panel(page: Any, server: LiveServer, lang: str) -> None:
     """The glossary panel opened from a table."""
-    page_walk.table_in_play(page, server, "es")
-    button = page.query_selector("#glossary-button, button:has-text('Vocabulario'), button:has-text('Words')")
-    assert button is not None, "no button opens the glossary panel"
-    button.click()
+    page_walk.table_in_play(page, server, lang)
+    page.click("#words-button")
     page.wait_for_timeout(300)
 
 
-SCREENS: dict[str, Callable[[Any, LiveServer, tuple[str, int]], object]] = {
-    "lobby": lambda page, server, match: page_walk.lobby(page, server, "es"),
-    "invite-table": lambda page, server, match: _invite_table(page, server),
-    "table": lambda page, server, match: page_walk.table_in_play(page, server, "es"),
-    "words": lambda page, server, match: _words_panel(page, server),
-    "hand-result": lambda page, server, match: page_walk.hand_result(page, server, "es"),
-    "result": lambda page, server, match: page_walk.result_dialog(page, server, "es"),
-    "second-window": lambda page, server, match: _second_window(page, server),
-    "history": lambda page, server, match: page_walk.history(page, server, "es"),
-    "replay": lambda page, server, match: page_walk.replay(page, server, match, "es"),
-    "scorekeeper": lambda page, server, match: page_walk.scorekeeper(page, server, "es"),
-    "scorekeeper-refusal": lambda page, server, match: _scorekeeper_refused(page, server),
+#: Each screen, brought about in a language: (page, server, a finished match, language).
+SCREENS: dict[str, Callable[[Any, LiveServer, tuple[str, int], str], object]] = {
+    "lobby": lambda page, server, match, lang: page_walk.lobby(page, server, lang),
+    "invite-table": lambda page, server, match, lang: _invite_table(page, server, lang),
+    "table": lambda page, server, match, lang: page_walk.table_in_play(page, server, lang),
+    "words": lambda page, server, match, lang: _words_panel(page, server, lang),
+    "hand-result": lambda page, server, match, lang: page_walk.hand_result(page, server, lang),
+    "result": lambda page, server, match, lang: page_walk.result_dialog(page, server, lang),
+    "second-window": lambda page, server, match, lang: _second_window(page, server, lang),
+    "history": lambda page, server, match, lang: page_walk.history(page, server, lang),
+    "replay": lambda page, server, match, lang: page_walk.replay(page, server, match, lang),
+    "scorekeeper": lambda page, server, match, lang: page_walk.scorekeeper(page, server, lang),
+    "scorekeeper-refusal": lambda page, server, match, lang: _scorekeeper_refused(page, server, lang),
 }
+#: Screens kept as screenshots for people to look at, per language (on a phone, 375 px wide).
+SHOTS = {lang: {"lobby": f"{lang}-lobby", "table": f"{lang}-table"} for lang in LATIN}
+SHOTS.update(
+    {  # (Gujarati's screenshots are taken once it is offered)
+        "es": {"table": "spanish-table", "result": "spanish-result"},
+        "hi": {"lobby": "hindi-lobby", "table": "hindi-table"},
+        "mr": {"lobby": "marathi-lobby", "table": "marathi-table"},
+        "gu": {"lobby": "gujarati-lobby", "table": "gujarati-table"},
+    }
+)
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_every_screen_is_in_spanish(browser: Any, server: LiveServer, finished: tuple[str, int], screen: str) -> None:
-    page = page_walk.new_page(browser, lang="es", width=375, height=812)
+@pytest.mark.parametrize("lang", list(LATIN))
+def test_every_screen_is_in_the_language(
+    browser: Any, server: LiveServer, finished: tuple[str, int], lang: str, screen: str
+) -> None:
+    page = page_walk.new_page(browser, lang=lang, width=375, height=812)
     try:
-        SCREENS[screen](page, server, finished)
-        if screen in ("table", "result"):  # for people to look at: the Spanish table on a phone
+        SCREENS[screen](page, server, finished, lang)
+        if screen in SHOTS[lang]:  # for people to look at: the page on a phone in the language
             page_walk.SHOTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(page_walk.SHOTS / f"spanish-{screen}.png"), full_page=True)
-        assert page.evaluate("document.documentElement.lang") == "es"
-        found = english_in(visible_texts(page))
-        assert not found, f"English on the Spanish {screen} screen:\n" + "\n".join(found)
+            page.screenshot(path=str(page_walk.SHOTS / f"{SHOTS[lang][screen]}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.lang") == lang
+        # longer words in the language never push the page sideways on a phone
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375, f"horizontal scroll: {lang} {screen}"
+        texts = visible_texts(page)
+        found = english_in(texts, lang)
+        assert not found, f"English on the {lang} {screen} screen:\n" + "\n".join(found)
+        # numbers in the digits the cards and scores use, dates and ratings too (Intl would write Marathi's own)
+        assert not [text for text in texts if re.search("[\u0966-\u096f]", text)], f"Devanagari digits: {screen}"
         assert not page.errors, page.errors
     finally:
         page.context.close()
-
-
-# The refusals, triggered for real ---------------------------------------------------------------
 
 
 class Refusals:
@@ -747,11 +586,22 @@ def _sample(template: str) -> dict[str, Any]:
     return {name: SAMPLE.get(name, 1) for name in re.findall(r"\{(\w+)\}", template)}
 
 
-def test_every_server_refusal_reads_in_spanish(browser: Any, server: LiveServer, refusals: Refusals) -> None:
+def _without_echoes(text: str, params: dict[str, Any]) -> str:
+    """A refusal's words without the text it echoes back (a rule or bot name someone sent, such as "whist")."""
+    for name, value in params.items():
+        if name == "text" and isinstance(value, str) and value:
+            text = text.replace(value, " ")
+    return text
+
+
+@pytest.mark.parametrize("lang", list(LATIN))
+def test_every_server_refusal_reads_in_the_language(
+    browser: Any, server: LiveServer, refusals: Refusals, lang: str
+) -> None:
     worded_from = {code: refusals.found.get(code, _sample(template)) for code, template in TEMPLATES.items()}
-    page = page_walk.new_page(browser, lang="es")
+    page = page_walk.new_page(browser, lang=lang)
     try:
-        page_walk.lobby(page, server, "es")
+        page_walk.lobby(page, server, lang)
         worded: dict[str, str] = page.evaluate(
             """async (refusals) => {
           const errors = await import("/static/js/errors.js");
@@ -766,12 +616,13 @@ def test_every_server_refusal_reads_in_spanish(browser: Any, server: LiveServer,
     found = [
         f"{code} {json.dumps(worded_from[code], ensure_ascii=False)}: {line}"
         for code, text in sorted(worded.items())
-        for line in english_in([text])
+        for line in english_in([_without_echoes(text, worded_from[code])], lang)
     ]
-    assert not found, "refusals in English on the Spanish page:\n" + "\n".join(found)
+    assert not found, f"refusals in English on the {lang} page:\n" + "\n".join(found)
 
 
-def test_the_catalog_module_is_served_for_the_page(server: LiveServer) -> None:
-    with urllib.request.urlopen(server.url + "/i18n/es.js", timeout=10) as response:
+@pytest.mark.parametrize("lang", list(LATIN))
+def test_the_catalog_module_is_served_for_the_page(server: LiveServer, lang: str) -> None:
+    with urllib.request.urlopen(server.url + f"/i18n/{lang}.js", timeout=10) as response:
         assert response.headers["Content-Type"].startswith("text/javascript")
-        assert response.read().decode() == i18n.module_js("es")
+        assert response.read().decode() == i18n.module_js(lang)

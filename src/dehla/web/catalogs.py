@@ -4,7 +4,9 @@
 ``pybabel extract -k t -k tn:1,2`` does), adds the server's refusal templates,
 the preset texts and the analysis's templates (``dehla.analysis.render``), which are
 data rather than calls an extractor could find, and
-updates each language's catalog; then translate the entries it counts.
+updates each language's catalog (writing a new one, with Babel's plural rule for
+the language, for a language of ``i18n.LANGUAGES`` that has none yet); then
+translate the entries it counts.
 It imports the whole web app (every module registers its refusal codes when
 imported), so it sits above the app, never below it.
 """
@@ -56,11 +58,15 @@ def update_catalogs() -> dict[str, int]:
     template = extract()
     missing: dict[str, int] = {}
     for lang in LANGUAGES:
-        path = LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
-        if not path.exists():
+        if lang == "en":  # the source language: its texts are their own translations
             continue
-        with path.open("rb") as handle:
-            messages = read_po(handle, locale=lang)
+        path = LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po"
+        if path.exists():
+            with path.open("rb") as handle:
+                messages = read_po(handle, locale=lang)
+        else:  # a new language: Babel's Catalog writes the language's own Plural-Forms header
+            path.parent.mkdir(parents=True, exist_ok=True)
+            messages = Catalog(locale=lang, project="dehla", fuzzy=False)
         messages.update(template, no_fuzzy_matching=True)
         with path.open("wb") as handle:
             write_po(handle, messages, width=120, ignore_obsolete=False, include_lineno=False)

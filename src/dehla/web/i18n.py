@@ -6,7 +6,8 @@ The page's scripts mark every text with ``t("...")`` and every counted text with
 catalog as JSON (``catalog_json``) or as an ES module (``module_js``).  English
 is the source language, so its catalogs are empty: a text is its own
 translation, and the plural rule is Babel's English one.  The server words its
-own texts (preset titles, refusals) with ``translate``.
+own texts (preset titles, refusals) with ``translate``.  A browser with no language
+chosen yet gets the first offered of its own languages (``negotiate``, ``accepted``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import gettext
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import TypedDict
@@ -27,9 +28,11 @@ __all__ = [
     "LANGUAGES",
     "LOCALE_DIR",
     "catalog",
+    "accepted",
     "catalog_json",
     "languages",
     "module_js",
+    "negotiate",
     "plural_expr",
     "plural_index",
     "plurals",
@@ -41,8 +44,16 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 STATIC_DIR = Path(__file__).parent / "static"
 #: The page's translation functions, as ``pybabel extract -k t -k tn:1,2`` reads them.
 PAGE_KEYWORDS: dict[str, tuple[int, ...] | None] = {"t": None, "tn": (1, 2)}
-#: Language code -> its own name, for the switch.
-LANGUAGES: dict[str, str] = {"en": "English", "es": "Español"}
+#: Language code -> its own name, for the switch.  Adding a language is one entry here and one catalog,
+#: ``locale/<code>/LC_MESSAGES/messages.po``: ``python -m dehla.web.catalogs`` writes it with Babel's plural
+#: rule for the language (docs/web.md); translate its entries and the tests check every one.
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "es": "Español",
+    "hi": "हिन्दी",
+    "mr": "मराठी",
+    # "gu": "ગુજરાતી",  (Gujarati: its catalog comes next)
+}
 #: What a gettext plural expression may contain: ``n``, numbers, C operators and brackets (nothing to run).
 _SAFE_EXPR = re.compile(r"[n0-9\s()?:%!=<>&|+\-*/]+")
 
@@ -187,6 +198,31 @@ def _module_js(lang: str) -> str:
         f"export const plurals = {_embed(plurals(lang))};\n"
         f"export function pluralIndex(n) {{ return Number({plural_expr(lang)}); }}\n"
     )
+
+
+def negotiate(preferred: Iterable[str]) -> str:
+    """The first language offered among a browser's preferred ones (``hi-IN`` reads as ``hi``), else English."""
+    for tag in preferred:
+        code = tag.strip().replace("_", "-").split("-")[0].lower()
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+def accepted(header: str) -> list[str]:
+    """The language tags of an ``Accept-Language`` header, most wanted first (quality 0 means not wanted)."""
+    weighted: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header.split(",")[:32]):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        if params.strip().startswith("q="):
+            try:
+                quality = float(params.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        if tag and quality > 0:
+            weighted.append((-quality, index, tag.strip()))
+    return [tag for _, _, tag in sorted(weighted)]
 
 
 def languages() -> list[dict[str, str]]:

@@ -26,8 +26,15 @@ async def page(request: Request) -> Response:
 
 
 async def meta(request: Request) -> Response:
-    """Presets, bots, languages and refusal templates in the asked language; whether the solver is being prepared."""
+    """Presets, bots, languages and refusal templates in the asked language; whether the solver is being prepared.
+
+    ``?lang=auto`` (a browser with no language chosen yet) picks the first offered of ``prefer`` (the page's
+    ``navigator.languages``) and the ``Accept-Language`` header; ``lang`` in the answer says which.
+    """
     lang = request.query_params.get("lang", "en")
+    if lang == "auto":  # a first visit: the browser's languages (the page's list, then Accept-Language)
+        preferred = request.query_params.get("prefer", "").split(",")[:32]
+        lang = i18n.negotiate([*preferred, *i18n.accepted(request.headers.get("accept-language", ""))])
     if lang not in i18n.LANGUAGES:
         lang = "en"
     presets = []
@@ -60,6 +67,7 @@ async def meta(request: Request) -> Response:
             "options": list(OPTIONS),
             "bots": bots,
             "default_bot": default_bot(),
+            "lang": lang,
             "languages": i18n.languages(),
             "messages": messages,
             "solver_preparing": shared(request).preparation.preparing,

@@ -24,7 +24,7 @@ export class HistoryPage {
     if (!data.matches.length) { box.append(h("p", {class: "muted"}, t("No finished matches yet."))); return; }
     const list = h("ul", {class: "history"});
     for (const item of data.matches) {
-      const when = new Date(item.finished * 1000).toLocaleString(app.lang);
+      const when = new Date(item.finished * 1000).toLocaleString(app.locale);
       const players = (item.players || []).map(personName);
       const team = (n) => players.filter((_, seat) => seat % 2 === n).join(" & ");
       const won = item.winner === 0 || item.winner === 1;
@@ -52,7 +52,7 @@ export class HistoryPage {
       h("th", {scope: "row"}, families[family] || family),
       h("td", {}, stats.matches_won + " / " + stats.matches),
       h("td", {}, stats.hands_won + " / " + stats.hands),
-      h("td", {}, stats.tens_per_hand.toLocaleString(app.lang)),
+      h("td", {}, stats.tens_per_hand.toLocaleString(app.locale)),
       h("td", {}, String(stats.kots)), h("td", {}, String(stats.mendikots)), h("td", {}, String(stats.whitewashes)),
       h("td", {}, stats.partners.map(([name, n]) => personName(name) + " (" + n + ")").join(", "))));
     if (rows.length) {
@@ -69,7 +69,7 @@ export class HistoryPage {
     }
     const list = h("ul", {class: "history"});
     for (const item of data.matches) {
-      const when = new Date(item.finished * 1000).toLocaleString(app.lang);
+      const when = new Date(item.finished * 1000).toLocaleString(app.locale);
       const won = item.seat !== null && item.winner === item.seat % 2;
       list.append(h("li", {},
         h("strong", {}, item.title || presetTitle(item.preset)), " · " + when,
@@ -99,7 +99,7 @@ export class HistoryPage {
       if (!board || !board.players.length) continue;
       box.append(h("h3", {}, title), h("ol", {class: "leaderboard", id: "leaderboard-" + board.family},
         board.players.map((row) => h("li", {class: row.you ? "you" : ""},
-          personName(row.name) + " · " + (row.provisional ? "~" : "") + row.rating.toLocaleString(app.lang)
+          personName(row.name) + " · " + (row.provisional ? "~" : "") + row.rating.toLocaleString(app.locale)
           + " · " + tn("{n} match", "{n} matches", row.matches)))));
     }
   }
@@ -128,7 +128,7 @@ function ratingChart(title, points) {
   svg.setAttribute("class", "rating-chart");
   svg.setAttribute("role", "img");
   const last = values[values.length - 1];
-  svg.setAttribute("aria-label", t("{game}: rating {rating} after {n} rated matches", {game: title, rating: last.toLocaleString(app.lang), n: values.length}));
+  svg.setAttribute("aria-label", t("{game}: rating {rating} after {n} rated matches", {game: title, rating: last.toLocaleString(app.locale), n: values.length}));
   const line = document.createElementNS(ns, "polyline");
   line.setAttribute("points", values.map((v, i) => `${x(i)},${y(v)}`).join(" "));
   svg.append(line);
@@ -137,5 +137,5 @@ function ratingChart(title, points) {
     dot.setAttribute("cx", x(i)); dot.setAttribute("cy", y(v)); dot.setAttribute("r", 3);
     svg.append(dot);
   });
-  return h("figure", {class: "rating"}, h("figcaption", {}, t("{game}: your rating {rating}", {game: title, rating: last.toLocaleString(app.lang)})), svg);
+  return h("figure", {class: "rating"}, h("figcaption", {}, t("{game}: your rating {rating}", {game: title, rating: last.toLocaleString(app.locale)})), svg);
 }

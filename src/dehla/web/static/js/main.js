@@ -20,29 +20,41 @@ function resolve(path, root) {
   return new LobbyPage(root);
 }
 
-async function setLanguage(lang) {
-  localStorage.setItem("dehla.lang", lang);
+/** Show the page's frame in `lang`; `meta` is the server's meta data already in that language, if fetched. */
+async function setLanguage(lang, meta) {
   document.documentElement.lang = lang;
-  const [meta] = await Promise.all([api("/api/meta?lang=" + encodeURIComponent(lang)), loadLanguage(lang)]);
-  app.meta = meta;
+  const [fresh] = await Promise.all([meta || api("/api/meta?lang=" + encodeURIComponent(lang)), loadLanguage(lang)]);
+  app.meta = fresh;
   const texts = {"nav-lobby": t("Lobby"), "nav-history": t("History"), "nav-scorekeeper": t("Scorekeeper"),
     "lang-label": t("Language"), "fourcolour-label": t("Four colours"), "skip-link": t("Skip to content")};
   for (const [id, text] of Object.entries(texts)) document.getElementById(id).textContent = text;
   document.getElementById("main-nav").setAttribute("aria-label", t("Main menu"));
 }
 
-/** The language asked for (?lang=, then the switch's last choice, then the browser's languages). */
-function wantedLanguage() {
-  const asked = new URLSearchParams(location.search).get("lang") || localStorage.getItem("dehla.lang");
-  if (asked) return asked.slice(0, 8).toLowerCase();
-  const first = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
-  return first.slice(0, 2).toLowerCase();
+/** The language chosen (?lang=, then the switch's last choice), or null on a first visit. */
+function chosenLanguage() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked) localStorage.setItem("dehla.lang", asked.slice(0, 8).toLowerCase());
+  const chosen = asked || localStorage.getItem("dehla.lang");
+  return chosen ? chosen.slice(0, 8).toLowerCase() : null;
+}
+
+/** A first visit: the server picks the first offered of the browser's languages (then its Accept-Language). */
+async function browserLanguage() {
+  const preferred = (navigator.languages && navigator.languages.length) ? navigator.languages : [navigator.language || ""];
+  const meta = await api("/api/meta?lang=auto&prefer=" + encodeURIComponent(preferred.slice(0, 16).join(",")));
+  return {lang: meta.lang || "en", meta};
 }
 
 async function start() {
   // one request for the meta data, already in the wanted language (the server falls back to English)
-  let lang = wantedLanguage();
-  await setLanguage(lang);
+  let lang = chosenLanguage();
+  if (lang) await setLanguage(lang);
+  else {
+    const found = await browserLanguage();
+    lang = found.lang;
+    await setLanguage(lang, found.meta);
+  }
   if (!app.meta.languages.some((language) => language.code === lang)) {
     lang = "en";
     await setLanguage(lang);
@@ -56,6 +68,7 @@ async function start() {
   }
   select.value = lang;
   select.addEventListener("change", async () => {
+    localStorage.setItem("dehla.lang", select.value);  // a choice: kept for the next visits
     await setLanguage(select.value);
     if (app.page && app.page.refresh) app.page.refresh();
     else route();

@@ -251,7 +251,7 @@ function paramText(value) {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value.actions)) return value.actions.map(actionShort).join(", ");
   if (typeof value.number === "number") {
-    return new Intl.NumberFormat(app.lang, {signDisplay: value.signed ? "always" : "auto",
+    return new Intl.NumberFormat(app.locale, {signDisplay: value.signed ? "always" : "auto",
       minimumFractionDigits: 2, maximumFractionDigits: 2}).format(value.number);
   }
   return say(value);
