@@ -88,7 +88,7 @@ def test_a_player_sees_the_commitment_while_playing_and_the_seed_when_the_hand_i
     page.fill("#player-name", "Asha")
     page.click("#quick-play")
     page.wait_for_selector("#deal-commitment")
-    commitment = page.get_attribute("#deal-commitment", "title")
+    commitment = page.get_attribute("#deal-commitment", "data-commitment")
     assert commitment and len(commitment) == 64 and commitment[:12] in page.inner_text(".table-head")
     deadline = time.monotonic() + 90
     while not page.query_selector("#hand-summary") and time.monotonic() < deadline:
@@ -102,6 +102,12 @@ def test_a_player_sees_the_commitment_while_playing_and_the_seed_when_the_hand_i
     page.wait_for_selector("#hand-summary #revealed-seed")
     seed = page.inner_text("#revealed-seed code").strip()
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
+    page.set_viewport_size({"width": 375, "height": 812})
+    page.wait_for_timeout(200)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the table is {width} px wide on a 375 px phone"
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "hand-summary-seed-phone.png"))
     assert not page.errors
 
 

@@ -146,21 +146,32 @@ export function dealCheckPanel(page, openDraw) {
   return box;
 }
 
-/** The header's line at a table: the commitment to the hand in play, and the seed once that hand is over. */
+/** Seeds revealed at tables, by table, match and hand: a result dialog opened again after the next deal still
+    shows its hand's seed (the table info carries only the latest hand's). */
+const revealed = new Map();
+
+function remember(table) {
+  const seal = table.deal;
+  if (seal && seal.seed) revealed.set(table.id + "/" + table.match_no + "/" + seal.hand, seal);
+}
+
+/** The header's line at a table: the commitment to the latest hand (in play, or just over). */
 export function sealLine(table) {
+  remember(table);
   const seal = table.deal;
   if (!seal) return null;
   const short = seal.commitment.slice(0, 12) + "…";
-  return h("span", {id: "deal-commitment", title: seal.commitment},
+  return h("span", {id: "deal-commitment", "data-commitment": seal.commitment},
     t("Deal commitment") + ": ", h("code", {}, short));
 }
 
 /** The hand result's line: the seed of the hand just finished, with its commitment (null if it has none). */
 export function revealedSeed(table, hand) {
-  const seal = table.deal;
-  if (!seal || seal.hand !== hand || !seal.seed) return null;
+  remember(table);
+  const seal = revealed.get(table.id + "/" + table.match_no + "/" + hand);
+  if (!seal) return null;
   return h("div", {class: "seal", id: "revealed-seed"},
     h("p", {}, t("Deal seed, now revealed") + ": ", h("code", {}, seal.seed)),
-    h("p", {class: "muted"}, t("Its SHA-256 is the commitment shown before the hand ({commitment}); the replay's Check this deal and dehla verify recompute the deal from it.",
-      {commitment: seal.commitment.slice(0, 12) + "…"})));
+    h("p", {class: "muted"}, t("Commitment shown before the hand") + ": ", h("code", {}, seal.commitment.slice(0, 12) + "…")),
+    h("p", {class: "muted"}, t("The seed's SHA-256 must be that commitment; the replay's Check this deal and dehla verify recompute the deal from the seed.")));
 }
