@@ -157,3 +157,31 @@ def test_dehla_verify_refuses_a_web_tables_record_with_two_cards_swapped(
     assert f"seat 2 holds {second[7]}, which the seed does not deal it" in out
     assert "hand 0: the deal follows from the revealed seed" in out
     assert "Traceback" not in out
+
+
+def test_a_restarted_server_shows_the_same_commitment_and_keeps_the_seed_secret(tmp_path: Path) -> None:
+    async def run() -> tuple[Any, Any, bytes | None, bytes | None]:
+        path = tmp_path / "restart.sqlite3"
+        service = TableService(SQLiteStorage(path, synchronous="OFF"), bot_delay=3600, hand_pause=0, trick_pause=0)
+        await service.start()
+        created = await service.create_table({"rules": "pagat", "seats": [{"kind": "bot"}] * 4})
+        table = created.session.table_id
+        for _ in range(2000):
+            if created.session.seeds:
+                break
+            await asyncio.sleep(0.001)
+        before = created.session.public_info(0.0)["deal"]
+        seed = created.session.seeds[-1]
+        await service.stop()
+        again = TableService(SQLiteStorage(path, synchronous="OFF"), bot_delay=3600, hand_pause=0, trick_pause=0)
+        await again.start()
+        try:
+            session = again.tables[table]
+            return before, session.public_info(0.0)["deal"], seed, session.seeds[-1]
+        finally:
+            await again.stop()
+
+    before, after, seed, restored = asyncio.run(run())
+    assert seed is not None and restored == seed  # the production source: 32 bytes from secrets
+    assert len(seed) == 32
+    assert before == after == {"hand": 0, "commitment": hashlib.sha256(seed).hexdigest(), "seed": None}
