@@ -32,6 +32,18 @@ VECTORS = [
     (
         SEED_0_31.hex(),
         "mendikot-open",
+        0,
+        [
+            "KS QH JD 5C 8D 5S QD 7C AC 10D 9S 9H 2D",
+            "4C 7S 4D 2H KH 6C 9D 9C 3H 8H 2C 10S 5H",
+            "AS 8S JS 7D 4S 6D QC KD 6S JH 4H 8C 3S",
+            "AD 5D AH 10C 3C 3D QS 10H 6H JC 7H 2S KC",
+        ],
+        "9S",
+    ),
+    (
+        SEED_0_31.hex(),
+        "mendikot-open",
         1,
         [
             "QC 2D 6H KH 6S 2S 4D 2C 9D 8D KD QD 10D",
