@@ -17,6 +17,7 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
+from tests.test_fairdeal import VECTORS  # noqa: E402
 from tests.web.helpers import LiveServer  # noqa: E402
 from tests.web.page_walk import CHROMIUM  # noqa: E402
 
@@ -171,3 +172,22 @@ def test_an_altered_deal_is_refused_by_the_button_and_by_dehla_verify(
 def _short(card: str) -> str:
     """A card as the page writes it in text (cards.js cardShort): rank and suit symbol."""
     return card[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[-1]]
+
+
+def test_the_pages_derivation_deals_the_fixed_vectors(browser: Any, server: LiveServer) -> None:
+    """The browser's own derivation (js/verify.js, Web Crypto) against the vectors the engine is held to."""
+    page = _page(browser)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#quick-play")
+    for seed, preset, hand, cards, drawn in VECTORS:
+        players = len(cards)
+        dealt = page.evaluate(
+            """async ([seed, hand, players, openDraw]) => {
+                const verify = await import("/static/js/verify.js");
+                return verify.dealFromSeed(verify.hexBytes(seed), hand, players, openDraw);
+            }""",
+            [seed, hand, players, drawn is not None],
+        )
+        assert [" ".join(seat) for seat in dealt["hands"]] == cards, preset
+        assert dealt["drawn"] == drawn
+    assert not page.errors
