@@ -101,6 +101,7 @@ def test_a_player_sees_the_commitment_while_playing_and_the_seed_when_the_hand_i
                 break
         page.wait_for_timeout(50)
     page.wait_for_selector("#hand-summary #revealed-seed")
+    page.click("#revealed-seed summary")
     seed = page.inner_text("#revealed-seed code").strip()
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
     page.set_viewport_size({"width": 375, "height": 812})

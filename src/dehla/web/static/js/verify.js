@@ -170,8 +170,9 @@ export function revealedSeed(table, hand) {
   remember(table);
   const seal = revealed.get(table.id + "/" + table.match_no + "/" + hand);
   if (!seal) return null;
-  return h("div", {class: "seal", id: "revealed-seed"},
-    h("p", {}, t("Deal seed, now revealed") + ": ", h("code", {}, seal.seed)),
-    h("p", {class: "muted"}, t("Commitment shown before the hand") + ": ", h("code", {}, seal.commitment.slice(0, 12) + "…")),
+  return h("details", {class: "seal", id: "revealed-seed"},
+    h("summary", {}, t("Deal seed, now revealed")),
+    h("p", {}, h("code", {}, seal.seed)),
+    h("p", {class: "muted"}, t("Commitment shown before the hand") + ": ", h("code", {}, seal.commitment)),
     h("p", {class: "muted"}, t("The seed's SHA-256 must be that commitment; the replay's Check this deal and dehla verify recompute the deal from the seed.")));
 }
