@@ -12,7 +12,7 @@ Positions in error messages are 0-based indexes into the record's lists:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NotRequired, TypedDict
@@ -20,9 +20,10 @@ from typing import NotRequired, TypedDict
 from dehla.cards import cards_text, parse_card, parse_cards
 from dehla.engine.actions import Action, Deal, parse_action
 from dehla.engine.events import Event, HandResultJSON, result_json, trick_json
+from dehla.engine.fairdeal import commitment_of, deal_differences, deal_from_seed, seed_from_hex
 from dehla.engine.state import Match, Phase
 from dehla.errors import CardError, DehlaError, RecordError, RulesError
-from dehla.rules import RulesJSON, parse_rules
+from dehla.rules import Rules, RulesJSON, parse_rules
 
 __all__ = [
     "FORMAT",
@@ -37,6 +38,8 @@ __all__ = [
     "RecordJSON",
     "RecordHandJSON",
     "ReplayJSON",
+    "DealCheck",
+    "check_deals",
 ]
 
 FORMAT = "dehla-record/1"
@@ -48,13 +51,16 @@ StepCallback = Callable[[Match, int, "int | None", "Action | Deal", "tuple[Event
 class RecordHandJSON(TypedDict):
     """A hand of a record (SPEC 4.2): each seat's cards, the actions in order, and the open-draw card if any.
 
-    ``dealer`` is written by ``to_record`` and checked when present; a record may leave it out.
+    ``dealer`` is written by ``to_record`` and checked when present; a record may leave it out.  ``seed`` and
+    ``commitment`` (hex) make the deal checkable (``dehla.engine.fairdeal``); readers accept and ignore them.
     """
 
     dealer: NotRequired[int]
     cards: list[str]
     actions: list[str]
     open_draw: NotRequired[str]
+    seed: NotRequired[str]
+    commitment: NotRequired[str]
 
 
 class RecordJSON(TypedDict):
@@ -82,8 +88,12 @@ class ReplayJSON(TypedDict):
     match: MatchResultJSON
 
 
-def to_record(match: Match, players: list[str] | None = None) -> RecordJSON:
-    """The record of everything played in ``match`` so far (an unfinished last hand included)."""
+def to_record(match: Match, players: list[str] | None = None, seeds: Sequence[bytes | None] = ()) -> RecordJSON:
+    """The record of everything played in ``match`` so far (an unfinished last hand included).
+
+    ``seeds[i]``, when given and not ``None``, is the seed hand ``i`` was dealt from: the record reveals it with its
+    commitment (pass only the seeds of finished hands: a seed gives away the whole deal).
+    """
     hands: list[RecordHandJSON] = []
     for index, deal in enumerate(match.deals):
         dealer = match.results[index].dealer if index < len(match.results) else match.dealer
@@ -94,6 +104,10 @@ def to_record(match: Match, players: list[str] | None = None) -> RecordJSON:
         }
         if deal.open_draw is not None:
             hand["open_draw"] = str(deal.open_draw)
+        seed = seeds[index] if index < len(seeds) else None
+        if seed is not None:
+            hand["seed"] = seed.hex()
+            hand["commitment"] = commitment_of(seed)
         hands.append(hand)
     # the keys in this order (players, when given, before hands): records are compared as text
     if players is None:
@@ -327,3 +341,62 @@ def write_records(path: str | Path, records: Iterable[Mapping[str, object]]) -> 
             out.write(dumps_record(record) + "\n")
             count += 1
     return count
+
+
+@dataclass(frozen=True)
+class DealCheck:
+    """One hand's check against its revealed seed (``check_deals``): ``verdict`` is ``"ok"``, ``"mismatch"`` (or
+    unreadable) or ``"unchecked"`` (no seed); ``hand`` is its 0-based place in the record, ``None`` for the record."""
+
+    hand: int | None
+    verdict: str
+    message: str
+
+
+def check_deals(record: object) -> list[DealCheck]:
+    """Check every hand of ``record`` that carries a seed: SHA-256 of the seed is its commitment, and its cards
+    (and drawn card) are those ``deal_from_seed`` gives (docs/records.md, "Checkable deals")."""
+    if not isinstance(record, dict):
+        return [DealCheck(None, "mismatch", f"a record must be a JSON object, not {type(record).__name__}")]
+    if record.get("format") != FORMAT:
+        return [DealCheck(None, "mismatch", f'"format" must be {FORMAT!r}, not {record.get("format")!r}')]
+    try:
+        rules = parse_rules(record.get("rules"))
+    except RulesError as error:
+        return [DealCheck(None, "mismatch", f"rules: {error}")]
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        return [DealCheck(None, "mismatch", '"hands" must be a list of hands')]
+    return [_check_hand(rules, index, hand) for index, hand in enumerate(hands)]
+
+
+def _check_hand(rules: Rules, index: int, hand: object) -> DealCheck:
+    if not isinstance(hand, dict):
+        return DealCheck(index, "mismatch", 'a hand must be a JSON object with "cards" and "actions"')
+    if "seed" not in hand:
+        said = " (it has a commitment, but the seed was never revealed)" if "commitment" in hand else ""
+        return DealCheck(index, "unchecked", f"no seed revealed; not checked{said}")
+    try:
+        seed = seed_from_hex(hand["seed"], '"seed"')
+        committed = None if "commitment" not in hand else seed_from_hex(hand["commitment"], '"commitment"').hex()
+        cards = hand.get("cards")
+        if not (isinstance(cards, list) and len(cards) == rules.players and all(isinstance(c, str) for c in cards)):
+            raise DehlaError(f'"cards" must list {rules.players} hands of cards as text, one per seat')
+        dealt = [parse_cards(text) for text in cards]
+        drawn = hand.get("open_draw")
+        recorded = Deal(dealt, None if drawn is None else parse_card(drawn))
+    except (DehlaError, CardError) as error:
+        return DealCheck(index, "mismatch", f"cannot check: {error}")
+    if committed is not None and commitment_of(seed) != committed:
+        return DealCheck(
+            index,
+            "mismatch",
+            f"the seed's SHA-256 is {commitment_of(seed)}, not the commitment {committed}: this is not the seed the "
+            "table committed to",
+        )
+    problems = deal_differences(deal_from_seed(rules, seed, index), recorded)
+    if problems:
+        return DealCheck(index, "mismatch", "; ".join(problems))
+    if committed is None:
+        return DealCheck(index, "ok", "the deal follows from the revealed seed (no commitment recorded: seed only)")
+    return DealCheck(index, "ok", f"the deal follows from the revealed seed (commitment {committed[:12]}…)")

@@ -201,7 +201,8 @@ def english_in(texts: list[str], lang: str) -> list[str]:
 
 _VISIBLE_TEXTS = """() => {
   const out = [];
-  const hidden = (el) => !el || el.closest("script, style, template, [hidden]") || !el.getClientRects().length;
+  // code: machine text such as a deal's seed in hex, in no language
+  const hidden = (el) => !el || el.closest("script, style, template, [hidden], code") || !el.getClientRects().length;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const node = walker.currentNode;

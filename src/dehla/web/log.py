@@ -5,8 +5,9 @@ the truth.  The entries are the parts of a ``dehla-record/1`` record (SPEC 4.2),
 one at a time, and the seat changes that happen between them:
 
 * ``{"type": "match", "match_no": N, "first_dealer": D}`` — a match starts (a record's ``first_dealer``);
-* ``{"type": "deal", "cards": [...], "open_draw"?: "7H"}`` — a hand is dealt (a record hand's ``cards``
-  and ``open_draw``);
+* ``{"type": "deal", "cards": [...], "open_draw"?: "7H", "seed"?: HEX}`` — a hand is dealt (a record hand's
+  ``cards`` and ``open_draw``; ``seed``, kept secret until the hand is over, is what the cards were derived from,
+  ``dehla.engine.fairdeal``);
 * ``{"type": "action", "seat": S, "action": "10H", "by": "person"|"bot"|"timer"}`` — an accepted decision
   (one item of a record hand's ``actions``; ``seat`` and ``by`` say who made it);
 * ``{"type": "seat", "seat": S, "kind", "bot", "name", "token_hash", "claimed"}`` — the whole new state of
@@ -43,6 +44,8 @@ __all__ = [
     "seat_entry",
     "settings_entry",
     "deal_of",
+    "seed_of",
+    "match_seeds",
     "upgrade_entry",
     "Replayed",
     "replay_log",
@@ -70,6 +73,8 @@ class DealEntry(TypedDict):
     type: Literal["deal"]
     cards: list[str]
     open_draw: NotRequired[str]
+    #: The seed the cards follow from (hex; secret until the hand is over); logs written before seeds lack it.
+    seed: NotRequired[str]
 
 
 class ActionEntry(TypedDict):
@@ -100,10 +105,12 @@ def match_entry(match_no: int, first_dealer: int) -> MatchEntry:
     return {"type": "match", "match_no": match_no, "first_dealer": first_dealer}
 
 
-def deal_entry(deal: Deal) -> DealEntry:
+def deal_entry(deal: Deal, seed: bytes | None = None) -> DealEntry:
     entry: DealEntry = {"type": "deal", "cards": [cards_text(hand) for hand in deal.hands]}
     if deal.open_draw is not None:
         entry["open_draw"] = str(deal.open_draw)
+    if seed is not None:
+        entry["seed"] = seed.hex()
     return entry
 
 
@@ -133,10 +140,34 @@ def deal_of(entry: DealEntry) -> Deal:
     return Deal([parse_cards(hand) for hand in entry["cards"]], None if draw is None else parse_card(draw))
 
 
-def _deal(cards: list[str], draw: str | None) -> DealEntry:
+def seed_of(entry: DealEntry) -> bytes | None:
+    """The seed a ``deal`` entry's cards were derived from, or ``None`` (a deal logged before seeds)."""
+    seed = entry.get("seed")
+    return None if seed is None else bytes.fromhex(seed)
+
+
+def match_seeds(entries: Iterable[LogEntry], match_no: int) -> list[bytes | None]:
+    """The seed of each hand of match ``match_no``, in order (``None`` for a hand dealt without one)."""
+    seeds: list[bytes | None] = []
+    current = None
+    for entry in entries:
+        if entry["type"] == "match":
+            current = entry["match_no"]
+        elif entry["type"] == "deal" and current == match_no:
+            seeds.append(seed_of(entry))
+    return seeds
+
+
+def _deal(cards: list[str], draw: str | None, seed: str | None = None) -> DealEntry:
     entry: DealEntry = {"type": "deal", "cards": cards}
     if draw is not None:
         entry["open_draw"] = draw
+    if seed is not None:
+        try:
+            bytes.fromhex(seed)
+        except ValueError:
+            raise DehlaError(f"log entry: 'seed' must be hexadecimal, not {seed[:40]!r}") from None
+        entry["seed"] = seed
     return entry
 
 
@@ -165,7 +196,7 @@ def upgrade_entry(raw: object) -> LogEntry:
     if kind == "match":
         return match_entry(fields.integer("match_no"), fields.integer("first_dealer"))
     if kind == "deal":
-        return _deal(fields.texts("cards"), fields.optional_text("open_draw"))
+        return _deal(fields.texts("cards"), fields.optional_text("open_draw"), fields.optional_text("seed"))
     if kind == "action":
         return {
             "type": "action",

@@ -33,6 +33,7 @@ __all__ = [
     "read_meta",
     "SeatView",
     "TableInfo",
+    "DealSeal",
     "LastAction",
     "TrickCard",
     "Collected",
@@ -264,6 +265,14 @@ class SeatView(TypedDict):
     auto: bool
 
 
+class DealSeal(TypedDict):
+    """The latest hand's commitment (SHA-256 of its secret seed, hex), and its seed once the hand is over."""
+
+    hand: int
+    commitment: str
+    seed: str | None
+
+
 class TableInfo(TypedDict):
     """What anyone may know about a table (``TableSession.public_info``): no cards, no tokens."""
 
@@ -286,6 +295,8 @@ class TableInfo(TypedDict):
     host: int | None
     trick_pause: float
     rated: bool
+    #: The commitment to the latest hand's deal, and its seed once that hand is over (``None`` before a deal).
+    deal: DealSeal | None
 
 
 class LastAction(TypedDict):

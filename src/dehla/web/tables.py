@@ -19,6 +19,7 @@ import random
 import time
 from typing import NotRequired, TypedDict
 
+from dehla.engine.fairdeal import SEED_BYTES
 from dehla.errors import DehlaError
 from dehla.web.botpool import BotPool
 from dehla.web.cluster import DEFAULT_LEASE_SECONDS, Cluster
@@ -33,7 +34,7 @@ from dehla.web.settings import (
 )
 from dehla.web.storage import PostgresStorage, Storage, TableRow
 from dehla.web.table.making import new_table, restore_table
-from dehla.web.table.session import SessionContext, TableSession, hash_token
+from dehla.web.table.session import SessionContext, TableSession, hash_token, new_deal_seed
 
 __all__ = ["TableService", "Created", "CreatedJSON", "default_bot", "hash_token", "MAX_TABLES_LISTED"]
 
@@ -104,7 +105,14 @@ class TableService:
         self.cluster = Cluster(storage, lease_seconds, node, address) if isinstance(storage, PostgresStorage) else None
         self.bot_pool = bot_pool
         self.context = SessionContext(
-            storage, bot_delay, hand_pause, rng or random.SystemRandom(), self.cluster, bot_pool
+            storage,
+            bot_delay,
+            hand_pause,
+            rng or random.SystemRandom(),
+            self.cluster,
+            bot_pool,
+            # hands' seeds from ``secrets``; from the given source when one is (reproducible tests)
+            new_deal_seed if rng is None else (lambda: rng.randbytes(SEED_BYTES)),
         )
         self.trick_pause = trick_pause
         self.tables: dict[str, TableSession] = {}

@@ -14,7 +14,7 @@ from typing import Protocol
 from dehla.engine.state import Match
 from dehla.record import replay, to_record
 from dehla.rules import Rules
-from dehla.web.log import LogEntry, replay_log, upgrade_entry
+from dehla.web.log import LogEntry, match_seeds, replay_log, upgrade_entry
 from dehla.web.ratings import Rating, rate_match
 from dehla.web.schema import MatchSummary
 from dehla.web.storage import FinishedMatch, Storage
@@ -72,7 +72,7 @@ async def save_finished(table: ArchivedTable, match_no: int, match: Match, entri
             match_no,
             time.time(),
             summary,
-            to_record(match, names),
+            to_record(match, names, match_seeds(entries, match_no)),  # every hand is over: its seed is revealed
             audience.listed,
             tuple(sorted(audience.players)),
             tuple(sorted(audience.hashes)),

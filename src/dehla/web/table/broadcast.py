@@ -12,10 +12,12 @@ import time
 from typing import Protocol
 
 from dehla.bots import BOTS
+from dehla.engine.fairdeal import commitment_of
 from dehla.engine.observe import ObservationJSON, action_text_for
 from dehla.engine.state import Match
 from dehla.rules import Rules
 from dehla.web.schema import (
+    DealSeal,
     FinishedTrick,
     FinishedTrickView,
     LastAction,
@@ -29,7 +31,7 @@ from dehla.web.table.replica import Replica
 from dehla.web.table.seats import SeatInfo
 from dehla.web.table.views import Listener, Views, dumps, dumps_state, encode
 
-__all__ = ["ShownTable", "public_info", "state_message", "broadcast", "send_all", "hears"]
+__all__ = ["ShownTable", "deal_seal", "public_info", "state_message", "broadcast", "send_all", "hears"]
 
 
 class ShownTable(Protocol):
@@ -55,6 +57,7 @@ class ShownTable(Protocol):
     last: LastAction | None
     finished_trick: FinishedTrick | None
     trick_ended: float
+    seeds: list[bytes | None]
     blocking: dict[Listener, frozenset[str]]
     replica: Replica
     driver: TableDriver
@@ -104,7 +107,22 @@ def public_info(table: ShownTable, now: float) -> TableInfo:
         "host": table.host,
         "trick_pause": table.trick_pause,
         "rated": table.rated,
+        "deal": deal_seal(table),
     }
+
+
+def deal_seal(table: ShownTable) -> DealSeal | None:
+    """The latest hand's commitment, sent to everyone from its deal on; its seed only once the hand is over (the
+    seed gives away every seat's cards)."""
+    match = table.match
+    if match is None or not table.seeds:
+        return None
+    hand = len(table.seeds) - 1
+    seed = table.seeds[hand]
+    if seed is None:
+        return None
+    over = hand < len(match.results)
+    return {"hand": hand, "commitment": commitment_of(seed), "seed": seed.hex() if over else None}
 
 
 def finished_trick_view(table: ShownTable, now: float) -> FinishedTrickView | None:

@@ -42,6 +42,7 @@ from typing import TypeVar
 from dehla.bots import Bot, make_bot
 from dehla.engine.actions import Action
 from dehla.engine.events import Event
+from dehla.engine.fairdeal import SEED_BYTES, deal_from_seed
 from dehla.engine.state import Match, draw_first_dealer
 from dehla.rules import Rules
 from dehla.web.botpool import BotPool
@@ -146,6 +147,11 @@ register(
 )
 
 
+def new_deal_seed() -> bytes:
+    """A hand's secret seed, from the operating system's random source (``secrets``)."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
 def new_table_id() -> str:
     """A table's id: short, random, and only letters and digits (it goes in links)."""
     return secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
@@ -153,8 +159,9 @@ def new_table_id() -> str:
 
 @dataclass(frozen=True)
 class SessionContext:
-    """What every session of a server shares: storage, timings, the OS random source for deals, and, when
-    other processes serve the same tables, the bus to them; search bots think in ``bot_pool`` if there is one."""
+    """What every session of a server shares: storage, timings, the OS random source for first dealers and bot
+    seeds, where each hand's seed comes from (``secrets``; a test may make it reproducible), and, when other
+    processes serve the same tables, the bus to them; search bots think in ``bot_pool`` if there is one."""
 
     storage: Storage
     bot_delay: float = DEFAULT_BOT_DELAY
@@ -162,6 +169,7 @@ class SessionContext:
     deal_rng: random.Random = field(default_factory=random.SystemRandom)
     bus: Bus | None = None
     bot_pool: BotPool | None = None
+    new_seed: Callable[[], bytes] = new_deal_seed
 
 
 @dataclass
@@ -222,6 +230,11 @@ class TableSession:
     replica: Replica = field(init=False)
     #: The players each listener here has blocked: their chat lines and reactions are not sent to it.
     blocking: dict[Listener, frozenset[str]] = field(default_factory=dict)
+    #: The seed of each hand of the match in play (secret until its hand is over; ``None`` for an old deal).
+    seeds: list[bytes | None] = field(default_factory=list)
+    #: Where this table's seed of hand ``n`` comes from, when not from ``context.new_seed`` (a table dealing
+    #: deals fixed in advance, such as a daily duplicate's).
+    seed_for_hand: Callable[[int], bytes] | None = None
     #: Tasks of the session's own (kept until done: the loop holds tasks only weakly).
     background: set[asyncio.Future[None]] = field(default_factory=set)
 
@@ -472,7 +485,10 @@ class TableSession:
     async def deal(self, lease: bool = False) -> None:
         match = self.match
         assert match is not None and match.is_chance
-        await self.step(deal_entry(match.random_deal(self.context.deal_rng)), lease)
+        # every deal follows from a secret seed the table commits to now and reveals when the hand is over
+        number = match.hand_number
+        seed = self.context.new_seed() if self.seed_for_hand is None else self.seed_for_hand(number)
+        await self.step(deal_entry(deal_from_seed(self.rules, seed, number), seed), lease)
         self.broadcast()
 
     async def start_when_seated(self) -> None:

@@ -19,7 +19,7 @@ from dehla.engine.events import Event
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
 from dehla.rules import Rules
-from dehla.web.log import LogEntry, deal_of, last_action
+from dehla.web.log import LogEntry, deal_of, last_action, seed_of
 from dehla.web.schema import FinishedTrick, LastAction
 from dehla.web.table.seats import SeatInfo
 from dehla.web.table.views import finished_trick_of
@@ -45,6 +45,9 @@ class TableState(Protocol):
     finished_trick: FinishedTrick | None
     match_players: dict[int, str]
     ready: set[int]
+    #: The seed of each hand of the match dealt so far (``None`` for a deal logged without one); secret until the
+    #: hand is over.
+    seeds: list[bytes | None]
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,7 @@ def apply_entry(state: TableState, entry: LogEntry) -> Applied:
         state.match_players = {seat: info.player for seat, info in enumerate(state.seats) if info.player}
         state.match = Match(state.rules, entry["first_dealer"])
         state.match_no = entry["match_no"]
+        state.seeds = []
         state.status = "playing"
         state.last = None
         state.ready.clear()
@@ -76,6 +80,7 @@ def apply_entry(state: TableState, entry: LogEntry) -> Applied:
     if entry["type"] == "deal":
         match = _match(state, "deal")
         match.apply(deal_of(entry))
+        state.seeds.append(seed_of(entry))
         state.last = None
         state.ready.clear()
         state.finished_trick = None

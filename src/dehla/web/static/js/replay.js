@@ -12,6 +12,7 @@ import {cardFace, cardShort, suitName, SUITS} from "./cards.js";
 import {errorMessage} from "./errors.js";
 import {personName, preset} from "./names.js";
 import {extrasText, sidesLine, tieText, tricksMatter} from "./outcome.js";
+import {dealCheckPanel} from "./verify.js";
 
 const isCard = (action) => !/^(call |hide |reveal)/.test(action);
 
@@ -98,6 +99,7 @@ export class ReplayPage {
     box.append(h("h2", {}, t("The deal")), h("ul", {class: "deal"}, deal.map((cards, seat) =>
       h("li", {}, this.name(seat) + " (" + t("team {n}", {n: seat % 2}) + "): ",
         h("span", {class: "mini-cards"}, cards.split(" ").map((card) => cardFace(card, "mini")))))));
+    box.append(dealCheckPanel(this, optionOf(record.rules, "trump", "") === "open_draw"));
     const list = h("ol", {class: "tricks"});
     tricks.slice(0, this.trick).forEach((trick) => {
       const items = [];

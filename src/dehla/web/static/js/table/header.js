@@ -4,6 +4,7 @@ import {h} from "../dom.js";
 import {t, tn} from "../i18n.js";
 import {cardShort, SUITS, suitName} from "../cards.js";
 import {presetTitle, scoreUnit, seatName, teamName} from "../names.js";
+import {sealLine} from "../verify.js";
 
 export function header(page) {
   const state = page.state;
@@ -32,6 +33,8 @@ export function header(page) {
       score += " · " + tn("{team}: {n} hand in a row", "{team}: {n} hands in a row", streak, {team: teamName(obs.match.streak[0] ? 0 : 1, mySeat)});
     }
     items.push(h("span", {id: "score"}, score));
+    const seal = sealLine(table);
+    if (seal) items.push(seal);
   }
   items.push(mySeat === null ? h("span", {class: "badge"}, t("Watching"))
     : h("span", {class: "badge team-" + (mySeat % 2)}, t("You: seat {n}", {n: mySeat})));
