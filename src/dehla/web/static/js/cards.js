@@ -1,6 +1,8 @@
-/* Cards drawn with text and CSS (no images), and their names for screen readers. */
+/* Cards drawn by the project (text for small cards, an SVG face for full-size ones; no images), and
+   their names for screen readers. */
 
 import {h} from "./dom.js";
+import {faceSvg} from "./faces.js";
 import {t} from "./i18n.js";
 
 export const SUITS = {S: "♠", H: "♥", D: "♦", C: "♣"};
@@ -35,6 +37,12 @@ export function cardsShort(cards) {
 
 export function cardFace(text, extra) {
   const {rank, suit} = cardParts(text);
+  const small = !!extra && extra.split(" ").includes("mini");
+  if (!small) {
+    // a full-size card: corner indices, pips or a court face (faces.js)
+    return h("span", {class: "card drawn suit-" + suit + (extra ? " " + extra : ""), "data-card": text, "data-rank": rank},
+      faceSvg(rank, suit), h("span", {class: "sr-only"}, cardLabel(text)));
+  }
   return h("span", {class: "card suit-" + suit + (extra ? " " + extra : ""), "data-card": text},
     h("span", {class: "rank", "aria-hidden": "true"}, rank),
     h("span", {class: "pip", "aria-hidden": "true"}, SUITS[suit]),
