@@ -35,6 +35,15 @@ const send = WebSocket.prototype.send;
 WebSocket.prototype.send = function (data) { window.__sent.push(String(data)); return send.call(this, data); };
 """
 
+#: What a drawn card's face (its picture, a data: URL of SVG) shows: pips, the corner indices, a court frame, shapes.
+FACE = """((el) => {
+  const image = getComputedStyle(el).backgroundImage;   // url("data:image/svg+xml,...")
+  const url = image.startsWith('url("data:image/svg+xml,') ? image.slice(image.indexOf(",") + 1, image.lastIndexOf('"')) : "";
+  const svg = new DOMParser().parseFromString(decodeURIComponent(url), "image/svg+xml");
+  return {pips: svg.querySelectorAll(".pip-mark").length, index: [...svg.querySelectorAll(".index text")].map((t) => t.textContent),
+    court: !!svg.querySelector(".court-frame"), ace: svg.querySelectorAll(".ace").length};
+})(card)"""
+
 #: Whether any of the project's card motions is running now.
 MOVING = "() => document.getAnimations().some((a) => String(a.id).startsWith('dehla-') && a.playState === 'running')"
 #: The motions have all ended (the cards lie where they are drawn).
@@ -116,25 +125,28 @@ def test_a_card_shows_its_corner_indices_and_pips(browser: Any, server: LiveServ
       for (const rank of ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]) {
         const card = cards.cardFace(rank + "H");
         document.body.append(card);
-        out[rank] = {pips: card.querySelectorAll(".pip-mark").length, index: [...card.querySelectorAll(".index text")].map((t) => t.textContent),
-          court: !!card.querySelector(".court-frame"), shapes: card.querySelectorAll("svg > g:not(.index)").length};
+        out[rank] = face(card);
         card.remove();
       }
       return out;
-    }""")
+    }""".replace("face(card)", FACE))
     assert drawn["7"]["pips"] == 7
     for rank in range(2, 11):
         assert drawn[str(rank)]["pips"] == rank, rank
     for rank, face in drawn.items():
         assert face["index"] == [rank, rank], rank  # the rank in two corners
     assert all(drawn[rank]["court"] for rank in "JQK") and not drawn["10"]["court"]
-    assert drawn["A"]["pips"] == 0 and drawn["A"]["shapes"] == 1  # one large pip
-    # in the hand: every card has its corner index, and each name is still read out
+    assert drawn["A"]["pips"] == 0 and drawn["A"]["ace"] == 1  # one large pip
+    # in the hand: every card is drawn so, and each card's name is still read out
     hand = page.eval_on_selector_all(
-        ".hand .card-button",
-        "all => all.map((b) => [b.dataset.card, b.querySelectorAll('.index').length, b.querySelector('.sr-only').textContent])",
+        ".hand .card-button", "all => all.map((b) => [b.dataset.card, FACE, b.querySelector('.sr-only').textContent])".replace(
+            "FACE", FACE.replace("card", "b.querySelector('.card')"))
     )
-    assert hand and all(count == 2 and " of " in name for _, count, name in hand)
+    assert hand
+    for card, face, name in hand:
+        rank = card[:-1]
+        assert face["index"] == [rank, rank] and " of " in name, card
+        assert face["pips"] == (int(rank) if rank.isdigit() else 0), card
     assert not page.errors
     page.context.close()
 
@@ -149,9 +161,10 @@ def test_on_a_phone_each_overlapped_card_shows_its_corner_index(browser: Any, se
       for (const row of document.querySelectorAll('.hand-row')) {
         const buttons = [...row.querySelectorAll('.card-button')];
         buttons.forEach((button, i) => {
-          const index = button.querySelector('.index text').getBoundingClientRect();
+          // the corner index is drawn in the left 22% of the face (faces.js: x from 2 to 22 of 100)
+          const card = button.querySelector('.card').getBoundingClientRect();
           const next = buttons[i + 1];
-          if (next && index.right > next.getBoundingClientRect().left + 1) out.push(button.dataset.card);
+          if (next && card.left + 0.22 * card.width > next.getBoundingClientRect().left + 1) out.push(button.dataset.card);
         });
       }
       return out;

@@ -138,8 +138,8 @@ export class Motion {
     this.held = new Set(obs.hand);
     this.hand = key;
     if (this.quiet()) return;
-    const dealer = document.querySelector('.felt .seat[data-seat="' + obs.dealer + '"]');
-    const from = dealer ? middleOf(dealer) : null;
+    const dealer = fresh.length ? document.querySelector('.felt .seat[data-seat="' + obs.dealer + '"]') : null;
+    const from = dealer ? middleOf(dealer) : null;   // read only when something is dealt (a read lays the page out)
     let order = 0;
     for (const button of box.querySelectorAll(".hand .card-button")) {
       const card = button.querySelector(".card");
