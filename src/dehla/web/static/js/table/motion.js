@@ -94,13 +94,12 @@ export class Motion {
       for (let i = 0; i < count; i++) fan.append(h("span", {class: "card back tiny"}));
       seatBox.append(fan);
       if (quiet) continue;
-      [...fan.children].forEach((back, i) => {
-        const key = "deal:" + handKey(obs) + ":" + seat + ":" + i;
-        if (i >= before && dealer && dealer !== seatBox) {
-          this.fly(back, key, middleOf(dealer), (shift) => [{transform: shift + " scale(.6)", opacity: 0}, {opacity: 1, offset: .2},
-            {transform: "none", opacity: 1}], {duration: DEAL_MS, delay: (i - before) * DEAL_STEP_MS, easing: EASE});
-        } else this.play(back, key);
-      });
+      // the fan comes from the dealer as one piece (one moving layer a seat, light on a phone)
+      const key = "deal:" + handKey(obs) + ":" + seat;
+      if (before < count && dealer && dealer !== seatBox && !this.running.has(key)) {
+        this.fly(fan, key, {...middleOf(dealer), width: 0}, (shift) => [{transform: shift + " translateX(-50%) scale(.3)", opacity: 0},
+          {opacity: 1, offset: .3}, {transform: "translateX(-50%)", opacity: 1}], {duration: DEAL_MS + 6 * DEAL_STEP_MS, easing: EASE});
+      } else this.play(fan, key);
     }
     // the cards on the felt: one that was not there at the last drawing has just been played
     const moving = this.feltDrawn && !this.page.showLast && !this.wasShowingLast && !quiet;
