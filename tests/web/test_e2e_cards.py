@@ -38,9 +38,11 @@ WebSocket.prototype.send = function (data) { window.__sent.push(String(data)); r
 #: What a drawn card's face (its picture, a data: URL of SVG) shows: pips, the corner indices, a court frame, shapes.
 FACE = """((el) => {
   const image = getComputedStyle(el).backgroundImage;   // url("data:image/svg+xml,...")
-  const url = image.startsWith('url("data:image/svg+xml,') ? image.slice(image.indexOf(",") + 1, image.lastIndexOf('"')) : "";
+  const url = image.startsWith('url("data:image/svg+xml,')
+    ? image.slice(image.indexOf(",") + 1, image.lastIndexOf('"')) : "";
   const svg = new DOMParser().parseFromString(decodeURIComponent(url), "image/svg+xml");
-  return {pips: svg.querySelectorAll(".pip-mark").length, index: [...svg.querySelectorAll(".index text")].map((t) => t.textContent),
+  return {pips: svg.querySelectorAll(".pip-mark").length,
+    index: [...svg.querySelectorAll(".index text")].map((t) => t.textContent),
     court: !!svg.querySelector(".court-frame"), ace: svg.querySelectorAll(".ace").length};
 })(card)"""
 
@@ -59,7 +61,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 def _page(browser: Any, width: int = 1280, height: int = 800, reduced: bool = False) -> Any:
     context = browser.new_context(
-        viewport={"width": width, "height": height}, locale="en-GB", reduced_motion="reduce" if reduced else "no-preference"
+        viewport={"width": width, "height": height},
+        locale="en-GB",
+        reduced_motion="reduce" if reduced else "no-preference",
     )
     context.add_init_script(WATCH)
     page = context.new_page()
@@ -119,7 +123,8 @@ def test_a_card_shows_its_corner_indices_and_pips(browser: Any, server: LiveServ
     page = _page(browser)
     _table(page, server)
     page_walk.wait_for_turn(page)
-    drawn = page.evaluate("""async () => {
+    drawn = page.evaluate(
+        """async () => {
       const cards = await import("/static/js/cards.js");
       const out = {};
       for (const rank of ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]) {
@@ -129,7 +134,8 @@ def test_a_card_shows_its_corner_indices_and_pips(browser: Any, server: LiveServ
         card.remove();
       }
       return out;
-    }""".replace("face(card)", FACE))
+    }""".replace("face(card)", FACE)
+    )
     assert drawn["7"]["pips"] == 7
     for rank in range(2, 11):
         assert drawn[str(rank)]["pips"] == rank, rank
@@ -139,8 +145,10 @@ def test_a_card_shows_its_corner_indices_and_pips(browser: Any, server: LiveServ
     assert drawn["A"]["pips"] == 0 and drawn["A"]["ace"] == 1  # one large pip
     # in the hand: every card is drawn so, and each card's name is still read out
     hand = page.eval_on_selector_all(
-        ".hand .card-button", "all => all.map((b) => [b.dataset.card, FACE, b.querySelector('.sr-only').textContent])".replace(
-            "FACE", FACE.replace("card", "b.querySelector('.card')"))
+        ".hand .card-button",
+        "all => all.map((b) => [b.dataset.card, FACE, b.querySelector('.sr-only').textContent])".replace(
+            "FACE", FACE.replace("card", "b.querySelector('.card')")
+        ),
     )
     assert hand
     for card, face, name in hand:
@@ -155,7 +163,11 @@ def test_a_card_shows_its_corner_indices_and_pips(browser: Any, server: LiveServ
 def test_on_a_phone_each_overlapped_card_shows_its_corner_index(browser: Any, server: LiveServer, width: int) -> None:
     page = _page(browser, width=width, height=720, reduced=True)
     _table(page, server, rules="pagat")
-    _play_until(page, "() => document.querySelectorAll('.hand .card-button').length >= 12 && !!document.querySelector('.hand button.legal')")
+    _play_until(
+        page,
+        "() => document.querySelectorAll('.hand .card-button').length >= 12"
+        " && !!document.querySelector('.hand button.legal')",
+    )
     hidden = page.evaluate("""() => {
       const out = [];
       for (const row of document.querySelectorAll('.hand-row')) {
@@ -164,7 +176,8 @@ def test_on_a_phone_each_overlapped_card_shows_its_corner_index(browser: Any, se
           // the corner index is drawn in the left 22% of the face (faces.js: x from 2 to 22 of 100)
           const card = button.querySelector('.card').getBoundingClientRect();
           const next = buttons[i + 1];
-          if (next && card.left + 0.22 * card.width > next.getBoundingClientRect().left + 1) out.push(button.dataset.card);
+          const covered = next && card.left + 0.22 * card.width > next.getBoundingClientRect().left + 1;
+          if (covered) out.push(button.dataset.card);
         });
       }
       return out;
@@ -188,12 +201,28 @@ def test_themes_switch_the_felt_and_the_card_backs(browser: Any, server: LiveSer
     assert felt_after != felt_before and "rgb(90, 22, 38)" in felt_after
     assert back_after != back_before and back_after == "rgb(31, 29, 36)"
     page.screenshot(path=str(page_walk.SHOTS / "cards-theme-wine-gold.png"))
+    # the four-colour deck still works with the drawn faces: diamonds turn blue, clubs green, hearts stay red
+    inks = """async () => {
+      const cards = await import("/static/js/cards.js");
+      const faces = ["10D", "10C", "10H"].map((card) => cards.cardFace(card));
+      document.body.append(...faces);
+      const ink = (face) => decodeURIComponent(getComputedStyle(face).backgroundImage).match(/fill="(#[0-9a-f]+)"/)[1];
+      const out = faces.map(ink);
+      faces.forEach((face) => face.remove());
+      return out;
+    }"""
+    assert page.evaluate(inks) == ["#c0111f", "#111", "#c0111f"]
+    page.click("#fourcolour")
+    assert page.evaluate(inks) == ["#1450c8", "#117a2a", "#c0111f"]
+    page.click("#fourcolour")
     # kept in the browser: the next page has them too, and the Spanish panel names them in Spanish
     page.goto(server.url + "/?lang=es")
     page.wait_for_selector("#quick-play")
-    assert page.evaluate("document.body.classList.contains('felt-wine') && document.body.classList.contains('back-gold')")
+    assert page.evaluate(
+        "document.body.classList.contains('felt-wine') && document.body.classList.contains('back-gold')"
+    )
     page.click("#looks summary")
-    assert page.inner_text("#looks") .startswith("Aspecto")
+    assert page.inner_text("#looks").startswith("Aspecto")
     assert "Burdeos" in page.inner_text("#felt-theme") and "Negro y oro" in page.inner_text("#back-theme")
     assert not page.errors
     page.context.close()
@@ -220,7 +249,8 @@ def test_a_card_played_while_cards_move_is_sent_at_once(browser: Any, server: Li
     pressed = None
     while pressed is None and time.monotonic() < deadline:
         pressed = page.evaluate("""() => {
-          const moving = document.getAnimations().filter((a) => String(a.id).startsWith('dehla-') && a.playState === 'running');
+          const moving = document.getAnimations()
+            .filter((a) => String(a.id).startsWith('dehla-') && a.playState === 'running');
           const button = document.querySelector('.hand button.legal:not([disabled])');
           if (!moving.length || !button) return null;
           const before = window.__sent.length;
@@ -228,9 +258,8 @@ def test_a_card_played_while_cards_move_is_sent_at_once(browser: Any, server: Li
           const sent = window.__sent.slice(before).map((m) => JSON.parse(m));
           return {card: button.dataset.action, moving: moving.length, sent};
         }""")
-        if pressed is None:
-            if _play_one(page) is None:
-                page.wait_for_timeout(20)
+        if pressed is None and _play_one(page) is None:
+            page.wait_for_timeout(20)
     assert pressed is not None, "never our turn while cards were moving"
     # sent in the same moment as the press, not after the motion
     assert [message["action"] for message in pressed["sent"] if message["type"] == "act"] == [pressed["card"]]
