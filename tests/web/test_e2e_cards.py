@@ -23,11 +23,12 @@ pytestmark = pytest.mark.skipif(not Path(page_walk.CHROMIUM).exists(), reason="D
 
 #: Counts the page's animations on every frame, and keeps every message the page sends on its table socket.
 WATCH = """
-window.__most = 0; window.__dehla = 0; window.__sent = [];
+window.__most = 0; window.__dehla = 0; window.__sent = []; window.__ids = new Set();
 const frame = () => {
   const running = document.getAnimations();
   window.__most = Math.max(window.__most, running.length);
   window.__dehla = Math.max(window.__dehla, running.filter((a) => String(a.id).startsWith("dehla-")).length);
+  running.forEach((a) => window.__ids.add(String(a.id)));
   requestAnimationFrame(frame);
 };
 requestAnimationFrame(frame);
@@ -264,7 +265,8 @@ def test_a_card_played_while_cards_move_is_sent_at_once(browser: Any, server: Li
     # sent in the same moment as the press, not after the motion
     assert [message["action"] for message in pressed["sent"] if message["type"] == "act"] == [pressed["card"]]
     page.wait_for_selector(f'.felt .played.mine .card[data-card="{pressed["card"]}"]', timeout=5000)
-    assert page.evaluate("window.__dehla") > 0
+    # the deal and a card travelling to the trick were seen moving
+    assert {"dehla-deal", "dehla-travel"} <= set(page.evaluate("[...window.__ids]"))
     assert not page.errors
     page.context.close()
 

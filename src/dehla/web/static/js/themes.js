@@ -42,6 +42,17 @@ export function themePicker() {
   if (old) {
     box.open = old.open;
     old.replaceWith(box);
-  } else document.querySelector(".prefs").append(box);
+  } else {
+    document.querySelector(".prefs").append(box);
+    // a press or Escape outside the open panel closes it, as a menu does
+    document.addEventListener("click", (event) => {
+      const looks = document.getElementById("looks");
+      if (looks && looks.open && !looks.contains(event.target)) looks.open = false;
+    });
+    document.addEventListener("keydown", (event) => {
+      const looks = document.getElementById("looks");
+      if (event.key === "Escape" && looks && looks.open) { looks.open = false; looks.querySelector("summary").focus(); }
+    });
+  }
   applyTheme();
 }
