@@ -2,13 +2,14 @@
    installed app and shows its own "reconnecting" when offline.  Network first, so a new version is used
    as soon as the server has it; the API and the table sockets are never cached. */
 
-const SHELL = "dehla-shell-v2";
+const SHELL = "dehla-shell-v3";
 const FILES = [
-  "/", "/static/style.css", "/manifest.webmanifest", "/static/icons/icon-192.png",
+  "/", "/static/style.css", "/static/cards.css", "/manifest.webmanifest", "/static/icons/icon-192.png",
   "/static/js/main.js", "/static/js/state.js", "/static/js/i18n.js", "/static/js/dom.js", "/static/js/cards.js",
   "/static/js/names.js", "/static/js/errors.js", "/static/js/storage.js", "/static/js/router.js",
   "/static/js/glossary.js", "/static/js/sound.js", "/static/js/outcome.js", "/static/js/lobby.js",
   "/static/js/history.js", "/static/js/replay.js", "/static/js/scorekeeper.js", "/static/js/passkeys.js",
+  "/static/js/faces.js", "/static/js/themes.js", "/static/js/table/motion.js",
   "/static/js/table/page.js", "/static/js/table/felt.js", "/static/js/table/hand.js", "/static/js/table/results.js",
   "/static/js/table/header.js", "/static/js/table/chat.js", "/static/js/table/host.js", "/static/js/verify.js",
 ];

@@ -1,6 +1,8 @@
-/* Cards drawn with text and CSS (no images), and their names for screen readers. */
+/* Cards drawn by the project (text for small cards, a face drawn in faces.js for full-size ones; no image
+   files), and their names for screen readers. */
 
 import {h} from "./dom.js";
+import {faceUrl} from "./faces.js";
 import {t} from "./i18n.js";
 
 export const SUITS = {S: "♠", H: "♥", D: "♦", C: "♣"};
@@ -35,6 +37,13 @@ export function cardsShort(cards) {
 
 export function cardFace(text, extra) {
   const {rank, suit} = cardParts(text);
+  const small = !!extra && extra.split(" ").includes("mini");
+  if (!small) {
+    // a full-size card: its face is a picture (faces.js) with corner indices, pips or a court; the words are for screen readers
+    return h("span", {class: "card drawn suit-" + suit + (extra ? " " + extra : ""), "data-card": text,
+      style: {"--face": faceUrl(rank, suit, false), "--face4": faceUrl(rank, suit, true)}},
+    h("span", {class: "sr-only"}, cardLabel(text)));
+  }
   return h("span", {class: "card suit-" + suit + (extra ? " " + extra : ""), "data-card": text},
     h("span", {class: "rank", "aria-hidden": "true"}, rank),
     h("span", {class: "pip", "aria-hidden": "true"}, SUITS[suit]),

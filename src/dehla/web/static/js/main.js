@@ -10,6 +10,7 @@ import {HistoryPage} from "./history.js";
 import {ReplayPage} from "./replay.js";
 import {ScorekeeperPage} from "./scorekeeper.js";
 import {TablePage} from "./table/page.js";
+import {themePicker} from "./themes.js";
 
 function resolve(path, root) {
   let found;
@@ -29,6 +30,7 @@ async function setLanguage(lang, meta) {
     "lang-label": t("Language"), "fourcolour-label": t("Four colours"), "skip-link": t("Skip to content")};
   for (const [id, text] of Object.entries(texts)) document.getElementById(id).textContent = text;
   document.getElementById("main-nav").setAttribute("aria-label", t("Main menu"));
+  themePicker();
 }
 
 /** The language chosen (?lang=, then the switch's last choice), or null on a first visit. */

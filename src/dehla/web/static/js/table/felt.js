@@ -194,6 +194,7 @@ export class Felt {
       const last = obs.tricks[obs.tricks.length - 1];
       felt.append(h("div", {class: "trick-result last"}, t("Last trick, won by {name}", {name: this.name(last.winner)})));
     }
+    this.page.motion.felt(felt, state);   // backs for hidden hands; cards just played travel in (motion.js)
   }
 
   centre(state, obs, finished) {

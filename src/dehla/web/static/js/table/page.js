@@ -15,6 +15,7 @@ import {HandControls} from "./hand.js";
 import {header, teams} from "./header.js";
 import {HostPanel} from "./host.js";
 import {matchPanel, ResultsDialog} from "./results.js";
+import {Motion} from "./motion.js";
 
 const IGNORED_KEYS = new Set(["Tab", "Shift", "Control", "Alt", "Meta", "CapsLock"]);
 
@@ -34,6 +35,7 @@ export class TablePage {
     if (location.hash) history.replaceState({}, "", "/t/" + tableId);
     this.seat = savedSeat(tableId);
     this.watch = savedWatch(tableId);
+    this.motion = new Motion(this);
     this.felt = new Felt(this);
     this.hand = new HandControls(this);
     this.results = new ResultsDialog(this);
@@ -114,6 +116,7 @@ export class TablePage {
   act(action) {
     if (this.moved) { toast(t("This seat is now open in another window.")); return; }
     this.felt.skip();
+    this.motion.settle();
     this.send({type: "act", action, version: this.state.version});
   }
 
@@ -242,6 +245,7 @@ export class TablePage {
     }
     this.felt.update();
     this.hand.render();
+    this.motion.dealt(this.hand.box, state);
     this.teamsBox.replaceChildren(teams(this));
     this.matchBox.replaceChildren(matchPanel(this) || "");
     this.renderHost(false);
