@@ -45,6 +45,7 @@ from dehla.engine.events import Event
 from dehla.engine.state import Match, draw_first_dealer
 from dehla.rules import Rules
 from dehla.web.botpool import BotPool
+from dehla.web.daily_deal import FixedDeal
 from dehla.web.log import (
     LogEntry,
     action_entry,
@@ -224,6 +225,8 @@ class TableSession:
     blocking: dict[Listener, frozenset[str]] = field(default_factory=dict)
     #: Tasks of the session's own (kept until done: the loop holds tasks only weakly).
     background: set[asyncio.Future[None]] = field(default_factory=set)
+    #: A table that plays one given deal and ends after it (the daily duplicate's), or ``None``: random deals.
+    fixed: FixedDeal | None = None
 
     def __post_init__(self) -> None:
         self.driver = TableDriver(self)
@@ -243,7 +246,7 @@ class TableSession:
         self.bots[seat] = make_bot(self.seats[seat].bot, seed)
 
     def meta(self) -> TableMeta:
-        return {
+        meta: TableMeta = {
             "title": self.title,
             "rules": self.rules.to_json(),
             "seats": [seat.to_meta() for seat in self.seats],
@@ -259,6 +262,9 @@ class TableSession:
             "first_listed": self.first_listed,
             "rated": self.rated,
         }
+        if self.fixed is not None:
+            meta["fixed_deal"] = self.fixed.to_json()
+        return meta
 
     async def save_meta(self) -> None:
         await self.context.storage.update_table(self.table_id, self.meta())
@@ -466,13 +472,15 @@ class TableSession:
         await self.step(action_entry(seat, action, by), lease)
         self.broadcast()
         match = self.match
-        if match is not None and match.is_over:
+        if match is not None and (match.is_over or (self.fixed is not None and match.results)):
             await self.finish()
 
     async def deal(self, lease: bool = False) -> None:
         match = self.match
         assert match is not None and match.is_chance
-        await self.step(deal_entry(match.random_deal(self.context.deal_rng)), lease)
+        fixed = self.fixed
+        dealt = match.random_deal(self.context.deal_rng) if fixed is None else fixed.deal(match)
+        await self.step(deal_entry(dealt), lease)
         self.broadcast()
 
     async def start_when_seated(self) -> None:
@@ -481,14 +489,16 @@ class TableSession:
             await self.start_match()
 
     async def start_match(self) -> None:
-        first = draw_first_dealer(self.rules.players, self.context.deal_rng)
+        fixed = self.fixed
+        players = self.rules.players
+        first = draw_first_dealer(players, self.context.deal_rng) if fixed is None else fixed.first_dealer(players)
         await self.step(match_entry(self.match_no + 1, first))
         await self.save_meta()
         self.broadcast()
 
     async def finish(self) -> None:
         match = self.match
-        assert match is not None and match.is_over
+        assert match is not None and (match.is_over or self.fixed is not None)
         self.status = "over"
         await self.save_meta()
         await save_finished(self, self.match_no, match, await log_entries(self))
