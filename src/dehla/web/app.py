@@ -21,7 +21,8 @@ from starlette.staticfiles import StaticFiles
 from dehla.web.analysis import WEB_NODE_LIMIT, AnalysisService
 from dehla.web.botpool import DEFAULT_BOTS_PER_WORKER, BotPool, SolverPreparation
 from dehla.web.cluster import DEFAULT_LEASE_SECONDS
-from dehla.web.endpoints import history, lobby, me, pages, passkeys, queue, ratings
+from dehla.web.daily import DailyService, DailySettings
+from dehla.web.endpoints import daily, history, lobby, me, pages, passkeys, queue, ratings
 from dehla.web.endpoints.common import ServerOptions, Shared
 from dehla.web.endpoints.pages import PAGES, STATIC_DIR
 from dehla.web.players import Identities, PlayerMiddleware
@@ -61,6 +62,9 @@ class WebSettings:
     #: Compile the solver's kernel into its cache aside at startup (``dehla serve`` does; the tests, whose process
     #: has it compiled already, do not).
     prepare_solver: bool = False
+    #: The daily duplicate: deals a day, their preset, and the bot of the other seats and of the reference play
+    #: (the tests choose a quick one).
+    daily: DailySettings = DailySettings()
 
 
 def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlette:
@@ -85,6 +89,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         identities=Identities(),
         matchmaker=Matchmaker(storage, service),
         options=ServerOptions(settings.allowed_origins, settings.rate, settings.burst, settings.kick_after),
+        daily=DailyService(storage, service, settings.daily),
     )
 
     @contextlib.asynccontextmanager
@@ -96,6 +101,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         try:
             yield
         finally:
+            await found.daily.close()
             await service.stop()
             found.analyses.close()
 
@@ -129,6 +135,12 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         Route("/api/history/{table_id}/{match_no:int}/replay", history.replay_view),
         Route("/api/history/{table_id}/{match_no:int}/analysis/{hand:int}", history.analysis_view),
         Route("/api/history/{table_id}/{match_no:int}/analysis/{hand:int}/progress", history.analysis_progress),
+        Route("/api/daily", daily.today),
+        Route("/api/daily/days", daily.days),
+        Route("/api/daily/play", daily.play, methods=["POST"]),
+        Route("/api/daily/{day}", daily.day),
+        Route("/api/daily/{day}/games/{table_id}/replay", daily.game_replay),
+        Route("/api/daily/{day}/games/{table_id}/record", daily.game_record),
         Route("/api/scorekeeper", lobby.scorekeeper, methods=["POST"]),
         Route("/api/rules", lobby.rules_check, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", lobby.socket),
