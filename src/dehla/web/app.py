@@ -67,11 +67,10 @@ class WebSettings:
     daily: DailySettings = DailySettings()
 
 
-def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlette:
-    """The web app over ``storage``; tables are resumed from it at startup."""
-    settings = settings or WebSettings()
+def _table_service(storage: Storage, settings: WebSettings) -> TableService:
+    """The tables of the server, with their timings and the bots' worker pool."""
     pool = BotPool(settings.bot_workers, settings.bots_per_worker) if settings.bot_workers > 0 else None
-    service = TableService(
+    return TableService(
         storage,
         bot_delay=settings.bot_delay,
         hand_pause=settings.hand_pause,
@@ -81,6 +80,12 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         node=settings.node,
         address=settings.address,
     )
+
+
+def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlette:
+    """The web app over ``storage``; tables are resumed from it at startup."""
+    settings = settings or WebSettings()
+    service = _table_service(storage, settings)
     found = Shared(
         storage=storage,
         service=service,
