@@ -67,9 +67,12 @@ class DailySettings:
 
 
 class YourGame(TypedDict):
+    """One of the day's deals for the asker: not started, being played, or done (with its figures)."""
+
     deal: int
     state: str  # new | playing | done
     table: str | None
+    figures: HandFigures | None
 
 
 class DayJSON(TypedDict):
@@ -170,7 +173,7 @@ class DailyService:
                 return entry.table_id
         day_seed, _ = await self.seed(day)
         seed = deal_seed(day_seed, deal)
-        shown = clean_name(name, "") or await self.storage.player_name(player) or "Player"
+        shown = clean_name(name, "") or await self.storage.player_name(player) or f"Player {PLAYER_SEAT}"
         bot = self.settings.bot
         seats = (SeatSpec("me", bot, shown), *(SeatSpec("bot", bot, f"Bot {seat}") for seat in (1, 2, 3)))
         settings = TableSettings(
@@ -303,5 +306,7 @@ class DailyService:
 
 def _your_game(deal: int, entry: DailyEntry | None) -> YourGame:
     if entry is None:
-        return {"deal": deal, "state": "new", "table": None}
-    return {"deal": deal, "state": "playing" if entry.result is None else "done", "table": entry.table_id}
+        return {"deal": deal, "state": "new", "table": None, "figures": None}
+    figures = read_figures(entry.result)
+    state = "playing" if figures is None else "done"
+    return {"deal": deal, "state": state, "table": entry.table_id, "figures": figures}

@@ -9,6 +9,7 @@ const FILES = [
   "/static/js/names.js", "/static/js/errors.js", "/static/js/storage.js", "/static/js/router.js",
   "/static/js/glossary.js", "/static/js/sound.js", "/static/js/outcome.js", "/static/js/lobby.js",
   "/static/js/history.js", "/static/js/replay.js", "/static/js/scorekeeper.js", "/static/js/passkeys.js",
+  "/static/js/daily.js",
   "/static/js/table/page.js", "/static/js/table/felt.js", "/static/js/table/hand.js", "/static/js/table/results.js",
   "/static/js/table/header.js", "/static/js/table/chat.js", "/static/js/table/host.js",
 ];
