@@ -2,8 +2,8 @@
 
 The page sends a strict Content-Security-Policy, so axe is injected into a context
 that bypasses it (``bypass_csp``); everything else is the page as players get it.
-Screens: the lobby, a table in play, the result dialog, the history, a replay and
-the scorekeeper, at a desktop size and on a phone.
+Screens: the lobby, a table in play, the result dialog, the history, a replay,
+the scorekeeper and the daily duplicate, at a desktop size and on a phone.
 """
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ SCREENS: dict[str, Callable[[Any, LiveServer, tuple[str, int]], object]] = {
     "history": lambda page, server, match: page_walk.history(page, server),
     "replay": lambda page, server, match: page_walk.replay(page, server, match),
     "scorekeeper": lambda page, server, match: page_walk.scorekeeper(page, server),
+    "daily": lambda page, server, match: page_walk.daily_played(page, server),
 }
 
 

@@ -62,7 +62,7 @@ export class DailyPage {
     const level = (app.meta.bots.find((bot) => bot.name === data.bot) || {}).level_name || data.bot;
     const hero = h("section", {class: "panel hero daily"},
       h("h1", {}, data.today ? t("Daily duplicate") : t("Daily duplicate of {day}", {day: dayText(data.day)})),
-      h("p", {}, tn("Every day the same deal for everyone ({game}).", "Every day the same {n} deals for everyone ({game}).",
+      h("p", {}, tn("Every day the same deal of {game} for everyone.", "Every day the same {n} deals of {game} for everyone.",
         data.deals, {game: presetTitle(data.preset)})),
       h("p", {class: "muted"}, t("You play each deal once, with a bot partner against two bots ({level}). Your result is compared with everyone else's game of the same deal and with the bots' own play of your seat.", {level})),
       h("ol", {class: "daily-deals", id: "daily-deals"}, data.yours.map((game) => this.dealItem(game))),
@@ -82,7 +82,7 @@ export class DailyPage {
   dealItem(game) {
     const n = game.deal + 1;
     const data = this.data;
-    const item = h("li", {}, h("strong", {}, t("Deal {n}", {n})), " ");
+    const item = h("li", {}, h("strong", {}, t("Deal {n}:", {n})), " ");
     if (game.state === "done") {
       const reference = data.references[game.deal];
       item.append(figuresText(game.figures),
@@ -116,7 +116,8 @@ export class DailyPage {
       box.append(h("p", {}, t("Seed:"), " ", h("code", {id: "daily-seed"}, data.seed)),
         h("p", {class: "muted"}, t("Anyone can check that the SHA-256 of the seed is the commitment shown all day, and deal the day's deals from it.")));
     } else {
-      const ends = new Date(data.ends_at * 1000).toLocaleString(app.lang);
+      const ends = new Date(data.ends_at * 1000).toLocaleString(app.lang, {year: "numeric", month: "short",
+        day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short"});
       box.append(h("p", {class: "muted"}, t("The deals were fixed before anyone played them: the seed is shown here when the day ends ({time}).", {time: ends})));
     }
     return box;
@@ -127,19 +128,20 @@ export class DailyPage {
     if (!data.board.length) return h("p", {class: "muted"}, t("Nobody has finished a deal of this day yet."));
     const rows = data.board.map((row, index) => h("tr", {class: row.you ? "you" : ""},
       h("td", {}, String(index + 1)),
-      h("th", {scope: "row"}, personName(row.name) + (row.you ? " (" + t("you") + ")" : "")),
+      h("th", {scope: "row"}, personName(row.name) + (row.you ? " (" + t("you") + ")" : ""),
+        h("span", {class: "daily-games"}, row.games.filter((game) => game.table).map((game) => h("a", {class: "daily-game",
+          href: "/daily/" + data.day + "/replay/" + game.table, "data-link": true,
+          "aria-label": t("Replay of deal {n}: {figures}", {n: game.deal + 1, figures: figuresText(game.figures)})},
+          t("Deal {n}", {n: game.deal + 1}))))),
       h("td", {}, String(row.played)),
       h("td", {}, signed(row.versus_bots)),
-      h("td", {}, row.matchpoints.toLocaleString(app.lang) + " %"),
-      h("td", {}, row.games.filter((game) => game.table).map((game) => h("a", {class: "daily-game",
-        href: "/daily/" + data.day + "/replay/" + game.table, "data-link": true,
-        title: figuresText(game.figures)}, t("Deal {n}", {n: game.deal + 1}))))));
-    return h("div", {class: "scroll-x", tabindex: "0", role: "region", "aria-label": t("Leaderboard")},
+      h("td", {}, row.matchpoints.toLocaleString(app.lang) + " %")));
+    return [h("div", {class: "scroll-x", tabindex: "0", role: "region", "aria-label": t("Leaderboard")},
       h("table", {class: "seat-summary", id: "daily-board"},
-        h("caption", {class: "muted"}, t("Tens against the bots: your team's tens minus the bots' own on the same deal. Matchpoints: the share of the other games of each deal you beat (by tens, then tricks).")),
         h("tr", {}, h("th", {scope: "col"}, t("Rank")), h("th", {scope: "col"}, t("Player")),
           h("th", {scope: "col"}, t("Deals")), h("th", {scope: "col"}, t("Tens against the bots")),
-          h("th", {scope: "col"}, t("Matchpoints")), h("th", {scope: "col"}, t("Replays"))),
-        rows));
+          h("th", {scope: "col"}, t("Matchpoints"))),
+        rows)),
+      h("p", {class: "muted daily-note"}, t("Tens against the bots: your team's tens minus the bots' own on the same deal. Matchpoints: the share of the other games of each deal you beat (by tens, then tricks)."))];
   }
 }
