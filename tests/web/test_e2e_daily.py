@@ -11,8 +11,8 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from tests.web import page_walk  # noqa: E402
-from tests.web.helpers import LiveServer  # noqa: E402
+from tests.web import page_walk
+from tests.web.helpers import LiveServer
 
 SHOTS = Path(__file__).parent / "screenshots"
 
@@ -36,6 +36,8 @@ def _play_the_daily_deal(page: Any, server: LiveServer, name: str) -> None:
     page.click("#daily-play-0")
     page.wait_for_selector(".felt")
     page_walk.play_until(page, "#hand-summary")
+    page.click("#back-to-daily")  # the table's one deal is played: no next hand, no rematch
+    page.wait_for_selector("#daily-board tr.you")
 
 
 def test_two_players_play_the_daily_deal_and_the_leaderboard_shows_both(browser: Any, server: LiveServer) -> None:

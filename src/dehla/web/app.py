@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -64,7 +64,7 @@ class WebSettings:
     prepare_solver: bool = False
     #: The daily duplicate: deals a day, their preset, and the bot of the other seats and of the reference play
     #: (the tests choose a quick one).
-    daily: DailySettings = DailySettings()
+    daily: DailySettings = field(default_factory=DailySettings)
 
 
 def _table_service(storage: Storage, settings: WebSettings) -> TableService:

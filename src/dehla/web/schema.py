@@ -296,6 +296,8 @@ class TableInfo(TypedDict):
     host: int | None
     trick_pause: float
     rated: bool
+    #: The table plays one deal and ends (the daily duplicate's): no next hand, no rematch.
+    one_deal: bool
 
 
 class LastAction(TypedDict):

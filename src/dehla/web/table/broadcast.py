@@ -15,6 +15,7 @@ from dehla.bots import BOTS
 from dehla.engine.observe import ObservationJSON, action_text_for
 from dehla.engine.state import Match
 from dehla.rules import Rules
+from dehla.web.daily_deal import FixedDeal
 from dehla.web.schema import (
     FinishedTrick,
     FinishedTrickView,
@@ -50,6 +51,8 @@ class ShownTable(Protocol):
     host: int | None
     trick_pause: float
     rated: bool
+    #: The one deal the table plays, if it plays only one (the daily duplicate's).
+    fixed: FixedDeal | None
     match: Match | None
     seq: int
     last: LastAction | None
@@ -104,6 +107,7 @@ def public_info(table: ShownTable, now: float) -> TableInfo:
         "host": table.host,
         "trick_pause": table.trick_pause,
         "rated": table.rated,
+        "one_deal": table.fixed is not None,
     }
 
 

@@ -52,7 +52,7 @@ def new_table(
         rated=settings.rated,
         watchers_allowed=settings.watchers_allowed,
         trick_pause=settings.trick_pause,
-        host=settings.me,
+        host=settings.me if settings.fixed is None else None,  # a daily game has no host: nothing to change
         watch_hash=hash_token(watch),
         rng=random.Random(context.deal_rng.getrandbits(64)),
         fixed=settings.fixed,
