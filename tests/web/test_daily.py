@@ -3,7 +3,10 @@ bots, the day's seed committed at once and revealed when the day ends, the bots'
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import os
+import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,8 +53,8 @@ def play_out(client: TestClient, table: str) -> list[str]:
             state: dict[str, Any] = _until(socket, lambda m: m["type"] == "state")
             assert state["seat"] == 0
             observation = state["observation"]
-            if observation is not None and not dealt and observation.get("hand"):
-                dealt = list(observation["hand"])
+            if observation is not None and len(observation.get("hand") or []) > len(dealt):
+                dealt = list(observation["hand"])  # the whole hand (called trump deals five cards first)
             if state["table"]["status"] == "over":
                 return dealt
             if observation is not None and observation["to_act"] == 0 and observation["legal_actions"]:
@@ -225,3 +228,65 @@ def test_matchpoints_compare_each_game_with_the_others_on_the_same_deal() -> Non
     assert first["you"] and first["played"] == 2 and first["versus_bots"] == 1  # deal 1 has no bots' result yet
     assert [game["matchpoints"] for game in first["games"]] == [100.0, 50.0]
     assert rows[1]["games"][0]["matchpoints"] == 25.0  # beat nobody, tied one of two
+
+
+def _postgres_url() -> str | None:
+    url = os.environ.get("DEHLA_TEST_POSTGRES", "postgresql://dehla:dehla@127.0.0.1:5432/dehla_test")
+    try:
+        import psycopg
+
+        with psycopg.connect(url, connect_timeout=2):
+            return url
+    except Exception:
+        return None
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_daily_storage_keeps_one_seed_a_day_and_one_game_a_deal(tmp_path: Path, backend: str) -> None:
+    url = str(tmp_path / "kept.sqlite3") if backend == "sqlite" else _postgres_url()
+    if url is None:
+        pytest.skip("no PostgreSQL server (DEHLA_TEST_POSTGRES)")
+    day = "9999-" + secrets.token_hex(3)  # a day of its own: runs against a shared database do not meet
+
+    async def run() -> None:
+        storage = open_storage(url)
+        await storage.open()
+        try:
+            assert await storage.daily_day(day, "aa", "c1", 1.0) == ("aa", "c1")
+            assert await storage.daily_day(day, "bb", "c2", 2.0) == ("aa", "c1")  # the first seed stays
+            assert (day, "aa", "c1") in await storage.daily_days(day + "~")
+            first = await storage.daily_enter(DailyEntry(day, 0, "p1", "Asha", "t1", 3.0))
+            again = await storage.daily_enter(DailyEntry(day, 0, "p1", "Asha", "t2", 4.0))
+            assert first.table_id == again.table_id == "t1" and again.result is None
+            await storage.daily_enter(DailyEntry(day, 1, "p1", "Asha", "t3", 5.0))
+            await storage.daily_result(day, 0, "p1", {"tens": 3, "tricks": 7, "won": True})
+            kept = await storage.daily_entries(day)
+            assert [(entry.deal, entry.table_id, entry.result) for entry in kept] == [
+                (0, "t1", {"tens": 3, "tricks": 7, "won": True}),
+                (1, "t3", None),
+            ]
+            assert await storage.daily_reference(day, 0) is None
+            await storage.save_daily_reference(day, 0, {"tens": 2, "tricks": 6, "won": False})
+            await storage.save_daily_reference(day, 0, {"tens": 4, "tricks": 9, "won": True})
+            assert await storage.daily_reference(day, 0) == {"tens": 2, "tricks": 6, "won": False}
+            await storage.delete_player("p1")
+            assert await storage.daily_entries(day) == []
+        finally:
+            await storage.close()
+
+    asyncio.run(run())
+
+
+def test_two_players_play_the_same_daily_deal_on_postgres() -> None:
+    url = _postgres_url()
+    if url is None:
+        pytest.skip("no PostgreSQL server (DEHLA_TEST_POSTGRES)")
+    settings = WebSettings(bot_delay=0, hand_pause=0, trick_pause=0, daily=QUICK)
+    with TestClient(create_app(open_storage(url), settings)) as client:
+        first, second = new_player(client), new_player(client)
+        _, cards_a = finish_deal(client, first, 1)
+        _, cards_b = finish_deal(client, second, 1)
+        assert cards_a and sorted(cards_a) == sorted(cards_b)
+        be(client, second)
+        day = wait_for_board(client, 2)
+        assert day["yours"][1]["state"] == "done" and day["references"][1] is not None
