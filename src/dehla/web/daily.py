@@ -235,10 +235,6 @@ class DailyService:
         await self.storage.save_daily_reference(day, deal, dict(figures))
         return read_figures(await self.storage.daily_reference(day, deal))
 
-    async def reference(self, day: str, deal: int) -> HandFigures | None:
-        """The bots' own result of a deal, waiting for it if it is being played."""
-        return await asyncio.shield(self._reference_task(day, deal))
-
     async def day(self, day: str | None, player: str | None) -> DayJSON:
         """A day for ``player``: their games, the bots' results and the leaderboard (during the day, a deal's
         figures only once the asker has played it), the commitment, and the seed once the day is over."""
