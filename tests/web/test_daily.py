@@ -290,3 +290,14 @@ def test_two_players_play_the_same_daily_deal_on_postgres() -> None:
         be(client, second)
         day = wait_for_board(client, 2)
         assert day["yours"][1]["state"] == "done" and day["references"][1] is not None
+
+
+def test_a_daily_game_is_analysed_as_a_finished_match_is(client: TestClient) -> None:
+    player = new_player(client)
+    table, _ = finish_deal(client, player, 0)
+    base = f"/api/daily/{daily_of(client).today()}/games/{table}"
+    assert client.get(base + "/analysis/0/progress").json() == {"done": 0, "total": 0, "preparing": False}
+    answer = client.get(base + "/analysis/3")
+    assert answer.status_code == 404 and answer.json()["code"] == "no_hand" and answer.json()["params"]["max"] == 0
+    new_player(client)  # someone else, while the day lasts: as if the game did not exist
+    assert client.get(base + "/analysis/0").json()["code"] == "daily_no_game"

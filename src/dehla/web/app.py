@@ -146,6 +146,8 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         Route("/api/daily/{day}", daily.day),
         Route("/api/daily/{day}/games/{table_id}/replay", daily.game_replay),
         Route("/api/daily/{day}/games/{table_id}/record", daily.game_record),
+        Route("/api/daily/{day}/games/{table_id}/analysis/{hand:int}", daily.game_analysis),
+        Route("/api/daily/{day}/games/{table_id}/analysis/{hand:int}/progress", daily.game_analysis_progress),
         Route("/api/scorekeeper", lobby.scorekeeper, methods=["POST"]),
         Route("/api/rules", lobby.rules_check, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", lobby.socket),

@@ -93,7 +93,9 @@ export class DailyPage {
       item.append(h("button", {type: "button", class: game.state === "new" ? "primary" : "", id: "daily-play-" + game.deal,
         onclick: () => this.play(game.deal)}, label));
     } else {
-      item.append(t("not played"));
+      const reference = data.references[game.deal];
+      item.append(t("You did not play this deal."),
+        reference ? [h("br"), t("The bots' own play: {figures}", {figures: figuresText(reference)})] : null);
     }
     return item;
   }
