@@ -46,6 +46,15 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _preset(text: str) -> str:
+    """A preset's name (the daily duplicate's rules)."""
+    from dehla.rules import PRESETS
+
+    if text not in PRESETS:
+        raise argparse.ArgumentTypeError(f"no preset {text!r}; presets are: {', '.join(PRESETS)}")
+    return text
+
+
 def _count(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -135,6 +144,20 @@ def add_parser(commands: Any) -> None:
         help="longest wait between hands for people to read the summary (default 20)",
     )
     parser.add_argument(
+        "--daily-deals",
+        type=_count(1, 12),
+        default=4,
+        metavar="N",
+        help="deals a day in the daily duplicate, the same for everyone (default 4)",
+    )
+    parser.add_argument(
+        "--daily-preset",
+        type=_preset,
+        default="pagat",
+        metavar="PRESET",
+        help="the rules of the daily duplicate's deals (default pagat)",
+    )
+    parser.add_argument(
         "--allow-origin",
         type=_origin,
         action="append",
@@ -158,6 +181,8 @@ def serve_options(args: argparse.Namespace) -> ServeOptions:
         allowed_origins=tuple(args.allow_origin),
         bot_workers=bot_workers,
         lease_seconds=args.lease_seconds or DEFAULT_LEASE_SECONDS,
+        daily_deals=args.daily_deals,
+        daily_preset=args.daily_preset,
     )
 
 
