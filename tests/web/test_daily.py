@@ -301,3 +301,14 @@ def test_a_daily_game_is_analysed_as_a_finished_match_is(client: TestClient) -> 
     assert answer.status_code == 404 and answer.json()["code"] == "no_hand" and answer.json()["params"]["max"] == 0
     new_player(client)  # someone else, while the day lasts: as if the game did not exist
     assert client.get(base + "/analysis/0").json()["code"] == "daily_no_game"
+
+
+def test_a_daily_of_six_players_seats_five_bots(tmp_path: Path) -> None:
+    settings = WebSettings(bot_delay=0, hand_pause=0, trick_pause=0, daily=DailySettings(1, "mendikot-6", "heuristic"))
+    with TestClient(create_app(open_storage(str(tmp_path / "six.sqlite3")), settings)) as client:
+        new_player(client)
+        table = client.post("/api/daily/play", json={"deal": 0}).json()["table"]
+        seats = client.get(f"/api/tables/{table}").json()["seats"]
+        assert [seat["kind"] for seat in seats] == ["person"] + ["bot"] * 5
+        figures = play_reference(daily_of(client).rules, deal_seed(b"\x01" * 32, 0), "heuristic")
+        assert 0 <= figures["tens"] <= 4 and figures["tricks"] >= 0

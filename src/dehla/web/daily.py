@@ -175,10 +175,11 @@ class DailyService:
         seed = deal_seed(day_seed, deal)
         shown = clean_name(name, "") or await self.storage.player_name(player) or f"Player {PLAYER_SEAT}"
         bot = self.settings.bot
-        seats = (SeatSpec("me", bot, shown), *(SeatSpec("bot", bot, f"Bot {seat}") for seat in (1, 2, 3)))
+        players = self.rules.players
+        seats = (SeatSpec("me", bot, shown), *(SeatSpec("bot", bot, f"Bot {seat}") for seat in range(1, players)))
         settings = TableSettings(
             rules=self.rules,
-            seats=seats[: self.rules.players],
+            seats=seats,
             title="",
             grace=60.0,
             timer=None,
