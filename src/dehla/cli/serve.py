@@ -143,6 +143,21 @@ def add_parser(commands: Any) -> None:
         metavar="SECONDS",
         help="longest wait between hands for people to read the summary (default 20)",
     )
+    _add_daily_options(parser)
+    parser.add_argument(
+        "--allow-origin",
+        type=_origin,
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a web origin besides this server's own whose pages may open table sockets, e.g. "
+        "https://cards.example.org (repeatable; the server's own origin is always allowed)",
+    )
+    parser.set_defaults(run=run)
+
+
+def _add_daily_options(parser: argparse.ArgumentParser) -> None:
+    """The daily duplicate's options (``dehla.web.daily``)."""
     parser.add_argument(
         "--daily-deals",
         type=_count(1, 12),
@@ -157,16 +172,6 @@ def add_parser(commands: Any) -> None:
         metavar="PRESET",
         help="the rules of the daily duplicate's deals (default pagat)",
     )
-    parser.add_argument(
-        "--allow-origin",
-        type=_origin,
-        action="append",
-        default=[],
-        metavar="URL",
-        help="a web origin besides this server's own whose pages may open table sockets, e.g. "
-        "https://cards.example.org (repeatable; the server's own origin is always allowed)",
-    )
-    parser.set_defaults(run=run)
 
 
 def serve_options(args: argparse.Namespace) -> ServeOptions:
