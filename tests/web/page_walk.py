@@ -176,3 +176,13 @@ def scorekeeper(page: Any, server: LiveServer, lang: str = "en") -> None:
     page.wait_for_selector("#sk-add")
     page.click("#sk-add")
     page.locator("#sk-table tbody tr").first.wait_for()
+
+
+def daily_played(page: Any, server: LiveServer, lang: str = "en") -> None:
+    """The daily duplicate's page after this player has played the day's first deal: the leaderboard shows."""
+    page.goto(f"{server.url}/daily{query(lang)}")
+    page.click("#daily-play-0")
+    page.wait_for_selector(".felt")
+    play_until(page, "#hand-summary")
+    page.goto(f"{server.url}/daily{query(lang)}")
+    page.wait_for_selector("#daily-board tr.you")

@@ -7,6 +7,7 @@ import argparse
 import uvicorn
 
 from dehla.web.app import WebSettings, create_app
+from dehla.web.daily import DailySettings
 from dehla.web.storage import open_storage
 
 
@@ -23,6 +24,8 @@ def main() -> None:
     parser.add_argument("--lease-seconds", type=float, default=5.0)
     parser.add_argument("--bot-workers", type=int, default=0)
     parser.add_argument("--node", default=None)
+    parser.add_argument("--daily-deals", type=int, default=1)
+    parser.add_argument("--daily-bot", default="heuristic")
     args = parser.parse_args()
     settings = WebSettings(
         bot_delay=args.bot_delay,
@@ -34,6 +37,7 @@ def main() -> None:
         lease_seconds=args.lease_seconds,
         bot_workers=args.bot_workers,
         node=args.node,
+        daily=DailySettings(deals=args.daily_deals, bot=args.daily_bot),
     )
     app = create_app(open_storage(args.db), settings)
     uvicorn.run(

@@ -2,8 +2,8 @@
 
 The page sends a strict Content-Security-Policy, so axe is injected into a context
 that bypasses it (``bypass_csp``); everything else is the page as players get it.
-Screens: the lobby, a table in play, the result dialog, the history, a replay and
-the scorekeeper, at a desktop size and on a phone, in English and (on a phone) in
+Screens: the lobby, a table in play, the result dialog, the history, a replay,
+the scorekeeper and the daily duplicate, at a desktop size and on a phone, in English and (on a phone) in
 every other language offered, with the page's ``lang`` attribute set to it.
 """
 
@@ -71,6 +71,7 @@ SCREENS: dict[str, Callable[[Any, LiveServer, tuple[str, int], str], object]] = 
     "history": lambda page, server, match, lang: page_walk.history(page, server, lang),
     "replay": lambda page, server, match, lang: page_walk.replay(page, server, match, lang),
     "scorekeeper": lambda page, server, match, lang: page_walk.scorekeeper(page, server, lang),
+    "daily": lambda page, server, match, lang: page_walk.daily_played(page, server, lang),
 }
 #: English at a desktop size and on a phone; every other language on a phone, where its longer words wrap most.
 SIZES = [("en", 1280), ("en", 375), *((lang, 375) for lang in i18n.LANGUAGES if lang != "en")]

@@ -24,6 +24,7 @@ from dehla.engine.events import Trick
 from dehla.rules import parse_rules
 from dehla.web.log import replay_log, upgrade_entry
 from dehla.web.storage import PostgresStorage, StaleLog, TableRow
+from dehla.web.storage.migrations import CURRENT
 
 BASE = os.environ.get("DEHLA_TEST_POSTGRES", "")
 
@@ -526,4 +527,4 @@ def test_a_postgresql_database_of_the_release_before_upgrades_with_private_match
 
     asyncio.run(run())
     with psycopg.connect(cluster_db, autocommit=True) as connection:
-        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(CURRENT,)]

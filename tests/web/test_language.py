@@ -42,7 +42,9 @@ NOT_TRIGGERED = {
     "illegal_action": "unreachable: every action kind has its own reason",
     "bad_request": "a library error the scorekeeper does not turn into its own code",
     "not_found": "a file of the page missing from the installation",
-    "not_now": "registered, but no part of the server refuses with it",
+    "not_now": "a rematch at a daily duplicate's table: brought about in tests/web/test_daily.py",
+    "daily_no_deal": "needs a player's cookie: brought about in tests/web/test_daily.py",
+    "daily_played": "needs a player's cookie and a finished game: brought about in tests/web/test_daily.py",
     "seat_owned": "needs two player identities (cookies): brought about in tests/web/test_players.py",
     "invite_reused": "the host's notice of the same: tests/web/test_players.py",
     "analysis_busy": "a full analysis queue: brought about in tests/web/test_players.py",
@@ -153,6 +155,7 @@ SCREENS: dict[str, Callable[[Any, LiveServer, tuple[str, int], str], object]] = 
     "replay": lambda page, server, match, lang: page_walk.replay(page, server, match, lang),
     "scorekeeper": lambda page, server, match, lang: page_walk.scorekeeper(page, server, lang),
     "scorekeeper-refusal": lambda page, server, match, lang: _scorekeeper_refused(page, server, lang),
+    "daily": lambda page, server, match, lang: page_walk.daily_played(page, server, lang),
 }
 #: Screens kept as screenshots for people to look at, per language (on a phone, 375 px wide).
 SHOTS = {lang: {"lobby": f"{lang}-lobby", "table": f"{lang}-table"} for lang in LATIN}
@@ -247,6 +250,9 @@ def _http_refusals(server: LiveServer, refusals: Refusals, finished: tuple[str, 
     http(server, "GET", "/api/tables/nope")
     http(server, "GET", "/api/history/nope/1/replay")
     http(server, "GET", f"/api/history/{finished[0]}/{finished[1]}/analysis/99")
+    http(server, "POST", "/api/daily/play", {"deal": 0})  # no player cookie
+    http(server, "GET", "/api/daily/2999-01-01")
+    http(server, "GET", "/api/daily/2001-01-01/games/nope/replay")
     # joining: a table in play with a person and bots (listed), and a private table with an invite
     listed = page_walk.create_table(server, "mendikot")
     private = server.post(

@@ -26,6 +26,7 @@ from dehla.web.app import WebSettings, create_app
 from dehla.web.messages import WebError
 from dehla.web.players import COOKIE, Identities
 from dehla.web.storage import open_storage
+from dehla.web.storage.migrations import CURRENT
 
 RANDOM_BOTS = [{"kind": "bot", "bot": "random"}] * 3
 
@@ -329,7 +330,7 @@ def test_a_database_of_the_release_before_opens_with_everything_kept_and_private
             socket.send_json({"type": "hello", "token": OLD_WAITING_TOKEN})
             assert _until(socket, lambda m: m["type"] == "state")["seat"] == 0
     with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(CURRENT,)]
         logs_after = connection.execute("SELECT table_id, seq, entry FROM log ORDER BY table_id, seq").fetchall()
         assert set(logs_before) <= set(logs_after)  # every entry kept (a seat taken above adds one)
         for key, record in records_before.items():

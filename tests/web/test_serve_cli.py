@@ -19,6 +19,8 @@ def _serve(*args: str) -> subprocess.CompletedProcess[str]:
         (["--port", "eighty"], "not a whole number"),
         (["--port", "70000"], "must be 0..65535"),
         (["--bot-delay", "-1"], "0..3600"),
+        (["--daily-deals", "0"], "1..12"),
+        (["--daily-preset", "whist"], "no preset 'whist'"),
         (["--db", "mysql://x/y"], "not supported"),
         (["--db", "sqlite://nope"], "sqlite:///"),
         (["--db", "/no/such/dir/at/all/x.sqlite3"], "cannot open the SQLite database"),

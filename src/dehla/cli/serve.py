@@ -46,6 +46,15 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _preset(text: str) -> str:
+    """A preset's name (the daily duplicate's rules)."""
+    from dehla.rules import PRESETS
+
+    if text not in PRESETS:
+        raise argparse.ArgumentTypeError(f"no preset {text!r}; presets are: {', '.join(PRESETS)}")
+    return text
+
+
 def _count(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -134,6 +143,7 @@ def add_parser(commands: Any) -> None:
         metavar="SECONDS",
         help="longest wait between hands for people to read the summary (default 20)",
     )
+    _add_daily_options(parser)
     parser.add_argument(
         "--allow-origin",
         type=_origin,
@@ -144,6 +154,24 @@ def add_parser(commands: Any) -> None:
         "https://cards.example.org (repeatable; the server's own origin is always allowed)",
     )
     parser.set_defaults(run=run)
+
+
+def _add_daily_options(parser: argparse.ArgumentParser) -> None:
+    """The daily duplicate's options (``dehla.web.daily``)."""
+    parser.add_argument(
+        "--daily-deals",
+        type=_count(1, 12),
+        default=4,
+        metavar="N",
+        help="deals a day in the daily duplicate, the same for everyone (default 4)",
+    )
+    parser.add_argument(
+        "--daily-preset",
+        type=_preset,
+        default="pagat",
+        metavar="PRESET",
+        help="the rules of the daily duplicate's deals (default pagat)",
+    )
 
 
 def serve_options(args: argparse.Namespace) -> ServeOptions:
@@ -158,6 +186,8 @@ def serve_options(args: argparse.Namespace) -> ServeOptions:
         allowed_origins=tuple(args.allow_origin),
         bot_workers=bot_workers,
         lease_seconds=args.lease_seconds or DEFAULT_LEASE_SECONDS,
+        daily_deals=args.daily_deals,
+        daily_preset=args.daily_preset,
     )
 
 

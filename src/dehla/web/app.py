@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -21,7 +21,8 @@ from starlette.staticfiles import StaticFiles
 from dehla.web.analysis import WEB_NODE_LIMIT, AnalysisService
 from dehla.web.botpool import DEFAULT_BOTS_PER_WORKER, BotPool, SolverPreparation
 from dehla.web.cluster import DEFAULT_LEASE_SECONDS
-from dehla.web.endpoints import history, lobby, me, pages, passkeys, queue, ratings
+from dehla.web.daily import DailyService, DailySettings
+from dehla.web.endpoints import daily, history, lobby, me, pages, passkeys, queue, ratings
 from dehla.web.endpoints.common import ServerOptions, Shared
 from dehla.web.endpoints.pages import PAGES, STATIC_DIR
 from dehla.web.players import Identities, PlayerMiddleware
@@ -61,13 +62,15 @@ class WebSettings:
     #: Compile the solver's kernel into its cache aside at startup (``dehla serve`` does; the tests, whose process
     #: has it compiled already, do not).
     prepare_solver: bool = False
+    #: The daily duplicate: deals a day, their preset, and the bot of the other seats and of the reference play
+    #: (the tests choose a quick one).
+    daily: DailySettings = field(default_factory=DailySettings)
 
 
-def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlette:
-    """The web app over ``storage``; tables are resumed from it at startup."""
-    settings = settings or WebSettings()
+def _table_service(storage: Storage, settings: WebSettings) -> TableService:
+    """The tables of the server, with their timings and the bots' worker pool."""
     pool = BotPool(settings.bot_workers, settings.bots_per_worker) if settings.bot_workers > 0 else None
-    service = TableService(
+    return TableService(
         storage,
         bot_delay=settings.bot_delay,
         hand_pause=settings.hand_pause,
@@ -77,6 +80,12 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         node=settings.node,
         address=settings.address,
     )
+
+
+def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlette:
+    """The web app over ``storage``; tables are resumed from it at startup."""
+    settings = settings or WebSettings()
+    service = _table_service(storage, settings)
     found = Shared(
         storage=storage,
         service=service,
@@ -85,6 +94,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         identities=Identities(),
         matchmaker=Matchmaker(storage, service),
         options=ServerOptions(settings.allowed_origins, settings.rate, settings.burst, settings.kick_after),
+        daily=DailyService(storage, service, settings.daily),
     )
 
     @contextlib.asynccontextmanager
@@ -96,6 +106,7 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         try:
             yield
         finally:
+            await found.daily.close()
             await service.stop()
             found.analyses.close()
 
@@ -129,6 +140,14 @@ def create_app(storage: Storage, settings: WebSettings | None = None) -> Starlet
         Route("/api/history/{table_id}/{match_no:int}/replay", history.replay_view),
         Route("/api/history/{table_id}/{match_no:int}/analysis/{hand:int}", history.analysis_view),
         Route("/api/history/{table_id}/{match_no:int}/analysis/{hand:int}/progress", history.analysis_progress),
+        Route("/api/daily", daily.today),
+        Route("/api/daily/days", daily.days),
+        Route("/api/daily/play", daily.play, methods=["POST"]),
+        Route("/api/daily/{day}", daily.day),
+        Route("/api/daily/{day}/games/{table_id}/replay", daily.game_replay),
+        Route("/api/daily/{day}/games/{table_id}/record", daily.game_record),
+        Route("/api/daily/{day}/games/{table_id}/analysis/{hand:int}", daily.game_analysis),
+        Route("/api/daily/{day}/games/{table_id}/analysis/{hand:int}/progress", daily.game_analysis_progress),
         Route("/api/scorekeeper", lobby.scorekeeper, methods=["POST"]),
         Route("/api/rules", lobby.rules_check, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", lobby.socket),

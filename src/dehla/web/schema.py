@@ -22,6 +22,7 @@ from typing import Literal, NotRequired, TypedDict
 from dehla.engine.observe import ObservationJSON
 from dehla.errors import DehlaError
 from dehla.rules import RuleOptions, RulesJSON
+from dehla.web.daily_deal import FixedDealJSON
 from dehla.web.messages import Param
 
 __all__ = [
@@ -194,6 +195,8 @@ class TableMeta(TypedDict, total=False):
     first_listed: bool
     #: Matches at the table change the players' ratings.
     rated: bool
+    #: The one deal the table plays (the daily duplicate's tables; ``daily_deal.FixedDeal``).
+    fixed_deal: FixedDealJSON
 
 
 def read_meta(raw: object, table_id: str) -> TableMeta:
@@ -233,6 +236,13 @@ def read_meta(raw: object, table_id: str) -> TableMeta:
         meta["first_listed"] = fields.flag("first_listed")
     if "rated" in data:
         meta["rated"] = fields.flag("rated")
+    if "fixed_deal" in data:
+        seed = Fields(data["fixed_deal"], f"table {table_id}: fixed_deal").text("seed")
+        try:
+            bytes.fromhex(seed)
+        except ValueError:
+            raise DehlaError(f"table {table_id}: fixed_deal: 'seed' must be hex digits") from None
+        meta["fixed_deal"] = {"seed": seed}
     return meta
 
 
@@ -297,6 +307,8 @@ class TableInfo(TypedDict):
     rated: bool
     #: The commitment to the latest hand's deal, and its seed once that hand is over (``None`` before a deal).
     deal: DealSeal | None
+    #: The table plays one deal and ends (the daily duplicate's): no next hand, no rematch.
+    one_deal: bool
 
 
 class LastAction(TypedDict):

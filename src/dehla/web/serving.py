@@ -36,6 +36,9 @@ class ServeOptions:
     allowed_origins: tuple[str, ...]
     bot_workers: int
     lease_seconds: float
+    #: The daily duplicate: deals a day and their preset.
+    daily_deals: int = 4
+    daily_preset: str = "pagat"
 
 
 def bot_workers_for(processes: int) -> int:
@@ -58,6 +61,7 @@ def make_server(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000
     import uvicorn
 
     from dehla.web.app import WebSettings, create_app
+    from dehla.web.daily import DailySettings
     from dehla.web.storage import open_storage
 
     settings = WebSettings(
@@ -67,6 +71,7 @@ def make_server(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000
         bot_workers=options.bot_workers,
         lease_seconds=options.lease_seconds,
         prepare_solver=True,
+        daily=DailySettings(deals=options.daily_deals, preset=options.daily_preset),
         address=f"{socket.gethostname()}:{port} pid {os.getpid()}",
     )
     app = create_app(open_storage(options.db), settings)

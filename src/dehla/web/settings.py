@@ -14,6 +14,7 @@ from typing import Literal
 from dehla.bots import BOTS, bot_names
 from dehla.errors import DehlaError
 from dehla.rules import Rules, parse_rules
+from dehla.web.daily_deal import FixedDeal
 from dehla.web.messages import WebError, register
 
 __all__ = [
@@ -126,6 +127,8 @@ class TableSettings:
     trick_pause: float
     #: Matches here change the players' ratings (``dehla.web.ratings``): every seat is a person's.
     rated: bool = False
+    #: The one deal the table plays, then ends (the daily duplicate's tables; never from a lobby's request).
+    fixed: FixedDeal | None = None
 
     @property
     def me(self) -> int | None:

@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse
 
 from dehla.web.analysis import AnalysisService
 from dehla.web.botpool import SolverPreparation
+from dehla.web.daily import DailyService
 from dehla.web.messages import WebError, register
 from dehla.web.players import Identities, Viewer, player_of
 from dehla.web.queue import Matchmaker
@@ -76,6 +77,8 @@ class Shared:
     identities: Identities
     matchmaker: Matchmaker
     options: ServerOptions
+    #: The daily duplicate (``dehla.web.daily``).
+    daily: DailyService
 
 
 def shared(connection: HTTPConnection) -> Shared:

@@ -18,7 +18,16 @@ __all__ = ["STATIC_DIR", "PAGES", "page", "meta", "catalog", "catalog_module", "
 
 STATIC_DIR = Path(__file__).parent.parent / "static"
 #: Page paths the single-page app answers (the script reads the path).
-PAGES = ("/", "/t/{table_id}", "/history", "/replay/{table_id}/{match_no:int}", "/scorekeeper")
+PAGES = (
+    "/",
+    "/t/{table_id}",
+    "/history",
+    "/replay/{table_id}/{match_no:int}",
+    "/scorekeeper",
+    "/daily",
+    "/daily/{day}",
+    "/daily/{day}/replay/{table_id}",
+)
 
 
 async def page(request: Request) -> Response:

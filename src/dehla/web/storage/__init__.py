@@ -31,7 +31,16 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 from dehla.errors import DehlaError
-from dehla.web.storage.model import FinishedMatch, LeaseLost, QueueEntry, QueueKey, StaleLog, Storage, TableRow
+from dehla.web.storage.model import (
+    DailyEntry,
+    FinishedMatch,
+    LeaseLost,
+    QueueEntry,
+    QueueKey,
+    StaleLog,
+    Storage,
+    TableRow,
+)
 from dehla.web.storage.postgres import FORGET_AFTER, PostgresStorage
 from dehla.web.storage.sqlite import SQLiteStorage
 
@@ -39,6 +48,7 @@ __all__ = [
     "Storage",
     "TableRow",
     "FinishedMatch",
+    "DailyEntry",
     "QueueKey",
     "QueueEntry",
     "SQLiteStorage",

@@ -124,6 +124,20 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
         _private_unless_listed,
     ),
+    Migration(
+        3,
+        "the daily duplicate: each day's seed, the players' entries, the bots' own results",
+        (
+            "CREATE TABLE IF NOT EXISTS daily_days (day TEXT PRIMARY KEY, seed TEXT NOT NULL, "
+            "commitment TEXT NOT NULL, created DOUBLE PRECISION NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS daily_entries (day TEXT NOT NULL, deal INTEGER NOT NULL, "
+            "player TEXT NOT NULL, name TEXT NOT NULL, table_id TEXT NOT NULL, started DOUBLE PRECISION NOT NULL, "
+            "result TEXT, PRIMARY KEY (day, deal, player))",
+            "CREATE INDEX IF NOT EXISTS daily_entries_player ON daily_entries (player)",
+            "CREATE TABLE IF NOT EXISTS daily_reference (day TEXT NOT NULL, deal INTEGER NOT NULL, "
+            "result TEXT NOT NULL, PRIMARY KEY (day, deal))",
+        ),
+    ),
 )
 
 CURRENT = MIGRATIONS[-1].version if MIGRATIONS else 1

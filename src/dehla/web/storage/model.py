@@ -61,6 +61,20 @@ class FinishedMatch:
 
 
 @dataclass(frozen=True)
+class DailyEntry:
+    """A player's game of one of a day's daily deals (``dehla.web.daily``): the table made for it, and once the
+    hand is over its result (a JSON object: the player's team's tens and tricks, whether it won)."""
+
+    day: str
+    deal: int
+    player: str
+    name: str
+    table_id: str
+    started: float
+    result: Mapping[str, object] | None = None
+
+
+@dataclass(frozen=True)
 class QueueKey:
     """One queue of "Find a game": a preset, the match's target, rated or casual."""
 
@@ -248,4 +262,31 @@ class Storage(Protocol):
     async def queue_seat(self, table_id: str, seats: Mapping[str, int | None]) -> None:
         """The table the players were claimed for exists: each one's seat (``None``: it could not be made, they wait
         again)."""
+        ...
+
+    async def daily_day(self, day: str, seed: str, commitment: str, at: float) -> tuple[str, str]:
+        """The day's seed and commitment: those given if the day has none yet, else those kept (every process of a
+        cluster gets the same)."""
+        ...
+
+    async def daily_days(self, before: str, limit: int = 60) -> list[tuple[str, str, str]]:
+        """The days before ``before`` (ISO dates), newest first: day, seed, commitment."""
+        ...
+
+    async def daily_enter(self, entry: DailyEntry) -> DailyEntry:
+        """Keep a player's entry for a deal, unless they have one: returns the entry kept (theirs or this one)."""
+        ...
+
+    async def daily_entries(self, day: str) -> list[DailyEntry]:
+        """Every entry of a day, by deal, oldest first."""
+        ...
+
+    async def daily_result(self, day: str, deal: int, player: str, result: Mapping[str, object]) -> None: ...
+
+    async def daily_reference(self, day: str, deal: int) -> Mapping[str, object] | None:
+        """The bots' own result of a deal, if it was played."""
+        ...
+
+    async def save_daily_reference(self, day: str, deal: int, result: Mapping[str, object]) -> None:
+        """Keep the bots' own result of a deal (the first kept stays)."""
         ...

@@ -20,13 +20,22 @@ from typing import Any, TypedDict
 from dehla.errors import DehlaError
 from dehla.web.storage.connections import NOTIFY, Announcer, PostgresPool, connect
 from dehla.web.storage.migrations import migrate
-from dehla.web.storage.model import FinishedMatch, LeaseLost, QueueEntry, QueueKey, StaleLog, TableRow
+from dehla.web.storage.model import DailyEntry, FinishedMatch, LeaseLost, QueueEntry, QueueKey, StaleLog, TableRow
 from dehla.web.storage.sql import (
     ADD_PASSKEY,
     BAN,
     BANS,
     BLOCK,
     CANDIDATES,
+    DAILY_DAY,
+    DAILY_DAY_ADD,
+    DAILY_DAYS,
+    DAILY_ENTER,
+    DAILY_ENTRIES,
+    DAILY_ENTRY,
+    DAILY_REFERENCE,
+    DAILY_REFERENCE_ADD,
+    DAILY_RESULT,
     FINISHED_COLUMNS,
     FOLLOW,
     FRIENDS,
@@ -50,9 +59,11 @@ from dehla.web.storage.sql import (
     SET_RATING,
     VISIBLE,
     access_json,
+    daily_entry_row,
     dumps,
     finished_match,
     friend_row,
+    json_object,
     notice_row,
     pick_group,
     queue_seat_statement,
@@ -533,3 +544,33 @@ class PostgresStorage:
             for player, seat in seats.items():
                 sql, params = queue_seat_statement(table_id, player, seat)
                 await connection.execute(sql.replace("?", "%s"), params)
+
+    # -- the daily duplicate -----------------------------------------------------------------
+
+    async def daily_day(self, day: str, seed: str, commitment: str, at: float) -> tuple[str, str]:
+        await self._pool.execute(DAILY_DAY_ADD.replace("?", "%s"), (day, seed, commitment, at))
+        rows = await self._pool.execute(DAILY_DAY.replace("?", "%s"), (day,))
+        return str(rows[0][0]), str(rows[0][1])
+
+    async def daily_days(self, before: str, limit: int = 60) -> list[tuple[str, str, str]]:
+        rows = await self._pool.execute(DAILY_DAYS.replace("?", "%s"), (before, limit))
+        return [(str(day), str(seed), str(commitment)) for day, seed, commitment in rows]
+
+    async def daily_enter(self, entry: DailyEntry) -> DailyEntry:
+        values = (entry.day, entry.deal, entry.player, entry.name, entry.table_id, entry.started)
+        await self._pool.execute(DAILY_ENTER.replace("?", "%s"), values)
+        rows = await self._pool.execute(DAILY_ENTRY.replace("?", "%s"), (entry.day, entry.deal, entry.player))
+        return daily_entry_row(rows[0])
+
+    async def daily_entries(self, day: str) -> list[DailyEntry]:
+        return [daily_entry_row(row) for row in await self._pool.execute(DAILY_ENTRIES.replace("?", "%s"), (day,))]
+
+    async def daily_result(self, day: str, deal: int, player: str, result: Mapping[str, object]) -> None:
+        await self._pool.execute(DAILY_RESULT.replace("?", "%s"), (dumps(result), day, deal, player))
+
+    async def daily_reference(self, day: str, deal: int) -> Mapping[str, object] | None:
+        rows = await self._pool.execute(DAILY_REFERENCE.replace("?", "%s"), (day, deal))
+        return json_object(str(rows[0][0]), "daily reference") if rows else None
+
+    async def save_daily_reference(self, day: str, deal: int, result: Mapping[str, object]) -> None:
+        await self._pool.execute(DAILY_REFERENCE_ADD.replace("?", "%s"), (day, deal, dumps(result)))

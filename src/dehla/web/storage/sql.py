@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dehla.errors import DehlaError
-from dehla.web.storage.model import FinishedMatch, QueueEntry, QueueKey, SQLParam
+from dehla.web.storage.model import DailyEntry, FinishedMatch, QueueEntry, QueueKey, SQLParam
 
 
 def dumps(value: object) -> str:
@@ -51,6 +51,7 @@ PLAYER_ROWS = (
     ("friends", "player"),
     ("seen", "player"),
     ("notices", "player"),
+    ("daily_entries", "player"),
 )
 FOLLOW = "INSERT INTO friends (player, friend, name) VALUES (?, ?, ?) ON CONFLICT (player, friend) DO NOTHING"
 FRIENDS = (
@@ -192,3 +193,32 @@ def finished_match(row: Sequence[object]) -> FinishedMatch:
         tuple(str(item) for item in players) if isinstance(players, list) else (),
         tuple(str(item) for item in hashes) if isinstance(hashes, list) else (),
     )
+
+
+#: The daily duplicate (``dehla.web.daily``): each day's seed, the players' entries, the bots' own results.
+DAILY_DAY_ADD = (
+    "INSERT INTO daily_days (day, seed, commitment, created) VALUES (?, ?, ?, ?) ON CONFLICT (day) DO NOTHING"
+)
+DAILY_DAY = "SELECT seed, commitment FROM daily_days WHERE day = ?"
+DAILY_DAYS = "SELECT day, seed, commitment FROM daily_days WHERE day < ? ORDER BY day DESC LIMIT ?"
+DAILY_ENTER = (
+    "INSERT INTO daily_entries (day, deal, player, name, table_id, started) VALUES (?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (day, deal, player) DO NOTHING"
+)
+DAILY_ENTRY = (
+    "SELECT day, deal, player, name, table_id, started, result FROM daily_entries "
+    "WHERE day = ? AND deal = ? AND player = ?"
+)
+DAILY_ENTRIES = (
+    "SELECT day, deal, player, name, table_id, started, result FROM daily_entries WHERE day = ? ORDER BY deal, started"
+)
+DAILY_RESULT = "UPDATE daily_entries SET result = ? WHERE day = ? AND deal = ? AND player = ?"
+DAILY_REFERENCE = "SELECT result FROM daily_reference WHERE day = ? AND deal = ?"
+DAILY_REFERENCE_ADD = (
+    "INSERT INTO daily_reference (day, deal, result) VALUES (?, ?, ?) ON CONFLICT (day, deal) DO NOTHING"
+)
+
+
+def daily_entry_row(row: Sequence[Any]) -> DailyEntry:
+    result = None if row[6] is None else json_object(str(row[6]), "daily result")
+    return DailyEntry(str(row[0]), int(row[1]), str(row[2]), str(row[3]), str(row[4]), float(row[5]), result)

@@ -16,6 +16,7 @@ from dehla.engine.fairdeal import commitment_of
 from dehla.engine.observe import ObservationJSON, action_text_for
 from dehla.engine.state import Match
 from dehla.rules import Rules
+from dehla.web.daily_deal import FixedDeal
 from dehla.web.schema import (
     DealSeal,
     FinishedTrick,
@@ -52,6 +53,8 @@ class ShownTable(Protocol):
     host: int | None
     trick_pause: float
     rated: bool
+    #: The one deal the table plays, if it plays only one (the daily duplicate's).
+    fixed: FixedDeal | None
     match: Match | None
     seq: int
     last: LastAction | None
@@ -108,6 +111,7 @@ def public_info(table: ShownTable, now: float) -> TableInfo:
         "trick_pause": table.trick_pause,
         "rated": table.rated,
         "deal": deal_seal(table),
+        "one_deal": table.fixed is not None,
     }
 
 

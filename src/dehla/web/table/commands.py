@@ -12,6 +12,7 @@ from typing import Protocol
 from dehla.engine.actions import Action, parse_action
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
+from dehla.web.daily_deal import FixedDeal
 from dehla.web.messages import WebError, english
 from dehla.web.protocol import ActRequest, ClientMessage
 from dehla.web.schema import ServerMessage
@@ -39,6 +40,8 @@ class CommandedTable(Protocol):
     chat: TableChat
     replica: Replica
     seating: Seating
+    #: The one deal the table plays (no rematch after it).
+    fixed: FixedDeal | None
 
     @property
     def storage(self) -> Storage: ...
@@ -78,6 +81,8 @@ async def dispatch(table: CommandedTable, client: Listener, request: ClientMessa
         starting = request["type"] == "start"
         needed, refusal = ("waiting", "match_started") if starting else ("over", "rematch_not_yet")
         require_seat(client)
+        if not starting and table.fixed is not None:
+            raise WebError("not_now", "conflict")  # a table of one fixed deal ends with it
         if table.status != needed:
             raise WebError(refusal, "conflict")
         await table.start_match()

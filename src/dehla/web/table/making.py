@@ -6,6 +6,7 @@ import random
 import time
 
 from dehla.rules import parse_rules
+from dehla.web.daily_deal import FixedDeal
 from dehla.web.log import upgrade_entry
 from dehla.web.schema import read_meta
 from dehla.web.settings import TableSettings
@@ -51,9 +52,10 @@ def new_table(
         rated=settings.rated,
         watchers_allowed=settings.watchers_allowed,
         trick_pause=settings.trick_pause,
-        host=settings.me,
+        host=settings.me if settings.fixed is None else None,  # a daily game has no host: nothing to change
         watch_hash=hash_token(watch),
         rng=random.Random(context.deal_rng.getrandbits(64)),
+        fixed=settings.fixed,
     )
     session.make_bots()
     return session, tokens, watch
@@ -83,6 +85,7 @@ async def restore_table(context: SessionContext, row: TableRow, default_pause: f
         watch_hash=meta.get("watch_hash"),
         rated=meta.get("rated", False),
         rng=random.Random(context.deal_rng.getrandbits(64)),
+        fixed=FixedDeal.from_hex(meta["fixed_deal"]["seed"]) if "fixed_deal" in meta else None,
     )
     entries = [upgrade_entry(raw) for raw in await context.storage.load_log(row.table_id)]
     # a table made before the first setting was kept: as listed as now, unless the host ever changed it

@@ -46,6 +46,7 @@ from dehla.engine.fairdeal import SEED_BYTES, deal_from_seed
 from dehla.engine.state import Match, draw_first_dealer
 from dehla.rules import Rules
 from dehla.web.botpool import BotPool
+from dehla.web.daily_deal import FixedDeal
 from dehla.web.log import (
     LogEntry,
     action_entry,
@@ -232,11 +233,10 @@ class TableSession:
     blocking: dict[Listener, frozenset[str]] = field(default_factory=dict)
     #: The seed of each hand of the match in play (secret until its hand is over; ``None`` for an old deal).
     seeds: list[bytes | None] = field(default_factory=list)
-    #: Where this table's seed of hand ``n`` comes from, when not from ``context.new_seed`` (a table dealing
-    #: deals fixed in advance, such as a daily duplicate's).
-    seed_for_hand: Callable[[int], bytes] | None = None
     #: Tasks of the session's own (kept until done: the loop holds tasks only weakly).
     background: set[asyncio.Future[None]] = field(default_factory=set)
+    #: A table that plays one given deal and ends after it (the daily duplicate's), or ``None``: random deals.
+    fixed: FixedDeal | None = None
 
     def __post_init__(self) -> None:
         self.driver = TableDriver(self)
@@ -256,7 +256,7 @@ class TableSession:
         self.bots[seat] = make_bot(self.seats[seat].bot, seed)
 
     def meta(self) -> TableMeta:
-        return {
+        meta: TableMeta = {
             "title": self.title,
             "rules": self.rules.to_json(),
             "seats": [seat.to_meta() for seat in self.seats],
@@ -272,6 +272,9 @@ class TableSession:
             "first_listed": self.first_listed,
             "rated": self.rated,
         }
+        if self.fixed is not None:
+            meta["fixed_deal"] = self.fixed.to_json()
+        return meta
 
     async def save_meta(self) -> None:
         await self.context.storage.update_table(self.table_id, self.meta())
@@ -479,15 +482,16 @@ class TableSession:
         await self.step(action_entry(seat, action, by), lease)
         self.broadcast()
         match = self.match
-        if match is not None and match.is_over:
+        if match is not None and (match.is_over or (self.fixed is not None and match.results)):
             await self.finish()
 
     async def deal(self, lease: bool = False) -> None:
         match = self.match
         assert match is not None and match.is_chance
-        # every deal follows from a secret seed the table commits to now and reveals when the hand is over
+        # every deal follows from a secret seed the table commits to now and reveals when the hand is over; a
+        # fixed deal's seed (the daily duplicate's) is its own, so its one hand is checked like any other
         number = match.hand_number
-        seed = self.context.new_seed() if self.seed_for_hand is None else self.seed_for_hand(number)
+        seed = self.context.new_seed() if self.fixed is None else self.fixed.seed
         await self.step(deal_entry(deal_from_seed(self.rules, seed, number), seed), lease)
         self.broadcast()
 
@@ -497,14 +501,16 @@ class TableSession:
             await self.start_match()
 
     async def start_match(self) -> None:
-        first = draw_first_dealer(self.rules.players, self.context.deal_rng)
+        fixed = self.fixed
+        players = self.rules.players
+        first = draw_first_dealer(players, self.context.deal_rng) if fixed is None else fixed.first_dealer(players)
         await self.step(match_entry(self.match_no + 1, first))
         await self.save_meta()
         self.broadcast()
 
     async def finish(self) -> None:
         match = self.match
-        assert match is not None and match.is_over
+        assert match is not None and (match.is_over or self.fixed is not None)
         self.status = "over"
         await self.save_meta()
         await save_finished(self, self.match_no, match, await log_entries(self))

@@ -63,6 +63,7 @@ export class LobbyPage {
         t("Play now against bots")),
       h("p", {class: "check"}, h("label", {class: "check"}, quickOpen, " " + t("Let others watch and take a bot's seat"))),
       h("p", {class: "muted", id: "quick-private"}, t("Only you see this game unless you open it: it is not in the lobby or the public history.")),
+      h("p", {}, h("a", {href: "/daily", "data-link": true, id: "daily-link"}, t("Daily duplicate: today's deals, the same for everyone"))),
       app.meta.solver_preparing ? h("p", {class: "muted", id: "solver-preparing"}, t("The strong bots are getting ready: after an install the solver is compiled once, which takes a minute or two. Until then they play simpler moves.")) : null,
       glossary());
     this.root.append(h("div", {class: "lobby"}, quick, this.findPanel(nameInput), this.form(nameInput),

@@ -11,6 +11,7 @@ import {ReplayPage} from "./replay.js";
 import {ScorekeeperPage} from "./scorekeeper.js";
 import {TablePage} from "./table/page.js";
 import {themePicker} from "./themes.js";
+import {DailyPage, dailyReplay} from "./daily.js";
 
 function resolve(path, root) {
   let found;
@@ -18,6 +19,8 @@ function resolve(path, root) {
   if (path === "/history") return new HistoryPage(root);
   if ((found = path.match(/^\/replay\/([A-Za-z0-9_-]+)\/(\d+)$/))) return new ReplayPage(found[1], Number(found[2]), root);
   if (path === "/scorekeeper") return new ScorekeeperPage(root);
+  if ((found = path.match(/^\/daily(?:\/(\d{4}-\d{2}-\d{2}))?$/))) return new DailyPage(found[1] || null, root);
+  if ((found = path.match(/^\/daily\/(\d{4}-\d{2}-\d{2})\/replay\/([A-Za-z0-9_-]+)$/))) return dailyReplay(found[1], found[2], root);
   return new LobbyPage(root);
 }
 

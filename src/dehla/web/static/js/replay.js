@@ -38,11 +38,12 @@ export function handSteps(recordHand, replayHand, players) {
 }
 
 export class ReplayPage {
-  constructor(tableId, matchNo, root) {
+  /** `base`: where the match's record and analysis are asked for (the daily duplicate's games have their own). */
+  constructor(tableId, matchNo, root, base = null) {
     this.root = root;
     this.hand = 0;
     this.trick = 0;
-    this.base = "/api/history/" + tableId + "/" + matchNo;
+    this.base = base || "/api/history/" + tableId + "/" + matchNo;
     this.download = this.base + "/record";
     this.analyses = {};  // hand number -> the solver's analysis, or "loading", or an error message
     api(this.base + "/replay").then((data) => { this.data = data; this.render(); })

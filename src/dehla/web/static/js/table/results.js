@@ -109,12 +109,16 @@ export class ResultsDialog {
         h("p", {}, tn("Final score {a}–{b}, after {n} hand.", "Final score {a}–{b}, after {n} hands.", obs.match.hands.length,
           {a: names[order[0]] + " " + obs.match.score[order[0]], b: obs.match.score[order[1]] + " " + names[order[1]]}))));
       if (table.status === "over") {
-        if (mySeat !== null) buttons.append(h("button", {type: "button", class: "primary", id: "rematch", onclick: () => {
+        if (table.one_deal) buttons.append(backToDaily(() => this.remove()));
+        else if (mySeat !== null) buttons.append(h("button", {type: "button", class: "primary", id: "rematch", onclick: () => {
           this.page.send({type: "rematch"}); this.acknowledge();
         }}, t("Rematch")));
         buttons.append(h("a", {class: "button", href: "/replay/" + table.id + "/" + table.match_no, "data-link": true,
           onclick: () => this.remove()}, t("Watch the replay")));
       }
+      buttons.append(h("button", {type: "button", id: "next-hand", onclick: () => this.acknowledge()}, t("Close")));
+    } else if (table.one_deal && table.status === "over") {  // a daily duplicate's game: its one deal is played
+      buttons.append(backToDaily(() => this.remove()));
       buttons.append(h("button", {type: "button", id: "next-hand", onclick: () => this.acknowledge()}, t("Close")));
     } else {
       const between = obs.phase === "deal" && mySeat !== null;
@@ -153,9 +157,15 @@ export function matchPanel(page) {
       : winner === mySeat % 2 ? t("Your team wins the match!") : t("The other team wins the match.")));
   if (table.status === "over") {
     box.append(h("p", {class: "buttons"},
-      mySeat !== null ? h("button", {type: "button", class: "primary", onclick: () => page.send({type: "rematch"})}, t("Rematch")) : null, " ",
+      mySeat !== null && !table.one_deal ? h("button", {type: "button", class: "primary", onclick: () => page.send({type: "rematch"})}, t("Rematch")) : null, " ",
       h("a", {class: "button", href: "/replay/" + table.id + "/" + table.match_no, "data-link": true}, t("Watch the replay")), " ",
       h("a", {class: "button", href: "/api/history/" + table.id + "/" + table.match_no + "/record", download: true}, t("Download the record"))));
   }
   return box;
+}
+
+/** A daily duplicate's table plays one deal: afterwards, back to the day's deals and leaderboard. */
+function backToDaily(onclick) {
+  return h("a", {class: "button primary", id: "back-to-daily", href: "/daily", "data-link": true, onclick},
+    t("Back to the daily duplicate"));
 }

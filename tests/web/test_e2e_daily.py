@@ -1,0 +1,62 @@
+"""The daily duplicate in headless Debian chromium: two players (two browser contexts) each play the day's deal
+from the daily page, and the leaderboard shows both; screenshots of the leaderboard at 375 and 1280 px."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from tests.web import page_walk
+from tests.web.helpers import LiveServer
+
+SHOTS = Path(__file__).parent / "screenshots"
+
+pytestmark = pytest.mark.skipif(not Path(page_walk.CHROMIUM).exists(), reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    db = str(tmp_path_factory.mktemp("daily") / "daily.sqlite3")
+    # one deal a day, quick bots (serve_for_tests' daily settings), short pauses
+    with LiveServer(db, bot_delay=0.02, hand_pause=60, trick_pause=0.05) as live:
+        yield live
+
+
+def _play_the_daily_deal(page: Any, server: LiveServer, name: str) -> None:
+    page.goto(server.url + "/")
+    page.fill("#player-name", name)
+    page.click("#daily-link")
+    page.wait_for_selector("#daily-play-0")
+    assert len(page.inner_text("#daily-commitment")) == 64 and page.query_selector("#daily-seed") is None
+    page.click("#daily-play-0")
+    page.wait_for_selector(".felt")
+    page_walk.play_until(page, "#hand-summary")
+    page.click("#back-to-daily")  # the table's one deal is played: no next hand, no rematch
+    page.wait_for_selector("#daily-board tr.you")
+
+
+def test_two_players_play_the_daily_deal_and_the_leaderboard_shows_both(browser: Any, server: LiveServer) -> None:
+    first = page_walk.new_page(browser)
+    second = page_walk.new_page(browser, width=375, height=812)
+    _play_the_daily_deal(first, server, "Asha")
+    _play_the_daily_deal(second, server, "Bela")
+    for page, shot in ((first, "daily-leaderboard-1280.png"), (second, "daily-leaderboard-375.png")):
+        page.goto(server.url + "/daily")
+        page.wait_for_selector("#daily-board tr.you")
+        page.wait_for_function("document.querySelectorAll('#daily-board tr').length === 3", timeout=15_000)
+        page.wait_for_selector("text=The bots' own play", timeout=30_000)  # the bots' result comes in by itself
+        board = page.inner_text("#daily-board")
+        assert "Asha" in board and "Bela" in board
+        assert page.query_selector("#daily-play-0") is None  # played: the deal offers no second game
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SHOTS / shot), full_page=True)
+    # each player's own game replays on the replay page
+    first.click("#daily-deals a[href*='/replay/']")
+    first.wait_for_selector("#replay-next")
+    assert not first.errors and not second.errors
