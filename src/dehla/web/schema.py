@@ -193,6 +193,8 @@ class TableMeta(TypedDict, total=False):
     first_listed: bool
     #: Matches at the table change the players' ratings.
     rated: bool
+    #: Hints and undo against bots are allowed (never at a rated table).
+    assists: bool
 
 
 def read_meta(raw: object, table_id: str) -> TableMeta:
@@ -232,6 +234,8 @@ def read_meta(raw: object, table_id: str) -> TableMeta:
         meta["first_listed"] = fields.flag("first_listed")
     if "rated" in data:
         meta["rated"] = fields.flag("rated")
+    if "assists" in data:
+        meta["assists"] = fields.flag("assists")
     return meta
 
 
@@ -286,6 +290,18 @@ class TableInfo(TypedDict):
     host: int | None
     trick_pause: float
     rated: bool
+    #: Hints and undo against bots are allowed here.
+    assists: bool
+    #: A claim waiting for its answers: who claims what, and the seats still to answer.
+    claim: ClaimView | None
+
+
+class ClaimView(TypedDict):
+    """A claim of the rest of the hand waiting for answers (no card: only who claims what, and who is asked)."""
+
+    seat: int
+    what: str
+    waiting: list[int]
 
 
 class LastAction(TypedDict):
@@ -368,6 +384,23 @@ class NoticeMessage(TypedDict):
     message: str
 
 
+class HintWordJSON(TypedDict):
+    """One sentence of a hint: worded by the browser from ``code`` and ``params``; ``message`` is the English."""
+
+    code: str
+    params: dict[str, Param]
+    message: str
+
+
+class HintMessage(TypedDict):
+    """To the asking window only: what the strongest bot would do at log version ``version``, and why."""
+
+    type: Literal["hint"]
+    version: int
+    action: str
+    words: list[HintWordJSON]
+
+
 class ChatMessage(TypedDict):
     type: Literal["chat"]
     id: int
@@ -408,6 +441,7 @@ ServerMessage = (
     StateMessage
     | ErrorMessage
     | NoticeMessage
+    | HintMessage
     | ChatMessage
     | ChatLogMessage
     | ReactionMessage

@@ -24,6 +24,7 @@ from dehla.web.schema import (
     StateMessage,
     TableInfo,
 )
+from dehla.web.table.claims import PendingClaim
 from dehla.web.table.driver import TableDriver
 from dehla.web.table.replica import Replica
 from dehla.web.table.seats import SeatInfo
@@ -50,6 +51,8 @@ class ShownTable(Protocol):
     host: int | None
     trick_pause: float
     rated: bool
+    assists: bool
+    claim: PendingClaim | None
     match: Match | None
     seq: int
     last: LastAction | None
@@ -104,6 +107,8 @@ def public_info(table: ShownTable, now: float) -> TableInfo:
         "host": table.host,
         "trick_pause": table.trick_pause,
         "rated": table.rated,
+        "assists": table.assists and not table.rated,
+        "claim": table.claim.view() if table.claim is not None else None,
     }
 
 

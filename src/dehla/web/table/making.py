@@ -49,6 +49,7 @@ def new_table(
         listed=settings.listed,
         first_listed=settings.listed,
         rated=settings.rated,
+        assists=settings.assists and not settings.rated,
         watchers_allowed=settings.watchers_allowed,
         trick_pause=settings.trick_pause,
         host=settings.me,
@@ -82,6 +83,7 @@ async def restore_table(context: SessionContext, row: TableRow, default_pause: f
         host=meta.get("host"),
         watch_hash=meta.get("watch_hash"),
         rated=meta.get("rated", False),
+        assists=meta.get("assists", True) and not meta.get("rated", False),
         rng=random.Random(context.deal_rng.getrandbits(64)),
     )
     entries = [upgrade_entry(raw) for raw in await context.storage.load_log(row.table_id)]
