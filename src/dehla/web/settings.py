@@ -37,7 +37,19 @@ DEFAULT_TRICK_PAUSE = 1.2
 #: The pause before each bot move: long enough to follow the play, short enough that a new player's first
 #: card comes within 3 s of opening the page when bots call and play three cards before them.
 DEFAULT_BOT_DELAY = 0.5
-_FIELDS = ("rules", "seats", "grace", "timer", "title", "name", "listed", "watchers_allowed", "trick_pause", "rated", "assists")
+_FIELDS = (
+    "rules",
+    "seats",
+    "grace",
+    "timer",
+    "title",
+    "name",
+    "listed",
+    "watchers_allowed",
+    "trick_pause",
+    "rated",
+    "assists",
+)
 
 register(
     {

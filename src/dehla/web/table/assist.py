@@ -203,7 +203,9 @@ async def claim(table: AssistedTable, client: Listener, request: ClaimRequest) -
     if table.claim is not None:
         raise WebError("claim_pending", "conflict")
     now = time.monotonic()
-    people = {other for other in range(len(table.seats)) if other % 2 != seat % 2 and table.person_in_control(other, now)}
+    people = {
+        other for other in range(len(table.seats)) if other % 2 != seat % 2 and table.person_in_control(other, now)
+    }
     pending = PendingClaim(seat, what, table.game_seq, people)
     table.claim = pending
     table.send_all(notice(f"claim_{what}", seat=seat))

@@ -9,18 +9,15 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from dehla.engine.actions import Action, parse_action
-from dehla.engine.state import Match
+from dehla.engine.actions import parse_action
 from dehla.errors import DehlaError
 from dehla.web.messages import WebError, english
 from dehla.web.protocol import ActRequest, ClientMessage
-from dehla.web.schema import ServerMessage
 from dehla.web.storage import Storage
 from dehla.web.table import assist
 from dehla.web.table.chat import TableChat
 from dehla.web.table.replica import Replica
 from dehla.web.table.seating import Seating
-from dehla.web.table.seats import SeatInfo
 from dehla.web.table.views import Listener, dumps, illegal_reason
 
 __all__ = ["CommandedTable", "dispatch", "require_seat"]
@@ -40,7 +37,6 @@ class CommandedTable(assist.AssistedTable, Protocol):
     def storage(self) -> Storage: ...
 
     async def start_match(self) -> None: ...
-
 
 
 def require_seat(client: Listener) -> int:

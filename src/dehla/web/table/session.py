@@ -73,8 +73,8 @@ from dehla.web.settings import (
 from dehla.web.storage import LeaseLost, StaleLog, Storage
 from dehla.web.table.archive import keep_finished, log_entries, rate, save_finished
 from dehla.web.table.broadcast import broadcast, hears, public_info, send_all
-from dehla.web.table.claims import PendingClaim
 from dehla.web.table.chat import CHAT_KEPT, MAX_CHAT, REACTIONS, TableChat
+from dehla.web.table.claims import PendingClaim
 from dehla.web.table.commands import dispatch, require_seat
 from dehla.web.table.driver import TableDriver
 from dehla.web.table.replica import Bus, Replica
