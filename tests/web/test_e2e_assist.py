@@ -6,6 +6,7 @@ Screenshots of a claim waiting for the other team's answer are saved in tests/we
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,10 +54,8 @@ def _my_card_turn(page: Any, timeout: float = 30000) -> None:
     while time.monotonic() < deadline:
         call = page.query_selector(".call-row button")
         if call is not None:
-            try:
+            with contextlib.suppress(playwright_api.Error):
                 call.click(timeout=1000)
-            except playwright_api.Error:
-                pass
         if page.query_selector(".hand button.legal"):
             return
         page.wait_for_timeout(50)
@@ -108,12 +107,10 @@ def _play_to_my_turn(pages: list[Any], mine: Any, timeout: float = 60) -> None:
         for page in pages:
             for selector in (".call-row button", ".hand button.legal"):
                 button = page.query_selector(selector)
-                if button is None or page is mine and selector == ".hand button.legal":
+                if button is None or (page is mine and selector == ".hand button.legal"):
                     continue
-                try:
+                with contextlib.suppress(playwright_api.Error):
                     button.click(timeout=1000)
-                except playwright_api.Error:
-                    pass
         pages[0].wait_for_timeout(60)
     raise AssertionError("never my turn")
 
