@@ -62,6 +62,19 @@ def _my_card_turn(page: Any, timeout: float = 30000) -> None:
     raise AssertionError("no card to play in time")
 
 
+def _until(page: Any, condition: Any, timeout: float = 30) -> None:
+    """Poll ``condition()`` (the page's CSP forbids the string scripts ``wait_for_function`` evaluates)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("the page never got there")
+        page.wait_for_timeout(50)
+
+
+def _toast(page: Any) -> str:
+    return str(page.eval_on_selector("#toast", "box => box.textContent"))
+
+
 def _hand(page: Any) -> list[str]:
     return list(page.eval_on_selector_all(".hand button", "all => all.map(b => b.dataset.action)"))
 
@@ -77,7 +90,7 @@ def test_a_player_asks_for_a_hint_then_plays_the_hinted_card(browser: Any, serve
     hinted = page.get_attribute(".hand button.hinted", "data-action")
     assert hinted and hinted in _hand(page)
     page.click(".hand button.hinted")
-    page.wait_for_function(f"!document.querySelector('.hand button[data-action=\"{hinted}\"]')")
+    _until(page, lambda: hinted not in _hand(page))
     assert hinted not in _hand(page)
     assert not page.errors
 
@@ -89,12 +102,12 @@ def test_a_player_takes_back_a_card_played_against_bots(browser: Any, server: Li
     before = _hand(page)
     played = page.get_attribute(".hand button.legal", "data-action")
     page.click(".hand button.legal")
-    page.wait_for_function(f"!document.querySelector('.hand button[data-action=\"{played}\"]')")
+    _until(page, lambda: played not in _hand(page))
     page.wait_for_selector("#undo-button:not([disabled])")
     page.click("#undo-button")
     page.wait_for_selector(f'.hand button[data-action="{played}"]')
     assert sorted(_hand(page)) == sorted(before)
-    assert "took back" in page.inner_text("#toast")
+    assert "took back" in _toast(page)
     assert not page.errors
 
 
@@ -121,15 +134,20 @@ def test_a_claim_is_refused_by_the_other_team_and_reveals_no_card(browser: Any, 
     host.fill("#player-name", "Bela")
     host.select_option("#preset", "mendikot")
     host.select_option("#seat-1", "person")
+    host.select_option("#seat-3", "person")
     host.click("#create-form button[type=submit]")
     host.wait_for_selector("#start-now")
-    link = host.input_value("input.invite")
-    guest = _page(browser)
-    guest.goto(link)
-    guest.wait_for_selector(".felt")
-    host.wait_for_selector(".felt")
-    _play_to_my_turn([host, guest], host)
+    links = [box.input_value() for box in host.query_selector_all("input.invite")]
+    guests = []
+    for link in links:
+        guest = _page(browser)
+        guest.goto(link)
+        guests.append(guest)
+    for page in [host, *guests]:
+        page.wait_for_selector(".felt")
+    _play_to_my_turn([host, *guests], host)
     host.click("#claim-tricks")
+    guest = guests[0]
     guest.wait_for_selector("#claim-accept")
     assert "claims every remaining trick" in guest.inner_text("#claim-box")
     SHOTS.mkdir(exist_ok=True)
@@ -139,10 +157,10 @@ def test_a_claim_is_refused_by_the_other_team_and_reveals_no_card(browser: Any, 
     assert guest.evaluate("document.documentElement.scrollWidth") <= 375
     guest.screenshot(path=str(SHOTS / "claim-phone.png"), full_page=True)
     guest.click("#claim-refuse")
-    host.wait_for_function("document.getElementById('toast').textContent.includes('refused')")
-    assert host.inner_text("#toast") == "The claim was refused."
+    _until(host, lambda: "refused" in _toast(host))
+    assert _toast(host) == "The claim was refused."
     assert not host.query_selector("#claim-box") and host.query_selector(".hand button.legal")
-    assert not host.errors and not guest.errors
+    assert not host.errors and not any(page.errors for page in guests)
 
 
 def test_a_claim_the_solver_proves_ends_the_hand(browser: Any, server: LiveServer) -> None:
@@ -164,11 +182,8 @@ def test_a_claim_the_solver_proves_ends_the_hand(browser: Any, server: LiveServe
             page.wait_for_timeout(60)
             continue
         page.click("#claim-tens")
-        page.wait_for_function(
-            "['refused', 'accepted'].some(word => document.getElementById('toast').textContent.includes(word))",
-            timeout=30000,
-        )
-        if "accepted" in page.inner_text("#toast"):
+        _until(page, lambda: "refused" in _toast(page) or "accepted" in _toast(page))
+        if "accepted" in _toast(page):
             accepted += 1
         else:
             refused += 1

@@ -206,7 +206,8 @@ async def claim(table: AssistedTable, client: Listener, request: ClaimRequest) -
     people = {
         other for other in range(len(table.seats)) if other % 2 != seat % 2 and table.person_in_control(other, now)
     }
-    pending = PendingClaim(seat, what, table.game_seq, people)
+    others = {other for other in range(len(table.seats)) if other % 2 != seat % 2}
+    pending = PendingClaim(seat, what, table.game_seq, people, bots=bool(others - people))
     table.claim = pending
     table.send_all(notice(f"claim_{what}", seat=seat))
     table.broadcast()
@@ -244,7 +245,8 @@ def _refuse(table: AssistedTable) -> None:
 
 
 async def _settle(table: AssistedTable, pending: PendingClaim) -> None:
-    """Decide the claim once its proof is in: refused when it does not hold, accepted when every person agreed."""
+    """Decide the claim once its proof is in: a bot of the other team refuses it at once when it does not hold;
+    otherwise the people of the other team are waited for, and it is accepted when it holds and all agreed."""
     if table.claim is not pending:
         return  # refused, or dropped when the table moved on
     if table.game_seq != pending.version:
@@ -254,8 +256,8 @@ async def _settle(table: AssistedTable, pending: PendingClaim) -> None:
     if not pending.proved:
         table.broadcast()
         return
-    if pending.line is None:
-        _refuse(table)
+    if pending.line is None and (pending.bots or not pending.waiting):
+        _refuse(table)  # a bot refuses a claim that does not hold; people who all accepted one cannot make it hold
         return
     if pending.waiting:
         table.broadcast()

@@ -23,6 +23,8 @@ class PendingClaim:
     version: int
     #: The people of the other team who have not answered yet (bots answer by the proof).
     waiting: set[int] = field(default_factory=set)
+    #: A bot plays for someone of the other team: it answers at once by the proof.
+    bots: bool = False
     #: Whether the exact solver has answered; ``line`` is its proving line of play, ``None`` when the claim fails.
     proved: bool = False
     line: list[Action] | None = None

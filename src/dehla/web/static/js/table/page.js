@@ -148,6 +148,10 @@ export class TablePage {
       }
       case "notice":
         if (message.code === "moved_elsewhere") this.movedElsewhere();
+        // a claim is shown in its own box (assist.js), where the other team answers: only read it out
+        else if (message.code === "claim_tricks" || message.code === "claim_tens") {
+          announce(errorText(message.code, message.params, message.message, this.seatNamer()));
+        }
         else toast(errorText(message.code, message.params, message.message, this.seatNamer()));
         return;
       case "chat": case "chat_log": this.chat.receive(message); return;
