@@ -150,6 +150,7 @@ def test_a_claim_is_refused_by_the_other_team_and_reveals_no_card(browser: Any, 
     guest = guests[0]
     guest.wait_for_selector("#claim-accept")
     assert "claims every remaining trick" in guest.inner_text("#claim-box")
+    assert guest.is_disabled("#undo-button") and guest.is_disabled("#hint-button")  # not while a claim waits
     SHOTS.mkdir(exist_ok=True)
     guest.screenshot(path=str(SHOTS / "claim-desktop.png"))
     guest.set_viewport_size({"width": 375, "height": 812})
