@@ -350,3 +350,36 @@ def test_a_claim_at_the_wrong_time_or_of_the_wrong_thing_is_refused(tmp_path: Pa
         assert refusal.code == "no_claim"
 
     _run(tmp_path, ["person", "person", "bot", "bot"], scenario)
+
+
+def test_a_finished_match_keeps_its_hints_and_undos_and_replays_the_same(tmp_path: Path) -> None:
+    async def scenario(session: TableSession, windows: dict[int, Window]) -> None:
+        me = windows[0]
+        await _turn_of(session, 0)
+        await session.handle(me, {"type": "hint", "version": session.seq})
+        card = await _play(session, me, 0)
+        await _turn_of(session, 0)
+        await session.handle(me, {"type": "undo"})
+        for _ in range(400):
+            if session.status == "over":
+                break
+            match = session.match
+            if match is not None and match.to_act == 0:
+                await _play(session, me, 0)
+            else:
+                await asyncio.sleep(0.002)
+        assert session.status == "over"
+        for _ in range(1000):
+            if session.background == set() and not session.hinting:
+                break
+            await asyncio.sleep(0.01)
+        finished = await session.storage.get_finished(session.table_id, session.match_no)
+        assert finished is not None
+        record = finished.record
+        first = record["hands"][0]
+        assert first["undos"] == [{"seat": 0, "at": first["undos"][0]["at"], "card": card}]
+        assert first["hints"][0]["seat"] == 0
+        plain = {**record, "hands": [_plain(hand) for hand in record["hands"]]}
+        assert replay_json(replay(record)) == replay_json(replay(plain))
+
+    _run(tmp_path, ["person", "bot", "bot", "bot"], scenario, rules={"preset": "mendikot", "target": 1})
