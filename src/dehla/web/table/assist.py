@@ -262,10 +262,14 @@ async def _settle(table: AssistedTable, pending: PendingClaim) -> None:
     if pending.waiting:
         table.broadcast()
         return
+    line = pending.line
+    if line is None:  # pragma: no cover - refused above once nobody is left to answer
+        _refuse(table)
+        return
     table.claim = None
     await table.step(claim_entry(pending.seat, pending.what))
     table.send_all(notice("claim_accepted", seat=pending.seat))
-    for action in pending.line:
+    for action in line:
         match = table.match
         assert match is not None and match.to_act is not None
         await table.commit(match.to_act, action, "claim")
