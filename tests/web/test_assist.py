@@ -383,3 +383,24 @@ def test_a_finished_match_keeps_its_hints_and_undos_and_replays_the_same(tmp_pat
         assert replay_json(replay(record)) == replay_json(replay(plain))
 
     _run(tmp_path, ["person", "bot", "bot", "bot"], scenario, rules={"preset": "mendikot", "target": 1})
+
+
+def test_a_claim_that_holds_ends_the_hand_once_the_other_teams_person_accepts(tmp_path: Path) -> None:
+    async def scenario(session: TableSession, windows: dict[int, Window]) -> None:
+        await _claim_position(session, 0, "tricks", holds=True, tricks=6)
+        match = session.match
+        assert match is not None
+        hand_number = match.hand_number
+        await session.handle(windows[0], {"type": "claim", "what": "tricks"})
+        for _ in range(3000):
+            if session.claim is not None and session.claim.proved:
+                break
+            await asyncio.sleep(0.01)
+        assert session.match is match and len(match.results) == hand_number  # nothing before the answer
+        await session.handle(windows[1], {"type": "claim_answer", "accept": True})
+        after = session.match
+        assert after is not None and len(after.results) == hand_number + 1
+        assert after.results[hand_number].tricks_won[1] == match.hand_state().tricks_won[1]
+        assert "claim_accepted" in windows[1].notices()
+
+    _run(tmp_path, ["person", "person", "bot", "bot"], scenario)
