@@ -48,6 +48,30 @@ FORMAT = "dehla-record/1"
 StepCallback = Callable[[Match, int, "int | None", "Action | Deal", "tuple[Event, ...]"], None]
 
 
+class HintNote(TypedDict):
+    """A seat asked for a hint before the hand's action ``at`` (an index into its ``actions``)."""
+
+    seat: int
+    at: int
+
+
+class UndoNote(TypedDict):
+    """A seat took back its ``card``, which had been the hand's action ``at``, with the bots' actions after it."""
+
+    seat: int
+    at: int
+    card: str
+
+
+class ClaimNote(TypedDict):
+    """A seat claimed the rest of the hand (``what``: "tricks" or "tens") before action ``at``; the actions from
+    ``at`` on are a line of play the exact solver proved gets the claimed result."""
+
+    seat: int
+    what: str
+    at: int
+
+
 class RecordHandJSON(TypedDict):
     """A hand of a record (SPEC 4.2): each seat's cards, the actions in order, and the open-draw card if any.
 
@@ -61,6 +85,11 @@ class RecordHandJSON(TypedDict):
     open_draw: NotRequired[str]
     seed: NotRequired[str]
     commitment: NotRequired[str]
+    #: Optional annotations (docs/records.md), kept as they are and never replayed: the hints asked for, the
+    #: cards taken back (``actions`` holds only the decisions that stood), the claim that ended the hand.
+    hints: NotRequired[list[HintNote]]
+    undos: NotRequired[list[UndoNote]]
+    claim: NotRequired[ClaimNote]
 
 
 class RecordJSON(TypedDict):

@@ -127,6 +127,19 @@ def test_the_daily_table_is_private_and_ends_without_a_rematch(client: TestClien
         assert refusal["code"] == "not_now"
 
 
+def test_a_daily_table_offers_no_hint_and_no_undo(client: TestClient) -> None:
+    new_player(client)
+    table = client.post("/api/daily/play", json={"deal": 0}).json()["table"]
+    assert client.get(f"/api/tables/{table}").json()["assists"] is False
+    with client.websocket_connect(f"/ws/{table}") as socket:
+        socket.send_json({"type": "hello", "mine": True})
+        state = _until(socket, lambda m: m["type"] == "state")
+        socket.send_json({"type": "hint", "version": state["version"]})
+        assert _until(socket, lambda m: m["type"] == "error")["code"] == "assists_off"
+        socket.send_json({"type": "undo"})
+        assert _until(socket, lambda m: m["type"] == "error")["code"] == "assists_off"
+
+
 def test_the_day_seed_is_hidden_until_the_day_ends_and_then_matches_its_commitment(client: TestClient) -> None:
     service = daily_of(client)
     player = new_player(client)

@@ -62,6 +62,43 @@ NOT_TRIGGERED = {
     "not_a_friend": "needs a player's cookie: tests/web/test_players.py",
     "passkey_unknown": "a passkey of another server: tests/web/test_players.py",
     "bad_queue": "needs a player's cookie: brought about in tests/web/test_players.py",
+    **{
+        code: "hints, undo and claims: brought about in tests/web/test_assist.py"
+        for code in (
+            "assists_off",
+            "assists_rated",
+            "bad_claim",
+            "claim_accepted",
+            "claim_not_now",
+            "claim_refused",
+            "claim_tens",
+            "claim_tricks",
+            "no_claim",
+            "nothing_to_undo",
+            "undo_after_person",
+            "undone",
+        )
+    },
+    **{
+        code: "a hint's words: which ones depends on the bot's move (one hint in tests/web/test_assist.py)"
+        for code in (
+            "hint_play",
+            "hint_call",
+            "hint_hide",
+            "hint_reveal",
+            "hint_forced",
+            "hint_solved",
+            "hint_model",
+            "hint_heuristic",
+            "hint_heuristic_early",
+            "hint_estimate",
+        )
+    },
+    "bad_assists": "a create request with a wrong assists flag, like bad_rated",
+    "claim_pending": "a second claim while one waits for answers",
+    "hint_busy": "a second hint asked while the first is thought out",
+    "hint_not_your_turn": "a hint asked for out of turn",
+    "no_hint": "a hint whose bot failed",
 }
 #: Sample params by name, for codes worded without being triggered.
 SAMPLE = {

@@ -25,7 +25,7 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
-from dehla.cards import cards_of
+from dehla.cards import TENS_MASK, cards_of
 from dehla.engine import tricks
 from dehla.engine.actions import REVEAL, Action, Play
 from dehla.engine.scoring import Outcome
@@ -464,6 +464,39 @@ class Solver:
             self._use(encoded, (*encoded.context, "tens", team, tens))
             target = 1
         found = self._query(encoded, target)
+        return found if team == 0 else not found
+
+    def concedes_nothing(self, state: HandState, team: int, what: str) -> bool:
+        """Can ``team`` make sure the other team takes no more tricks (``what`` "tricks") or collects no more tens
+        (``what`` "tens") in the hand in play, whatever it plays?  (One bound query, for a player's claim.)
+
+        Asked in absolute mode against endings scored 1 when they are good for team 0 in this question: a hand
+        that ends early (Taash) counts from its captures then, as the engine scores it."""
+        _check(state)
+        self._begin_call()
+        if team not in (0, 1):
+            raise DehlaError(f"team must be 0 or 1, not {team!r}")
+        if what not in ("tricks", "tens"):
+            raise DehlaError(f'a claim is of "tricks" or "tens", not {what!r}')
+        encoded = self._encode(state)
+        ending = encoded.final[..., 2]
+        other = 1 - team
+        held = state.tricks_won[other] if what == "tricks" else (state.captured[other] & TENS_MASK).bit_count()
+        k_index = np.indices((ending.shape[2], ending.shape[3]))
+        hit = np.full_like(ending, -1)
+        for t0 in range(5):
+            for t1 in range(5 - t0):
+                if what == "tens":
+                    good = np.full(ending.shape[2:], int((t1, t0)[team] == held))
+                else:
+                    good = (k_index[other] == held).astype(ending.dtype)
+                # the kernel asks whether team 0 reaches 1: for team 1's claim, 1 is the claim failing
+                hit[t0, t1] = np.where(ending[t0, t1] >= 0, good if team == 0 else 1 - good, -1)
+        encoded.final = _final_table_from(hit, encoded.objective.tricks, 1)
+        encoded.params[layout.P_ABS] = 1
+        encoded.params[layout.P_USES_TRICKS] = 1
+        self._use(encoded, (*encoded.context, "claim", team, what, held))
+        found = self._query(encoded, 1)
         return found if team == 0 else not found
 
 

@@ -96,33 +96,14 @@ def team_seats(team: int, rules: Rules) -> list[int]:
 
 def hint_note(bot: object, observation: Observation, action: Action) -> tuple[str, str]:
     """Where a search bot's hint did not come from solved deals: ``(short, full)`` words saying so, with the
-    learned value's estimate for the hinted action.
+    learned value's estimate for the hinted action (the words are ``play.hints``', shared with the web table).
 
     Both empty when the hint is exact over its samples (or forced), or the hinter is not a search bot.
     The estimate uses the seat's observation only, as the bot does: nothing hidden is shown.
     """
-    from dehla.bots.search import SearchBot, estimate_action, move_source
+    from dehla.bots.search import SearchBot
+    from dehla.play.hints import hint_of, hint_words
 
     if not isinstance(bot, SearchBot):
         return "", ""
-    source = move_source(bot, observation)
-    if source == "model":
-        short = "the model's choice"
-        head = f"chosen on the learned value's estimate over {bot.last_estimates} sampled deals, none solved exactly"
-    elif source == "heuristic" and observation.phase != "play":
-        short = "heuristic's choice"
-        head = "the heuristic's choice: the search bots solve no deal before the play"
-    elif source == "heuristic":
-        short = "heuristic's choice, nothing solved in time"
-        head = "the heuristic's choice: no sampled deal could be solved in time"
-    else:
-        return "", ""
-    estimate = estimate_action(observation, action)
-    if estimate is None:
-        return short, head
-    scale = estimate.scale
-    return (
-        f"{short}; ~ estimate {estimate.margin:+.2f} (-{scale}..+{scale})",
-        f"{head}; ~ estimate for it: {estimate.margin:+.2f} for your team "
-        f"(the hand's points margin, -{scale} lost to +{scale} won; {estimate.samples} sampled deals; not exact)",
-    )
+    return hint_words(hint_of(bot, observation, action))

@@ -187,6 +187,7 @@ class DailyService:
             watchers_allowed=False,
             trick_pause=self.tables.trick_pause,
             fixed=FixedDeal(seed),
+            assists=False,  # a duplicate compares play: no hints, no undo
         )
         created = await self.tables.create(settings, player)
         table_id = created.session.table_id

@@ -12,9 +12,16 @@ one at a time, and the seat changes that happen between them:
   (one item of a record hand's ``actions``; ``seat`` and ``by`` say who made it);
 * ``{"type": "seat", "seat": S, "kind", "bot", "name", "token_hash", "claimed"}`` — the whole new state of
   one seat (a person took it, an invite was issued, a bot replaced it, a name changed);
-* ``{"type": "settings", "listed", "watchers_allowed", "trick_pause", "watch_hash"}`` — the host changed who may
-  see the table or the trick pause (in the log, not only the table's row, so every process serving the table
-  applies it in the same order as everything else).
+* ``{"type": "settings", "listed", "watchers_allowed", "trick_pause", "watch_hash", "assists"?}`` — the host
+  changed who may see the table, the trick pause or whether hints and undo are allowed (in the log, not only
+  the table's row, so every process serving the table applies it in the same order as everything else);
+* ``{"type": "hint", "seat": S, "at": I}`` — seat ``S`` asked for a hint before the hand's action ``I``
+  (a record hand's ``hints``);
+* ``{"type": "undo", "seat": S, "count": K, "card": "AH"}`` — seat ``S`` took back its card ``AH`` and the bots'
+  actions after it: the hand's last ``K`` actions no longer stand (a record hand's ``undos``);
+* ``{"type": "claim", "seat": S, "what": "tricks"|"tens"}`` — seat ``S``'s claim of the rest of the hand was
+  proved and accepted; the action entries that follow (``by`` "claim") are the line of play that proves it
+  (a record hand's ``claim``).
 
 Restoring a table builds the current match's record from the log and replays it
 with ``dehla.record.replay`` (the same code as ``dehla replay``), so there is one
@@ -56,7 +63,14 @@ __all__ = [
     "ActionEntry",
     "SeatEntry",
     "SettingsEntry",
+    "HintEntry",
+    "UndoEntry",
+    "ClaimEntry",
+    "hint_entry",
+    "undo_entry",
+    "claim_entry",
     "last_action",
+    "annotate",
 ]
 
 #: The fields of a ``settings`` entry: the table's settings the host may change while it runs.
@@ -95,10 +109,30 @@ class SettingsEntry(TypedDict):
     watchers_allowed: bool
     trick_pause: float
     watch_hash: str | None
+    assists: NotRequired[bool]
+
+
+class HintEntry(TypedDict):
+    type: Literal["hint"]
+    seat: int
+    at: int
+
+
+class UndoEntry(TypedDict):
+    type: Literal["undo"]
+    seat: int
+    count: int
+    card: str
+
+
+class ClaimEntry(TypedDict):
+    type: Literal["claim"]
+    seat: int
+    what: str
 
 
 #: An entry of a table's log (the forms listed in the module's docstring).
-LogEntry = MatchEntry | DealEntry | ActionEntry | SeatEntry | SettingsEntry
+LogEntry = MatchEntry | DealEntry | ActionEntry | SeatEntry | SettingsEntry | HintEntry | UndoEntry | ClaimEntry
 
 
 def match_entry(match_no: int, first_dealer: int) -> MatchEntry:
@@ -123,7 +157,9 @@ def seat_entry(seat: int, state: SeatState) -> SeatEntry:
     return {"type": "seat", "seat": seat, **state}
 
 
-def settings_entry(listed: bool, watchers_allowed: bool, trick_pause: float, watch_hash: str | None) -> SettingsEntry:
+def settings_entry(
+    listed: bool, watchers_allowed: bool, trick_pause: float, watch_hash: str | None, assists: bool = True
+) -> SettingsEntry:
     """The host's settings, whole (applying the entries in order is enough)."""
     return {
         "type": "settings",
@@ -131,7 +167,20 @@ def settings_entry(listed: bool, watchers_allowed: bool, trick_pause: float, wat
         "watchers_allowed": watchers_allowed,
         "trick_pause": trick_pause,
         "watch_hash": watch_hash,
+        "assists": assists,
     }
+
+
+def hint_entry(seat: int, at: int) -> HintEntry:
+    return {"type": "hint", "seat": seat, "at": at}
+
+
+def undo_entry(seat: int, count: int, card: str) -> UndoEntry:
+    return {"type": "undo", "seat": seat, "count": count, "card": card}
+
+
+def claim_entry(seat: int, what: str) -> ClaimEntry:
+    return {"type": "claim", "seat": seat, "what": what}
 
 
 def deal_of(entry: DealEntry) -> Deal:
@@ -212,7 +261,14 @@ def upgrade_entry(raw: object) -> LogEntry:
             fields.flag("watchers_allowed"),
             fields.number("trick_pause"),
             fields.optional_text("watch_hash"),
+            fields.flag("assists") if "assists" in data else True,
         )
+    if kind == "hint":
+        return hint_entry(fields.integer("seat"), fields.integer("at"))
+    if kind == "undo":
+        return undo_entry(fields.integer("seat"), fields.integer("count"), fields.text("card"))
+    if kind == "claim":
+        return claim_entry(fields.integer("seat"), fields.text("what"))
     raise DehlaError(f"unknown log entry {kind!r}")
 
 
@@ -268,8 +324,10 @@ def replay_log(rules: Rules, entries: Iterable[object]) -> Replayed:
             result.last = last_action(entry)
         elif entry["type"] == "seat":
             result.seat_events.append(entry)
-        else:
+        elif entry["type"] == "settings":
             result.settings = entry
+        elif record is not None and record["hands"]:
+            annotate(record["hands"][-1], entry)
     if record is not None:
 
         def step(match: Match, hand: int, index: int | None, action: Action | Deal, events: tuple[Event, ...]) -> None:
@@ -278,3 +336,17 @@ def replay_log(rules: Rules, entries: Iterable[object]) -> Replayed:
 
         result.match = replay(record, on_step=step)
     return result
+
+
+def annotate(hand: RecordHandJSON, entry: HintEntry | UndoEntry | ClaimEntry) -> None:
+    """Write a hint, an undo or a claim into its record hand as an optional annotation (docs/records.md): an undo
+    also takes its actions off the hand, whose ``actions`` hold only the decisions that stood."""
+    actions = hand["actions"]
+    if entry["type"] == "hint":
+        hand.setdefault("hints", []).append({"seat": entry["seat"], "at": entry["at"]})
+    elif entry["type"] == "undo":
+        count = min(entry["count"], len(actions))
+        del actions[len(actions) - count :]
+        hand.setdefault("undos", []).append({"seat": entry["seat"], "at": len(actions), "card": entry["card"]})
+    else:
+        hand["claim"] = {"seat": entry["seat"], "what": entry["what"], "at": len(actions)}

@@ -33,6 +33,10 @@ __all__ = [
     "ReactRequest",
     "SeatRequest",
     "SettingsRequest",
+    "HintRequest",
+    "UndoRequest",
+    "ClaimRequest",
+    "ClaimAnswerRequest",
 ]
 
 #: The largest inbound message accepted, in bytes of text.
@@ -51,7 +55,16 @@ MESSAGE_FIELDS: dict[str, dict[str, tuple[type, int | None]]] = {
     "react": {"reaction": (str, 8)},
     "report": {"chat": (int, None)},
     "seat": {"seat": (int, None), "kind": (str, 8), "bot": (str, 32)},
-    "settings": {"listed": (bool, None), "watchers_allowed": (bool, None), "trick_pause": (float, None)},
+    "settings": {
+        "listed": (bool, None),
+        "watchers_allowed": (bool, None),
+        "trick_pause": (float, None),
+        "assists": (bool, None),
+    },
+    "hint": {"version": (int, None)},
+    "undo": {},
+    "claim": {"what": (str, 8)},
+    "claim_answer": {"accept": (bool, None)},
 }
 #: Fields a message of a type must have.
 REQUIRED: dict[str, tuple[str, ...]] = {
@@ -60,6 +73,9 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "react": ("reaction",),
     "seat": ("seat", "kind"),
     "report": ("chat",),
+    "hint": ("version",),
+    "claim": ("what",),
+    "claim_answer": ("accept",),
 }
 
 
@@ -123,11 +139,50 @@ class SettingsRequest(TypedDict):
     listed: NotRequired[bool]
     watchers_allowed: NotRequired[bool]
     trick_pause: NotRequired[float]
+    assists: NotRequired[bool]
+
+
+class HintRequest(TypedDict):
+    """What the strongest bot would play for the sender's seat, at the table's version ``version``."""
+
+    type: Literal["hint"]
+    version: int
+
+
+class UndoRequest(TypedDict):
+    """Take back the sender's last card and the bots' actions after it."""
+
+    type: Literal["undo"]
+
+
+class ClaimRequest(TypedDict):
+    """Claim the rest of the hand: every remaining trick (``what`` "tricks") or every remaining ten ("tens")."""
+
+    type: Literal["claim"]
+    what: str
+
+
+class ClaimAnswerRequest(TypedDict):
+    """Accept or refuse the claim waiting for the sender's answer."""
+
+    type: Literal["claim_answer"]
+    accept: bool
 
 
 #: Every message a client may send.
 ClientMessage = (
-    HelloRequest | ActRequest | BareRequest | ChatRequest | ReactRequest | ReportRequest | SeatRequest | SettingsRequest
+    HelloRequest
+    | ActRequest
+    | BareRequest
+    | ChatRequest
+    | ReactRequest
+    | ReportRequest
+    | SeatRequest
+    | SettingsRequest
+    | HintRequest
+    | UndoRequest
+    | ClaimRequest
+    | ClaimAnswerRequest
 )
 
 register(

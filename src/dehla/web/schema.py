@@ -197,6 +197,8 @@ class TableMeta(TypedDict, total=False):
     rated: bool
     #: The one deal the table plays (the daily duplicate's tables; ``daily_deal.FixedDeal``).
     fixed_deal: FixedDealJSON
+    #: Hints and undo against bots are allowed (never at a rated table).
+    assists: bool
 
 
 def read_meta(raw: object, table_id: str) -> TableMeta:
@@ -243,6 +245,8 @@ def read_meta(raw: object, table_id: str) -> TableMeta:
         except ValueError:
             raise DehlaError(f"table {table_id}: fixed_deal: 'seed' must be hex digits") from None
         meta["fixed_deal"] = {"seed": seed}
+    if "assists" in data:
+        meta["assists"] = fields.flag("assists")
     return meta
 
 
@@ -309,6 +313,18 @@ class TableInfo(TypedDict):
     deal: DealSeal | None
     #: The table plays one deal and ends (the daily duplicate's): no next hand, no rematch.
     one_deal: bool
+    #: Hints and undo against bots are allowed here.
+    assists: bool
+    #: A claim waiting for its answers: who claims what, and the seats still to answer.
+    claim: ClaimView | None
+
+
+class ClaimView(TypedDict):
+    """A claim of the rest of the hand waiting for answers (no card: only who claims what, and who is asked)."""
+
+    seat: int
+    what: str
+    waiting: list[int]
 
 
 class LastAction(TypedDict):
@@ -391,6 +407,23 @@ class NoticeMessage(TypedDict):
     message: str
 
 
+class HintWordJSON(TypedDict):
+    """One sentence of a hint: worded by the browser from ``code`` and ``params``; ``message`` is the English."""
+
+    code: str
+    params: dict[str, Param]
+    message: str
+
+
+class HintMessage(TypedDict):
+    """To the asking window only: what the strongest bot would do at log version ``version``, and why."""
+
+    type: Literal["hint"]
+    version: int
+    action: str
+    words: list[HintWordJSON]
+
+
 class ChatMessage(TypedDict):
     type: Literal["chat"]
     id: int
@@ -431,6 +464,7 @@ ServerMessage = (
     StateMessage
     | ErrorMessage
     | NoticeMessage
+    | HintMessage
     | ChatMessage
     | ChatLogMessage
     | ReactionMessage

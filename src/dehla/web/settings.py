@@ -38,7 +38,19 @@ DEFAULT_TRICK_PAUSE = 1.2
 #: The pause before each bot move: long enough to follow the play, short enough that a new player's first
 #: card comes within 3 s of opening the page when bots call and play three cards before them.
 DEFAULT_BOT_DELAY = 0.5
-_FIELDS = ("rules", "seats", "grace", "timer", "title", "name", "listed", "watchers_allowed", "trick_pause", "rated")
+_FIELDS = (
+    "rules",
+    "seats",
+    "grace",
+    "timer",
+    "title",
+    "name",
+    "listed",
+    "watchers_allowed",
+    "trick_pause",
+    "rated",
+    "assists",
+)
 
 register(
     {
@@ -56,6 +68,7 @@ register(
         "bad_watchers_allowed": "Say with true or false whether people may watch.",
         "bad_rated": "Say with true or false whether the table is rated.",
         "rated_needs_people": "A rated table has a person in every seat: no bots.",
+        "bad_assists": "Say with true or false whether hints and undo are allowed.",
     }
 )
 
@@ -129,6 +142,8 @@ class TableSettings:
     rated: bool = False
     #: The one deal the table plays, then ends (the daily duplicate's tables; never from a lobby's request).
     fixed: FixedDeal | None = None
+    #: Hints and undo against bots allowed (the host may turn them off; a rated table never has them).
+    assists: bool = True
 
     @property
     def me(self) -> int | None:
@@ -188,6 +203,7 @@ def parse_table_request(spec: object, trick_pause: float = DEFAULT_TRICK_PAUSE) 
         watchers_allowed=_flag(spec.get("watchers_allowed", True), "watchers_allowed"),
         trick_pause=check_trick_pause(spec.get("trick_pause", trick_pause)),
         rated=_rated(spec.get("rated", False), seats),
+        assists=_flag(spec.get("assists", True), "assists"),
     )
 
 

@@ -66,13 +66,21 @@ async def save_finished(table: ArchivedTable, match_no: int, match: Match, entri
         entries, match_no, table.first_listed, [info.to_meta() for info in table.seats], table.watch_hash
     )
     seats = tuple((info.player, seat) for seat, info in enumerate(table.seats) if info.player is not None)
+    record = to_record(match, names, match_seeds(entries, match_no))  # every hand is over: its seed is revealed
+    logged = replay_log(table.rules, entries).records.get(match_no)
+    if logged is not None and len(logged["hands"]) == len(record["hands"]):
+        # the hints, undos and claims of each hand, from the log (the match itself keeps only what stood)
+        for hand, kept in zip(record["hands"], logged["hands"], strict=True):
+            for key in ("hints", "undos", "claim"):
+                if key in kept:
+                    hand[key] = kept[key]
     await table.storage.save_finished(
         FinishedMatch(
             table.table_id,
             match_no,
             time.time(),
             summary,
-            to_record(match, names, match_seeds(entries, match_no)),  # every hand is over: its seed is revealed
+            record,
             audience.listed,
             tuple(sorted(audience.players)),
             tuple(sorted(audience.hashes)),

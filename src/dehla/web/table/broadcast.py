@@ -27,6 +27,7 @@ from dehla.web.schema import (
     StateMessage,
     TableInfo,
 )
+from dehla.web.table.claims import PendingClaim
 from dehla.web.table.driver import TableDriver
 from dehla.web.table.replica import Replica
 from dehla.web.table.seats import SeatInfo
@@ -55,6 +56,8 @@ class ShownTable(Protocol):
     rated: bool
     #: The one deal the table plays, if it plays only one (the daily duplicate's).
     fixed: FixedDeal | None
+    assists: bool
+    claim: PendingClaim | None
     match: Match | None
     seq: int
     last: LastAction | None
@@ -112,6 +115,8 @@ def public_info(table: ShownTable, now: float) -> TableInfo:
         "rated": table.rated,
         "deal": deal_seal(table),
         "one_deal": table.fixed is not None,
+        "assists": table.assists and not table.rated,
+        "claim": table.claim.view() if table.claim is not None else None,
     }
 
 

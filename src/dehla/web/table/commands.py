@@ -9,33 +9,26 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from dehla.engine.actions import Action, parse_action
-from dehla.engine.state import Match
+from dehla.engine.actions import parse_action
 from dehla.errors import DehlaError
 from dehla.web.daily_deal import FixedDeal
 from dehla.web.messages import WebError, english
 from dehla.web.protocol import ActRequest, ClientMessage
-from dehla.web.schema import ServerMessage
 from dehla.web.storage import Storage
+from dehla.web.table import assist
 from dehla.web.table.chat import TableChat
 from dehla.web.table.replica import Replica
 from dehla.web.table.seating import Seating
-from dehla.web.table.seats import SeatInfo
 from dehla.web.table.views import Listener, dumps, illegal_reason
 
 __all__ = ["CommandedTable", "dispatch", "require_seat"]
 
 
-class CommandedTable(Protocol):
+class CommandedTable(assist.AssistedTable, Protocol):
     """What a listener's message reads and calls of its table (``TableSession``'s public interface)."""
 
     table_id: str
-    seats: list[SeatInfo]
     clients: set[Listener]
-    status: str
-    match: Match | None
-    seq: int
-    game_seq: int
     ready: set[int]
     chat: TableChat
     replica: Replica
@@ -46,13 +39,7 @@ class CommandedTable(Protocol):
     @property
     def storage(self) -> Storage: ...
 
-    def broadcast(self) -> None: ...
-
-    def send_all(self, message: ServerMessage) -> None: ...
-
     async def start_match(self) -> None: ...
-
-    async def commit(self, seat: int, action: Action, by: str, lease: bool = False) -> None: ...
 
 
 def require_seat(client: Listener) -> int:
@@ -97,6 +84,14 @@ async def dispatch(table: CommandedTable, client: Listener, request: ClientMessa
         await table.seating.seat_command(client, request)
     elif request["type"] == "settings":
         await table.seating.settings_command(client, request)
+    elif request["type"] == "hint":
+        await assist.hint(table, client, request)
+    elif request["type"] == "undo":
+        await assist.undo(table, client)
+    elif request["type"] == "claim":
+        await assist.claim(table, client, request)
+    elif request["type"] == "claim_answer":
+        await assist.claim_answer(table, client, request)
     else:  # pragma: no cover - "ping" is answered by the transport
         raise WebError("bad_message")
 

@@ -50,6 +50,7 @@ def new_table(
         listed=settings.listed,
         first_listed=settings.listed,
         rated=settings.rated,
+        assists=settings.assists and not settings.rated,
         watchers_allowed=settings.watchers_allowed,
         trick_pause=settings.trick_pause,
         host=settings.me if settings.fixed is None else None,  # a daily game has no host: nothing to change
@@ -84,6 +85,7 @@ async def restore_table(context: SessionContext, row: TableRow, default_pause: f
         host=meta.get("host"),
         watch_hash=meta.get("watch_hash"),
         rated=meta.get("rated", False),
+        assists=meta.get("assists", True) and not meta.get("rated", False),
         rng=random.Random(context.deal_rng.getrandbits(64)),
         fixed=FixedDeal.from_hex(meta["fixed_deal"]["seed"]) if "fixed_deal" in meta else None,
     )

@@ -37,6 +37,8 @@ class SeatedTable(Protocol):
     watchers_allowed: bool
     trick_pause: float
     watch_hash: str | None
+    rated: bool
+    assists: bool
     replica: Replica
 
     @property
@@ -237,7 +239,8 @@ class Seating:
             # Watchers of a private table need a link; only its hash is kept, so the host gets a fresh one.
             watch = new_token()
             watch_hash = hash_token(watch)
-        await self.table.step(settings_entry(listed, watchers, pause, watch_hash))
+        assists = bool(fields.get("assists", self.table.assists)) and not self.table.rated
+        await self.table.step(settings_entry(listed, watchers, pause, watch_hash, assists))
         if watch is not None:
             client.push(dumps({"type": "watch_token", "token": watch}))
         await self.table.save_meta()

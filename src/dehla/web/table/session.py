@@ -48,6 +48,7 @@ from dehla.rules import Rules
 from dehla.web.botpool import BotPool
 from dehla.web.daily_deal import FixedDeal
 from dehla.web.log import (
+    ActionEntry,
     LogEntry,
     action_entry,
     deal_entry,
@@ -75,6 +76,7 @@ from dehla.web.storage import LeaseLost, StaleLog, Storage
 from dehla.web.table.archive import keep_finished, log_entries, rate, save_finished
 from dehla.web.table.broadcast import broadcast, hears, public_info, send_all
 from dehla.web.table.chat import CHAT_KEPT, MAX_CHAT, REACTIONS, TableChat
+from dehla.web.table.claims import PendingClaim
 from dehla.web.table.commands import dispatch, require_seat
 from dehla.web.table.driver import TableDriver
 from dehla.web.table.replica import Bus, Replica
@@ -237,6 +239,14 @@ class TableSession:
     background: set[asyncio.Future[None]] = field(default_factory=set)
     #: A table that plays one given deal and ends after it (the daily duplicate's), or ``None``: random deals.
     fixed: FixedDeal | None = None
+    #: Hints and undo against bots allowed (the host's setting; never at a rated table).
+    assists: bool = True
+    #: The action entries of the hand in play (``step``): who made each, for undo.
+    hand_log: list[ActionEntry] = field(default_factory=list)
+    #: A claim of the rest of the hand waiting for its proof and answers (``assist``), kept by this process only.
+    claim: PendingClaim | None = None
+    #: Seats whose hint is being thought out.
+    hinting: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.driver = TableDriver(self)
@@ -271,6 +281,7 @@ class TableSession:
             "watch_hash": self.watch_hash,
             "first_listed": self.first_listed,
             "rated": self.rated,
+            "assists": self.assists,
         }
         if self.fixed is not None:
             meta["fixed_deal"] = self.fixed.to_json()
@@ -364,6 +375,10 @@ class TableSession:
         """
         await self._decide(lambda: dispatch(self, client, request))
 
+    async def decide(self, step: Callable[[], Awaitable[None]]) -> None:
+        """Run ``step`` under the table's lock against the newest log (a background task's decision)."""
+        await self._decide(step)
+
     async def _decide(self, step: Callable[[], Awaitable[T]]) -> T:
         """Run ``step`` under the lock against the newest log, catching up and deciding again when another
         process wrote first; ``stale`` after three such losses."""
@@ -455,6 +470,8 @@ class TableSession:
         and restoring), then follow up what it says: the turn's clock, a seat's bot, a seat whose link changed,
         watchers the settings no longer admit."""
         applied = apply_entry(self, entry)
+        if applied.game and self.claim is not None and self.claim.version != self.game_seq:
+            self.claim = None  # the table moved on: a claim made before stands no more
         if applied.game:
             now = time.monotonic()
             self.turn_started = now
@@ -529,6 +546,10 @@ class TableSession:
             await self.keep_finished()
         except Exception:
             log.exception("table %s: cannot keep its finished match from the log", self.table_id)
+
+    def later(self, work: Awaitable[None]) -> None:
+        """Run ``work`` as a task of the session's own (a hint or a claim's proof thought out meanwhile)."""
+        self._later(work)
 
     def _later(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)

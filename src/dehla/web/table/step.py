@@ -18,8 +18,9 @@ from dehla.engine.actions import parse_action
 from dehla.engine.events import Event
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
+from dehla.record import replay, to_record
 from dehla.rules import Rules
-from dehla.web.log import LogEntry, deal_of, last_action, seed_of
+from dehla.web.log import ActionEntry, LogEntry, deal_of, last_action, seed_of
 from dehla.web.schema import FinishedTrick, LastAction
 from dehla.web.table.seats import SeatInfo
 from dehla.web.table.views import finished_trick_of
@@ -48,6 +49,10 @@ class TableState(Protocol):
     #: The seed of each hand of the match dealt so far (``None`` for a deal logged without one); secret until the
     #: hand is over.
     seeds: list[bytes | None]
+    #: The action entries of the hand in play, in order (who made each: an undo may take back only bots' moves).
+    hand_log: list[ActionEntry]
+    #: Hints and undo are allowed here (the host's setting; never at a rated table).
+    assists: bool
 
 
 @dataclass(frozen=True)
@@ -76,11 +81,13 @@ def apply_entry(state: TableState, entry: LogEntry) -> Applied:
         state.last = None
         state.ready.clear()
         state.finished_trick = None
+        state.hand_log.clear()
         return Applied(game=True)
     if entry["type"] == "deal":
         match = _match(state, "deal")
         match.apply(deal_of(entry))
         state.seeds.append(seed_of(entry))
+        state.hand_log.clear()
         state.last = None
         state.ready.clear()
         state.finished_trick = None
@@ -89,6 +96,7 @@ def apply_entry(state: TableState, entry: LogEntry) -> Applied:
         match = _match(state, "action")
         hand = match.hand_number
         events = match.apply(parse_action(entry["action"]))
+        state.hand_log.append(entry)
         state.last = last_action(entry)
         state.finished_trick = finished_trick_of(events, hand)
         return Applied(events=events, game=True, hand_over=match.is_chance and bool(match.results))
@@ -101,7 +109,18 @@ def apply_entry(state: TableState, entry: LogEntry) -> Applied:
             state.ready.discard(seat)
         remade = new.bot != old.bot or new.kind != old.kind or relinked
         return Applied(new_bot=seat if remade else None, new_link=seat if relinked else None)
+    if entry["type"] == "undo":
+        match = _match(state, "undo")
+        count = min(entry["count"], len(state.hand_log))
+        state.match = rewound(match, count)
+        del state.hand_log[len(state.hand_log) - count :]
+        state.last = last_action(state.hand_log[-1]) if state.hand_log else None
+        state.finished_trick = None
+        return Applied(game=True)
+    if entry["type"] == "hint" or entry["type"] == "claim":
+        return Applied()  # annotations: the claim's line of play follows as action entries
     listed, watchers = entry["listed"], entry["watchers_allowed"]
+    state.assists = bool(entry.get("assists", True))
     stricter = (state.listed and not listed) or (state.watchers_allowed and not watchers)
     state.listed, state.watchers_allowed = listed, watchers
     state.trick_pause = float(entry["trick_pause"])
@@ -115,3 +134,12 @@ def _match(state: TableState, kind: str) -> Match:
         raise DehlaError(f"a {kind} before any match in the log")
     state.game_seq = state.seq
     return state.match
+
+
+def rewound(match: Match, count: int) -> Match:
+    """``match`` with the last ``count`` actions of its hand in play taken back: its record, shortened, replayed
+    (``dehla.record.replay``, the one way a match is rebuilt)."""
+    record = to_record(match)
+    actions = record["hands"][-1]["actions"]
+    del actions[len(actions) - count :]
+    return replay(record)

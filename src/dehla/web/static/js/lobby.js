@@ -151,6 +151,7 @@ export class LobbyPage {
     const listed = h("input", {type: "checkbox", id: "opt-listed", checked: true});
     const watchers = h("input", {type: "checkbox", id: "opt-watchers", checked: true});
     const rated = h("input", {type: "checkbox", id: "opt-rated"});
+    const assists = h("input", {type: "checkbox", id: "opt-assists", checked: true});
     const ratedNote = h("p", {class: "muted", id: "rated-note"}, t("Rated matches change the players' ratings; every seat must be a person."));
     listed.addEventListener("change", () => { this.listedTouched = true; });
     let pauseTouched = false;   // the server's default pause unless the host chooses one
@@ -162,7 +163,8 @@ export class LobbyPage {
       h("fieldset", {}, h("legend", {}, t("Who may come")),
         h("p", {}, h("label", {class: "check"}, listed, " " + t("Open to anyone: list the table in the lobby"))),
         h("p", {}, h("label", {class: "check"}, watchers, " " + t("Watchers allowed"))),
-        h("p", {}, h("label", {class: "check"}, rated, " " + t("Rated"))), ratedNote),
+        h("p", {}, h("label", {class: "check"}, rated, " " + t("Rated"))), ratedNote,
+        h("p", {}, h("label", {class: "check"}, assists, " " + t("Hints and undo against bots (never at rated tables)")))),
       h("p", {class: "field"}, h("label", {for: "trick-pause"}, t("Pause to see each finished trick (seconds)")), pause),
       h("p", {class: "field"}, h("label", {for: "grace"}, t("Grace time before a bot plays for someone who left (seconds)")), grace),
       h("p", {class: "field"}, h("label", {for: "timer"}, t("Turn timer, 0 for none (seconds)")), timer),
@@ -218,7 +220,7 @@ export class LobbyPage {
       try {
         const created = await api("/api/tables", {rules, seats, name: nameInput.value.trim(),
           grace: Number(grace.value), timer: Number(timer.value) || null, listed: listed.checked,
-          watchers_allowed: watchers.checked, rated: rated.checked, ...(pauseTouched ? {trick_pause: Number(pause.value)} : {})});
+          watchers_allowed: watchers.checked, rated: rated.checked, assists: assists.checked && !rated.checked, ...(pauseTouched ? {trick_pause: Number(pause.value)} : {})});
         if (created.seat !== null) saveSeat(created.id, created.seat, created.token);
         saveInvites(created.id, created.invites || []);
         if (created.watch_token) saveWatch(created.id, created.watch_token);

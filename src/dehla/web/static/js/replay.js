@@ -108,6 +108,7 @@ export class ReplayPage {
         for (const item of play.before) {
           items.push(h("span", {class: "decision", "data-index": item.index}, this.decisionText(item), mark(item.index), " · "));
         }
+        for (const note of this.notesAt(record.hands[this.hand], play.index)) items.push(note);
         items.push(h("span", {class: "play", "data-index": play.index}, this.name(play.seat) + " ", cardFace(play.card, "mini"),
           mark(play.index), " "));
       }
@@ -201,6 +202,25 @@ export class ReplayPage {
       h("ul", {}, estimated.map((item) => h("li", {},
         h("span", {class: "estimate-tag"}, t("estimate")), " ",
         this.playedText(item) + ": " + sayAll(item.verdict.words)))));
+  }
+
+  /** The record's annotations before action `index`: hints asked, cards taken back, the claim (docs/records.md). */
+  notesAt(recordHand, index) {
+    const notes = [];
+    for (const hint of recordHand.hints || []) {
+      if (hint.at === index) notes.push(h("span", {class: "note hint-note"}, t("{name} asked for a hint", {name: this.name(hint.seat)}), " · "));
+    }
+    for (const undo of recordHand.undos || []) {
+      if (undo.at === index) {
+        notes.push(h("span", {class: "note undo-note"}, t("{name} took back {card}", {name: this.name(undo.seat), card: actionShort(undo.card)}), " · "));
+      }
+    }
+    const claim = recordHand.claim;
+    if (claim && claim.at === index) {
+      const what = claim.what === "tens" ? t("every remaining ten") : t("every remaining trick");
+      notes.push(h("strong", {class: "note claim-note", id: "claim-note"}, t("Claimed by {name}: {what}", {name: this.name(claim.seat), what}), " · "));
+    }
+    return notes;
   }
 
   /** "Trick 3: Asha played 10♥", the head of a decision's line. */

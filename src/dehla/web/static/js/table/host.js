@@ -62,6 +62,7 @@ export class HostPanel {
     }
     box.append(setting("host-listed", t("Open to anyone: list the table in the lobby"), !!table.listed, "listed"),
       setting("host-watchers", t("Watchers allowed"), table.watchers_allowed !== false, "watchers_allowed"));
+    if (!table.rated) box.append(setting("host-assists", t("Hints and undo against bots"), table.assists !== false, "assists"));
     const pause = h("input", {type: "number", id: "host-pause", min: "0", max: "5", step: "0.1", value: String(table.trick_pause ?? 1.2)});
     pause.addEventListener("change", () => this.page.send({type: "settings", trick_pause: Number(pause.value)}));
     box.append(h("p", {class: "field"}, h("label", {for: "host-pause"}, t("Pause to see each finished trick (seconds)")), pause));

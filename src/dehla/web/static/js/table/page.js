@@ -9,6 +9,7 @@ import {WordPanel} from "../glossary.js";
 import {personName, seatName} from "../names.js";
 import {setSound, soundOn, yourTurnSound} from "../sound.js";
 import {savedSeat, savedWatch, saveSeat, saveWatch} from "../storage.js";
+import {AssistPanel} from "./assist.js";
 import {Chat} from "./chat.js";
 import {Felt} from "./felt.js";
 import {HandControls} from "./hand.js";
@@ -38,6 +39,7 @@ export class TablePage {
     this.motion = new Motion(this);
     this.felt = new Felt(this);
     this.hand = new HandControls(this);
+    this.assist = new AssistPanel(this);
     this.results = new ResultsDialog(this);
     this.words = new WordPanel();
     this.chat = new Chat(this);
@@ -51,7 +53,7 @@ export class TablePage {
     this.waitPanel = h("div", {class: "wait-panel"});
     this.waitingLayout = h("div", {class: "waiting-layout"});
     this.game = h("div", {class: "table-layout"},
-      h("div", {class: "table-main"}, this.felt.box, this.hand.box, this.words.box, this.matchBox), this.side);
+      h("div", {class: "table-main"}, this.felt.box, this.hand.box, this.assist.box, this.words.box, this.matchBox), this.side);
     root.append(h("div", {class: "table-page"}, this.banner, this.head, this.body));
     document.body.classList.add("page-table");
     this.onKey = (event) => {
@@ -68,6 +70,7 @@ export class TablePage {
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.onKey, true);
     this.felt.close();
+    this.assist.close();
     this.results.close();
     document.title = "dehla";
     if (this.ws) this.ws.close();
@@ -148,11 +151,16 @@ export class TablePage {
       }
       case "notice":
         if (message.code === "moved_elsewhere") this.movedElsewhere();
+        // a claim is shown in its own box (assist.js), where the other team answers: only read it out
+        else if (message.code === "claim_tricks" || message.code === "claim_tens") {
+          announce(errorText(message.code, message.params, message.message, this.seatNamer()));
+        }
         else toast(errorText(message.code, message.params, message.message, this.seatNamer()));
         return;
       case "chat": case "chat_log": this.chat.receive(message); return;
       case "reaction": this.chat.reaction(message); return;
       case "invite": this.host.invite(message); return;
+      case "hint": this.assist.hint(message); return;
       case "state": break;
       default: return;
     }
@@ -246,6 +254,7 @@ export class TablePage {
     this.felt.update();
     this.hand.render();
     this.motion.dealt(this.hand.box, state);
+    this.assist.render();
     this.teamsBox.replaceChildren(teams(this));
     this.matchBox.replaceChildren(matchPanel(this) || "");
     this.renderHost(false);

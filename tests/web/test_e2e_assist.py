@@ -1,0 +1,195 @@
+"""End-to-end, in Debian's chromium: a player asks for a hint and plays the hinted card, takes back a card against
+bots, and claims the rest of the hand (a claim the solver proves, one the other team refuses).
+
+Screenshots of a claim waiting for the other team's answer are saved in tests/web/screenshots/ (375 and 1280 px).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from tests.web.helpers import LiveServer  # noqa: E402
+from tests.web.page_walk import CHROMIUM  # noqa: E402
+
+SHOTS = Path(__file__).parent / "screenshots"
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(str(tmp_path_factory.mktemp("assist") / "assist.sqlite3"), bot_delay=0.02, hand_pause=0.3) as live:
+        yield live
+
+
+def _page(browser: Any, width: int = 1280) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="en")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def _table_with_bots(page: Any, server: LiveServer, preset: str = "mendikot") -> None:
+    """A table of ``preset``: this page at seat 0, bots in the other seats."""
+    page.goto(server.url + "/")
+    page.fill("#player-name", "Asha")
+    page.select_option("#preset", preset)
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector(".felt")
+
+
+def _my_card_turn(page: Any, timeout: float = 30000) -> None:
+    """Wait until this page may play a card (the trump call made first where there is one)."""
+    deadline = time.monotonic() + timeout / 1000
+    while time.monotonic() < deadline:
+        call = page.query_selector(".call-row button")
+        if call is not None:
+            with contextlib.suppress(playwright_api.Error):
+                call.click(timeout=1000)
+        if page.query_selector(".hand button.legal"):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("no card to play in time")
+
+
+def _until(page: Any, condition: Any, timeout: float = 30) -> None:
+    """Poll ``condition()`` (the page's CSP forbids the string scripts ``wait_for_function`` evaluates)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("the page never got there")
+        page.wait_for_timeout(50)
+
+
+def _toast(page: Any) -> str:
+    return str(page.eval_on_selector("#toast", "box => box.textContent"))
+
+
+def _hand(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all(".hand button", "all => all.map(b => b.dataset.action)"))
+
+
+def test_a_player_asks_for_a_hint_then_plays_the_hinted_card(browser: Any, server: LiveServer) -> None:
+    page = _page(browser)
+    _table_with_bots(page, server)
+    _my_card_turn(page)
+    page.keyboard.press("h")  # the key asks as the button does
+    page.wait_for_selector("#hint-box", timeout=90000)
+    words = page.inner_text("#hint-box")
+    assert "the strongest bot would play" in words
+    hinted = page.get_attribute(".hand button.hinted", "data-action")
+    assert hinted and hinted in _hand(page)
+    page.click(".hand button.hinted")
+    _until(page, lambda: hinted not in _hand(page))
+    assert hinted not in _hand(page)
+    assert not page.errors
+
+
+def test_a_player_takes_back_a_card_played_against_bots(browser: Any, server: LiveServer) -> None:
+    page = _page(browser)
+    _table_with_bots(page, server)
+    _my_card_turn(page)
+    before = _hand(page)
+    played = page.get_attribute(".hand button.legal", "data-action")
+    page.click(".hand button.legal")
+    _until(page, lambda: played not in _hand(page))
+    page.wait_for_selector("#undo-button:not([disabled])")
+    page.click("#undo-button")
+    page.wait_for_selector(f'.hand button[data-action="{played}"]')
+    assert sorted(_hand(page)) == sorted(before)
+    assert "took back" in _toast(page)
+    assert not page.errors
+
+
+def _play_to_my_turn(pages: list[Any], mine: Any, timeout: float = 60) -> None:
+    """Every page plays its first legal card until ``mine`` may play, at the play (not the call)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if mine.query_selector(".hand button.legal") and mine.query_selector("#claim-tricks"):
+            return
+        for page in pages:
+            for selector in (".call-row button", ".hand button.legal"):
+                button = page.query_selector(selector)
+                if button is None or (page is mine and selector == ".hand button.legal"):
+                    continue
+                with contextlib.suppress(playwright_api.Error):
+                    button.click(timeout=1000)
+        pages[0].wait_for_timeout(60)
+    raise AssertionError("never my turn")
+
+
+def test_a_claim_is_refused_by_the_other_team_and_reveals_no_card(browser: Any, server: LiveServer) -> None:
+    host = _page(browser)
+    host.goto(server.url + "/")
+    host.fill("#player-name", "Bela")
+    host.select_option("#preset", "mendikot")
+    host.select_option("#seat-1", "person")
+    host.select_option("#seat-3", "person")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_selector("#start-now")
+    links = [box.input_value() for box in host.query_selector_all("input.invite")]
+    guests = []
+    for link in links:
+        guest = _page(browser)
+        guest.goto(link)
+        guests.append(guest)
+    for page in [host, *guests]:
+        page.wait_for_selector(".felt")
+    _play_to_my_turn([host, *guests], host)
+    host.click("#claim-tricks")
+    guest = guests[0]
+    guest.wait_for_selector("#claim-accept")
+    assert "claims every remaining trick" in guest.inner_text("#claim-box")
+    assert guest.is_disabled("#undo-button") and guest.is_disabled("#hint-button")  # not while a claim waits
+    SHOTS.mkdir(exist_ok=True)
+    guest.screenshot(path=str(SHOTS / "claim-desktop.png"))
+    guest.set_viewport_size({"width": 375, "height": 812})
+    guest.wait_for_timeout(300)
+    assert guest.evaluate("document.documentElement.scrollWidth") <= 375
+    guest.screenshot(path=str(SHOTS / "claim-phone.png"), full_page=True)
+    guest.click("#claim-refuse")
+    _until(host, lambda: "refused" in _toast(host))
+    assert _toast(host) == "The claim was refused."
+    assert not host.query_selector("#claim-box") and host.query_selector(".hand button.legal")
+    assert not host.errors and not any(page.errors for page in guests)
+
+
+def test_a_claim_the_solver_proves_ends_the_hand(browser: Any, server: LiveServer) -> None:
+    page = _page(browser)
+    _table_with_bots(page, server)
+    deadline = time.monotonic() + 240
+    accepted = refused = 0
+    while time.monotonic() < deadline and not accepted:
+        if page.query_selector("#hand-summary"):
+            next_hand = page.query_selector("#next-hand, button.next-hand")
+            if next_hand is not None:
+                next_hand.click()
+            page.wait_for_timeout(200)
+            continue
+        _my_card_turn(page, 60000)
+        tricks_left = len(_hand(page))
+        if tricks_left > 4 or not page.query_selector("#claim-tens"):
+            page.click(".hand button.legal")
+            page.wait_for_timeout(60)
+            continue
+        page.click("#claim-tens")
+        _until(page, lambda: "refused" in _toast(page) or "accepted" in _toast(page))
+        if "accepted" in _toast(page):
+            accepted += 1
+        else:
+            refused += 1
+            page.evaluate("document.getElementById('toast').textContent = ''")
+            page.click(".hand button.legal")
+    assert accepted, f"no claim held in time ({refused} refused)"
+    page.wait_for_selector("#hand-summary")
+    assert not page.errors
