@@ -191,13 +191,13 @@ export class LobbyPage {
       options.append(check("opt-rotation", t("The deal always passes to the next player"), false));
       seatsBox.replaceChildren();
       for (let seat = 0; seat < chosen.players; seat++) {
-        const select = h("select", {id: "seat-" + seat, "aria-label": t("Seat {n}", {n: seat})},
+        const select = h("select", {id: "seat-" + seat, "aria-label": t("Seat {n}", {n: seat + 1})},
           seatChoices().map((choice) => h("option", {value: choice.value}, choice.text)));
         select.value = seat === 0 ? "me" : "bot:" + app.meta.default_bot;
         select.addEventListener("change", syncListed);
         seatsBox.append(h("p", {class: "seat-row"},
-          h("label", {for: "seat-" + seat}, h("span", {class: "team-dot team-" + (seat % 2)}, t("Team {n}", {n: seat % 2})),
-            " " + t("Seat {n}", {n: seat})), select));
+          h("label", {for: "seat-" + seat}, h("span", {class: "team-dot team-" + (seat % 2)}, t("Team {n}", {n: seat % 2 + 1})),
+            " " + t("Seat {n}", {n: seat + 1})), select));
       }
       syncListed();
     };
@@ -245,7 +245,7 @@ export class LobbyPage {
       for (const seat of table.seats) {
         const who = mine && mine.seat === seat.seat ? t("You") : seat.kind === "bot" ? t("{name} (bot)", {name: personName(seat.name)})
           : seat.claimed ? personName(seat.name) : t("reserved for an invited player");
-        seats.append(h("li", {}, t("Seat {n}", {n: seat.seat}) + ": " + who + " ",
+        seats.append(h("li", {}, t("Seat {n}", {n: seat.seat + 1}) + ": " + who + " ",
           seat.kind === "bot" && !mine ? h("button", {type: "button", class: "small", "data-join": table.id + ":" + seat.seat,
             onclick: () => joinSeat(table.id, seat.seat)}, t("Replace the bot")) : null));
       }

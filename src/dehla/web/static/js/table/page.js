@@ -49,7 +49,7 @@ export class TablePage {
     this.waitPanel = h("div", {class: "wait-panel"});
     this.waitingLayout = h("div", {class: "waiting-layout"});
     this.game = h("div", {class: "table-layout"},
-      h("div", {class: "table-main"}, this.felt.box, this.hand.box, this.words.box, this.matchBox), this.side);
+      h("div", {class: "table-main"}, this.felt.box, this.hand.box, this.matchBox), this.side);
     root.append(h("div", {class: "table-page"}, this.banner, this.head, this.body));
     document.body.classList.add("page-table");
     this.onKey = (event) => {
@@ -131,7 +131,7 @@ export class TablePage {
   }
 
   seatNamer() {
-    return (seat) => (this.state ? seatName(this.state.table, seat, this.state.seat) : t("Seat {n}", {n: seat}));
+    return (seat) => (this.state ? seatName(this.state.table, seat, this.state.seat) : t("Seat {n}", {n: seat + 1}));
   }
 
   receive(message) {
@@ -235,7 +235,8 @@ export class TablePage {
       return;
     }
     if (this.body.firstChild !== this.game) {
-      this.side.replaceChildren(this.teamsBox, this.host.box, this.chat.box);
+      // the words panel beside the table (below it on a phone), out of the hand's way
+      this.side.replaceChildren(this.words.box, this.teamsBox, this.host.box, this.chat.box);
       this.body.replaceChildren(this.game);
       this.chat.render();
       this.hostKey = null;
@@ -249,6 +250,7 @@ export class TablePage {
     if (obs.trump || obs.phase === "call" || obs.trump_hidden) this.words.explainOnce("hukum");
     if (obs.tricks.length) this.words.explainOnce("haath");
     if (table.options.scoring === "pagat" && obs.match.hands.length) this.words.explainOnce("kot");
+    if (table.options.collection === "centre" && obs.tricks.length) this.words.explainOnce("centre");
     this.words.draw();
     this.results.update();
   }
@@ -273,7 +275,7 @@ export class TablePage {
     for (const seat of table.seats) {
       const who = seat.seat === mySeat ? t("You") : seat.kind === "bot" ? t("{name} (bot)", {name: personName(seat.name)})
         : seat.claimed ? personName(seat.name) : t("waiting for someone to open the invite link");
-      list.append(h("li", {}, t("Seat {n}", {n: seat.seat}) + ": " + who));
+      list.append(h("li", {}, t("Seat {n}", {n: seat.seat + 1}) + ": " + who));
     }
     box.append(list);
     if (mySeat !== null) {
