@@ -7,6 +7,7 @@ Screenshots of the table mid-trick at 320, 375 and 1280 px are kept in tests/web
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -177,3 +178,87 @@ def test_spanish_lists_say_y_not_ampersand(browser: Any, server: LiveServer) -> 
     members = page.eval_on_selector_all(".teams .members", "all => all.map((m) => m.textContent)")
     assert members and all(" y " in text and "&" not in text for text in members), members
     assert "Tú: asiento 1" in page.inner_text(".table-head")
+
+
+def _guide_steps(page: Any, seen: list[str]) -> Callable[[], bool]:
+    """A player's click in a guided hand: "Got it" on each new card (noting its step), else a move."""
+
+    def click() -> bool:
+        card = page.query_selector(".guide-card")
+        button = page.query_selector("#guide-next")
+        if card is None or button is None:
+            return True
+        with contextlib.suppress(playwright_api.Error):
+            step = card.get_attribute("data-step")
+            button.click(timeout=2000)
+            if step and step not in seen:
+                seen.append(step)
+        return False
+
+    return click
+
+
+def test_the_guided_first_hand_played_to_its_end(browser: Any, server: LiveServer) -> None:
+    page = page_walk.new_page(browser)
+    page_walk.lobby(page, server)
+    # a first-time visitor meets the offer right after the quick game, before the other panels
+    order = page.eval_on_selector_all(".lobby > section, .lobby > form", "all => all.map((p) => p.id)")
+    assert order.index("guide-panel") < order.index("find-panel")
+    page.click("#guide-pagat")
+    page.wait_for_selector(".felt")
+    seen: list[str] = []
+    play_until(page, lambda: page.query_selector("#guide-finish"), click=_guide_steps(page, seen))
+    assert {"deal", "trump", "follow", "trick", "centre", "tens"} <= set(seen), seen
+    assert seen.index("deal") < seen.index("trick")
+    page.click("#guide-finish")
+    assert page.is_hidden("#guide")
+    page.reload()
+    page.wait_for_selector(".felt")
+    assert page.is_hidden("#guide")  # finished: it does not come back
+    page_walk.lobby(page, server)
+    order = page.eval_on_selector_all(".lobby > section, .lobby > form", "all => all.map((p) => p.id)")
+    assert order[-1] == "guide-panel"  # still offered from the lobby, out of the way
+    assert not page.errors
+
+
+def test_leaving_the_guide_halfway(browser: Any, server: LiveServer) -> None:
+    page = page_walk.new_page(browser, width=375, height=700)
+    page_walk.lobby(page, server)
+    page.click("#guide-mendikot")
+    page.wait_for_selector(".felt")
+    seen: list[str] = []
+    play_until(page, lambda: len(seen) >= 2, click=_guide_steps(page, seen))
+    page.wait_for_selector("#guide-leave")
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "guide-phone.png"))
+    page.click("#guide-leave")
+    assert page.is_hidden("#guide")
+    # the hand goes on as an ordinary one: moves are still made, and no card of the guide comes back
+    play_until(page, lambda: page.query_selector(".felt .played"))
+    assert page.is_hidden("#guide")
+    page.reload()
+    page.wait_for_selector(".felt")
+    page.wait_for_timeout(300)
+    assert page.is_hidden("#guide")
+    assert not page.errors
+
+
+def test_the_length_of_a_match_is_said_before_it_starts(browser: Any, server: LiveServer) -> None:
+    page = page_walk.new_page(browser)
+    page_walk.lobby(page, server)
+    quick = page.inner_text("#quick-length")
+    assert re.fullmatch(r"First team to 1 kot: usually \d+ to \d+ hands\.", quick), quick
+    page.select_option("#preset", "mendikot")
+    page.fill("#opt-target", "3")
+    assert page.inner_text("#preset-length") == "First team to win 3 hands: usually 3 to 5 hands."
+    assert re.fullmatch(r"First team to \d+ points?: usually \d+ to \d+ hands\.", _length_of(page, "taash")), page
+    # the centre says what it is from the start
+    table = seated(browser, server)
+    page_walk.wait_for_turn(table)
+    assert re.search(r"Centre: \d+ cards?", table.inner_text("#centre-pile"))
+    assert "two tricks in a row" in (table.get_attribute("#centre-pile", "title") or "")
+
+
+def _length_of(page: Any, preset: str) -> str:
+    page.select_option("#find-preset", preset)
+    return str(page.inner_text("#find-length"))

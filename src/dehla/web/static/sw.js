@@ -10,7 +10,8 @@ const FILES = [
   "/static/js/glossary.js", "/static/js/sound.js", "/static/js/outcome.js", "/static/js/lobby.js",
   "/static/js/history.js", "/static/js/replay.js", "/static/js/scorekeeper.js", "/static/js/passkeys.js",
   "/static/js/table/page.js", "/static/js/table/felt.js", "/static/js/table/hand.js", "/static/js/table/results.js",
-  "/static/js/table/header.js", "/static/js/table/chat.js", "/static/js/table/host.js",
+  "/static/js/table/header.js", "/static/js/table/chat.js", "/static/js/table/host.js", "/static/js/length.js",
+  "/static/js/table/guide.js",
 ];
 
 self.addEventListener("install", (event) => {

@@ -6,11 +6,13 @@ import {t} from "../i18n.js";
 import {cardLabel, suitName} from "../cards.js";
 import {errorText} from "../errors.js";
 import {WordPanel} from "../glossary.js";
+import {matchLength} from "../length.js";
 import {personName, seatName} from "../names.js";
 import {setSound, soundOn, yourTurnSound} from "../sound.js";
 import {savedSeat, savedWatch, saveSeat, saveWatch} from "../storage.js";
 import {Chat} from "./chat.js";
 import {Felt} from "./felt.js";
+import {Guide} from "./guide.js";
 import {HandControls} from "./hand.js";
 import {header, teams} from "./header.js";
 import {HostPanel} from "./host.js";
@@ -36,6 +38,7 @@ export class TablePage {
     this.watch = savedWatch(tableId);
     this.felt = new Felt(this);
     this.hand = new HandControls(this);
+    this.guide = new Guide(this);
     this.results = new ResultsDialog(this);
     this.words = new WordPanel();
     this.chat = new Chat(this);
@@ -49,7 +52,7 @@ export class TablePage {
     this.waitPanel = h("div", {class: "wait-panel"});
     this.waitingLayout = h("div", {class: "waiting-layout"});
     this.game = h("div", {class: "table-layout"},
-      h("div", {class: "table-main"}, this.felt.box, this.hand.box, this.matchBox), this.side);
+      h("div", {class: "table-main"}, this.felt.box, this.guide.box, this.hand.box, this.matchBox), this.side);
     root.append(h("div", {class: "table-page"}, this.banner, this.head, this.body));
     document.body.classList.add("page-table");
     this.onKey = (event) => {
@@ -243,6 +246,7 @@ export class TablePage {
     }
     this.felt.update();
     this.hand.render();
+    this.guide.update();
     this.teamsBox.replaceChildren(teams(this));
     this.matchBox.replaceChildren(matchPanel(this) || "");
     this.renderHost(false);
@@ -278,6 +282,7 @@ export class TablePage {
       list.append(h("li", {}, t("Seat {n}", {n: seat.seat + 1}) + ": " + who));
     }
     box.append(list);
+    box.append(h("p", {class: "muted", id: "table-length"}, matchLength(table.options)));
     if (mySeat !== null) {
       box.append(h("button", {class: "primary", type: "button", id: "start-now", onclick: () => this.send({type: "start"})},
         t("Start now; bots play the open seats")));
