@@ -7,6 +7,7 @@ Screenshots of the table mid-trick at 320, 375 and 1280 px are kept in tests/web
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -103,7 +104,9 @@ def test_reading_the_hand_while_waiting_and_on_your_turn(browser: Any, server: L
 def test_the_only_legal_card_is_played_for_you_once_the_setting_is_on(browser: Any, server: LiveServer) -> None:
     page = seated(browser, server)
     # not offered before the follow-suit rule has been met (the bots may already have brought it about)
-    assert page.evaluate("() => localStorage.getItem('dehla.follow_seen') !== null || !document.querySelector('#auto-play')")
+    assert page.evaluate(
+        "() => localStorage.getItem('dehla.follow_seen') !== null || !document.querySelector('#auto-play')"
+    )
     play_until(page, lambda: page.query_selector("#auto-play"))
     assert not page.is_checked("#auto-play")  # offered, off until the player turns it on
     page.check("#auto-play")
@@ -148,7 +151,7 @@ def test_a_phone_shows_44_px_of_every_card_and_played_cards_cover_no_name(
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"table-mid-trick-{width}.png"), full_page=True)
     assert boxes["scroll"] <= width, f"the page is {boxes['scroll']} px wide at {width} px"
-    shown = [b - a for row in boxes["rows"] for a, b in zip(row, row[1:], strict=False)]
+    shown = [b - a for row in boxes["rows"] for a, b in itertools.pairwise(row)]
     assert shown and min(shown) >= 44, f"an overlapped card shows only {min(shown):.1f} px at {width} px"
     for card in boxes["played"]:
         for seat in boxes["seats"]:

@@ -189,7 +189,12 @@ class Seating:
         await self.table.seat_event(
             seat,
             SeatInfo(
-                "person", info.bot, clean_name(name, f"Player {seat + 1}"), hash_token(token), claimed=True, player=player
+                "person",
+                info.bot,
+                clean_name(name, f"Player {seat + 1}"),
+                hash_token(token),
+                claimed=True,
+                player=player,
             ),
         )
         await self.table.start_when_seated()
