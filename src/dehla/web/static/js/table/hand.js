@@ -7,11 +7,13 @@ import {cardFace, cardLabel, cardParts, SUITS, suitName} from "../cards.js";
 import {seatName} from "../names.js";
 import {pref, setPref} from "../storage.js";
 
-/** Px of every overlapped card left showing: 44 is a finger's width, 2 more for the fan's tilt. */
-export const MIN_SHOWN = 46;
+/** Px of every overlapped card left showing: a finger's width. */
+export const MIN_SHOWN = 44;
+/** Below this step the fan is not tilted, so that the tilt takes nothing from the part that shows. */
+const TILT_STEP = 48;
 
 /** How to lay `count` cards in `width` px: rows of cards and the step between card starts, so that every
-    overlapped card shows at least MIN_SHOWN px (more rows on a narrow phone rather than thinner cards). */
+    overlapped card shows at least MIN_SHOWN px (more rows rather than thinner slivers). */
 export function handLayout(count, width) {
   const cardWidth = width < 420 ? 50 : 62;
   const gap = 4;
@@ -122,8 +124,16 @@ export class HandControls {
       why ? h("span", {class: "sr-only why"}, " — " + why) : null);
     });
     if (choosing && buttons.some((button) => button.classList.contains("dimmed")) && obs.trick.length) setPref("follow_seen", true);
-    const width = Math.max(200, box.clientWidth - 24);
-    const layout = handLayout(buttons.length, width);
+    let layout = handLayout(buttons.length, Math.max(200, box.clientWidth - 24));
+    let flat = false;
+    if (window.innerWidth < 420 && layout.rows.length > 2) {
+      // a small phone: the hand reaches over the panel's padding to 1 px from the screen's edges, untilted,
+      // so that 13 cards still fit in two rows with 44 px of each showing at 320 px
+      const extra = parseFloat(getComputedStyle(box).paddingLeft) + 6;
+      hand.style.setProperty("margin-inline", -extra + "px");
+      layout = handLayout(buttons.length, box.clientWidth + 10);   // the hand's width less 2 px
+      flat = true;
+    }
     hand.classList.toggle("rows-3", layout.rows.length > 2);
     hand.style.setProperty("--card-w", layout.cardWidth + "px");
     hand.style.setProperty("--overlap", (layout.step - layout.cardWidth).toFixed(1) + "px");
@@ -134,7 +144,8 @@ export class HandControls {
       for (let i = 0; i < size; i++) {
         const button = buttons[index++];
         const off = size > 1 ? (i - mid) / Math.max(mid, 1) : 0;
-        button.style.setProperty("--rot", (off * (size > 6 ? 6 : 3)).toFixed(2) + "deg");
+        const tilt = !flat && layout.step >= TILT_STEP ? (size > 6 ? 6 : 3) : 0;
+        button.style.setProperty("--rot", (off * tilt).toFixed(2) + "deg");
         button.style.setProperty("--arc", (off * off * 6).toFixed(1) + "px");
         row.append(button);
       }
