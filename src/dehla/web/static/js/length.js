@@ -1,4 +1,4 @@
-/* How long a match is, in plain words, before it starts: "First team to 1 kot: usually 1 to 4 hands."
+/* How long a match is, in plain words, before it starts: "First team to 1 kot: usually 1 to 6 hands."
    The target and its unit come from the rules; "usually" is the middle three quarters of matches simulated
    here from how often bots' hands end 4-0, 3-1 or 2-2 (measured with `dehla simulate`; docs/web.md). */
 
@@ -6,9 +6,9 @@ import {t, tn} from "./i18n.js";
 
 /** Share of hands whose tens split 4-0, 3-1 and 2-2 between the teams, per scoring family (docs/web.md). */
 export const TENS_SPLIT = {
-  pagat: {four: 0.295, three: 0.436, two: 0.269},
-  taash: {four: 0.124, three: 0.476, two: 0.4},
-  mendikot: {four: 0.138, three: 0.517, two: 0.345},
+  pagat: {four: 0.305, three: 0.423, two: 0.272},
+  taash: {four: 0.107, three: 0.507, two: 0.385},
+  mendikot: {four: 0.123, three: 0.51, two: 0.367},
 };
 
 const RUNS = 2000;
@@ -54,7 +54,7 @@ export function usualHands(options, target) {
   return [all[Math.floor(RUNS * 0.125)], all[Math.floor(RUNS * 0.875)]];
 }
 
-/** "First team to 1 kot: usually 1 to 4 hands." for the rules' options (scoring and target). */
+/** "First team to 1 kot: usually 1 to 6 hands." for the rules' options (scoring and target). */
 export function matchLength(options) {
   const target = options.target;
   const scoring = options.scoring;
