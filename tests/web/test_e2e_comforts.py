@@ -120,7 +120,8 @@ def test_the_only_legal_card_is_played_for_you_once_the_setting_is_on(browser: A
             return False
         return True
 
-    play_until(page, lambda: page.query_selector("#hand-summary"), click=click_unless_forced)
+    # to the end of a hand (its result, or the match's when it has ended)
+    play_until(page, lambda: page.query_selector("#hand-summary, #match-summary"), click=click_unless_forced)
     assert seen  # the hand's last card at least was played without a click
     assert not page.errors
 
@@ -189,8 +190,8 @@ def _guide_steps(page: Any, seen: list[str]) -> Callable[[], bool]:
     def click() -> bool:
         card = page.query_selector(".guide-card")
         button = page.query_selector("#guide-next")
-        if card is None or button is None:
-            return True
+        if card is None or button is None or page.is_visible("#next-hand"):
+            return True  # a move, or the hand's result (a dialog over the page) to close first
         with contextlib.suppress(playwright_api.Error):
             step = card.get_attribute("data-step")
             button.click(timeout=2000)
@@ -213,6 +214,8 @@ def test_the_guided_first_hand_played_to_its_end(browser: Any, server: LiveServe
     play_until(page, lambda: page.query_selector("#guide-finish"), click=_guide_steps(page, seen))
     assert {"deal", "trump", "follow", "trick", "centre", "tens"} <= set(seen), seen
     assert seen.index("deal") < seen.index("trick")
+    if page.is_visible("#next-hand"):
+        page.click("#next-hand")  # the hand's result first, then the guide's last card
     page.click("#guide-finish")
     assert page.is_hidden("#guide")
     page.reload()
@@ -265,3 +268,16 @@ def test_the_length_of_a_match_is_said_before_it_starts(browser: Any, server: Li
 def _length_of(page: Any, preset: str) -> str:
     page.select_option("#find-preset", preset)
     return str(page.inner_text("#find-length"))
+
+
+@pytest.mark.skipif(not page_walk.AXE.exists(), reason="axe-core is not installed (test.sh installs it from npm)")
+def test_a_guide_card_has_no_accessibility_violation(browser: Any, server: LiveServer) -> None:
+    from tests.web.test_a11y import describe, violations
+
+    page = page_walk.new_page(browser, width=375, height=812, bypass_csp=True)
+    page_walk.lobby(page, server)
+    page.click("#guide-taash")
+    page.wait_for_selector(".guide-card")
+    found = violations(page)
+    assert not found, describe(found)
+    assert not page.errors

@@ -76,12 +76,15 @@ export class HandControls {
     const version = this.page.state.version;
     if (!obs.hand.includes(only) || this.autoVersion === version) return;
     this.autoVersion = version;
-    setTimeout(() => {
+    const play = () => {
       const now = this.page.state;
       if (this.page.closed || !now || now.version !== version || now.observation.to_act !== now.seat) return;
+      // the finished trick is seen to its end first: playing would cut its pause short
+      if (this.page.felt.showing()) { setTimeout(play, 300); return; }
       announce(t("Your only legal card was played: {card}", {card: cardLabel(only)}));
       this.page.act(only);
-    }, 600);
+    };
+    setTimeout(play, 600);
   }
 
   render() {
