@@ -166,6 +166,14 @@ def test_seats_and_teams_are_numbered_from_1(browser: Any, server: LiveServer) -
     assert "You: seat 1" in page.inner_text(".table-head")
     labels = page.eval_on_selector_all(".felt .seat", "all => all.map((s) => s.getAttribute('aria-label'))")
     assert sorted(label.split(":")[0] for label in labels) == ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+    # the server's refusals that name a seat read "That seat (Seat 2) ...", never "Seat Seat 2"
+    worded = page.evaluate(
+        """async () => { const {errorText} = await import("/static/js/errors.js");
+        const {app} = await import("/static/js/state.js");
+        return Object.entries(app.meta.messages).filter(([, text]) => text.includes("{seat}"))
+          .map(([code]) => errorText(code, {seat: 1, text: "x", n: 1}, "", null)); }"""
+    )
+    assert worded and all("Seat 2" in text and "Seat Seat" not in text for text in worded), worded
     # a watcher's header: each team's number after its name, teams counted from 1
     watched = server.post("/api/tables", {"rules": "pagat", "seats": [{"kind": "bot", "bot": "random"}] * 4})
     watcher = page_walk.new_page(browser)
