@@ -98,6 +98,19 @@ def test_reading_the_hand_while_waiting_and_on_your_turn(browser: Any, server: L
     assert all("you must follow suit" in card["text"] for card in dimmed)
     assert all(card["disabled"] is None and card["opacity"] == 1 for card in legal)
     # the arrow keys read every card, the dimmed ones too, and a dimmed card does nothing when pressed
+    page.focus(".hand .card-button.legal")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    at = page.evaluate("() => [...document.querySelectorAll('.hand .card-button')].indexOf(document.activeElement)")
+    assert at == 1
+    dimmed_at = page.evaluate(
+        "() => { const b = [...document.querySelectorAll('.hand .card-button')];"
+        " const i = b.findIndex((x) => x.classList.contains('dimmed')); b[i].focus(); return i; }"
+    )
+    held = len(hand)
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(400)
+    assert page.eval_on_selector_all(".hand .card-button", "all => all.length") == held and dimmed_at >= 0
     assert not page.errors
 
 
