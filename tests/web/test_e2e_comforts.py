@@ -159,7 +159,11 @@ def test_a_phone_shows_44_px_of_every_card_and_played_cards_cover_no_name(
     # mid-trick at the person's turn, with the cards of two seats or more on the felt
     play_until(
         page,
-        lambda: page.query_selector(".hand button.legal") and len(page.query_selector_all(".felt .played")) >= 2,
+        lambda: (
+            page.query_selector(".hand button.legal")
+            and len(page.query_selector_all(".felt .played:not(.finished)")) >= 2
+            and not page.query_selector(".trick-result")
+        ),
     )
     boxes = page.evaluate(CARD_BOXES)
     SHOTS.mkdir(exist_ok=True)
