@@ -274,7 +274,7 @@ def test_thirteen_cards_fit_in_two_rows_on_a_small_phone(browser: Any, server: L
     page.click("#words-done")
     assert page.is_hidden(".notes")
     page.click("#words-button")
-    assert len(page.query_selector_all(".notes li")) == 4 and len(page.query_selector_all(".notes .explain")) == 1
+    assert len(page.query_selector_all(".notes li")) == 5 and len(page.query_selector_all(".notes .explain")) == 1
     page.click("#words-button")
     assert page.is_hidden(".notes")
 

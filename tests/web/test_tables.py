@@ -22,6 +22,7 @@ from dehla.engine.actions import Call, Hide, Play, Reveal
 from dehla.engine.state import Match, Phase
 from dehla.rules import parse_rules
 from dehla.web.app import WebSettings, create_app
+from dehla.web.i18n import STATIC_DIR
 from dehla.web.log import replay_log, upgrade_entry
 from dehla.web.messages import TEMPLATES
 from dehla.web.settings import default_bot
@@ -497,6 +498,14 @@ def test_the_service_worker_may_serve_the_whole_site(client: TestClient) -> None
         pytest.skip("static/sw.js is not there yet")
     assert worker.headers["service-worker-allowed"] == "/" and "javascript" in worker.headers["content-type"]
     assert client.get("/manifest.webmanifest").status_code == 200
+
+
+def test_the_service_worker_keeps_every_script_of_the_page(client: TestClient) -> None:
+    """An installed app opened offline needs every module: a script missing from the shell breaks the page."""
+    worker = client.get("/sw.js").text
+    scripts = {"/" + path.relative_to(STATIC_DIR.parent).as_posix() for path in STATIC_DIR.glob("js/**/*.js")}
+    missing = sorted(script for script in scripts if f'"{script}"' not in worker)
+    assert not missing, f"not in sw.js's FILES: {missing}"
 
 
 # -- chat and reactions -----------------------------------------------------------------------------------------

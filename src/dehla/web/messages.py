@@ -8,7 +8,7 @@ sentence, for logs and for programs that read the API.
 
 Parameter conventions (the browser formats them for the reader): ``card`` is a
 card text such as ``10H``, ``cards`` a list of them, ``suit`` a suit letter,
-``seat`` a seat number (shown as "You" or the seat's name), ``n``/``min``/``max``
+``seat`` a seat's index from 0 (shown as "You", the seat's name or "Seat N" counted from 1), ``n``/``min``/``max``
 numbers, ``text`` plain text.
 """
 
@@ -64,11 +64,13 @@ def _plain(value: Param) -> str:
 
 
 def english(code: str, params: Mapping[str, Param]) -> str:
-    """The English sentence for ``code`` with ``params`` filled in plainly (cards as their text)."""
+    """The English sentence for ``code`` with ``params`` filled in plainly (cards as their text; a seat as
+    "Seat N", numbered from 1 as every text numbers seats, while the param keeps the seat's index)."""
     template = TEMPLATES.get(code, code)
     text = template
     for key, value in params.items():
-        text = text.replace("{" + key + "}", _plain(value))
+        shown = f"Seat {value + 1}" if key == "seat" and isinstance(value, int) else _plain(value)
+        text = text.replace("{" + key + "}", shown)
     return text
 
 

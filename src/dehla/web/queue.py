@@ -145,7 +145,7 @@ class Matchmaker:
         rules = parse_rules({"preset": key.preset, "target": key.target})
         base = parse_table_request({"rules": rules.to_json(), "listed": False, "seats": [{"kind": "bot"}] * players})
         seats = [
-            SeatSpec("person", default_bot(), name or f"Player {seat}", player)
+            SeatSpec("person", default_bot(), name or f"Player {seat + 1}", player)
             for seat, (player, name) in enumerate(claimed)
         ]
         seats += [base.seats[seat] for seat in range(len(claimed), players)]

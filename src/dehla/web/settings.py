@@ -59,8 +59,8 @@ register(
         "bad_rules": "These rules cannot be used.",
         "seat_count": "Choose {n} seats for these rules.",
         "one_me": "Only one seat can be yours.",
-        "seat_kind": "Seat {seat} must be you, a person (invite link) or a bot.",
-        "unknown_bot": "Seat {seat}: there is no bot called {text}.",
+        "seat_kind": "{seat} must be you, a person (invite link) or a bot.",
+        "unknown_bot": "{seat}: there is no bot called {text}.",
         "bad_grace": "The grace time must be a number of seconds from {min} to {max}.",
         "bad_timer": "The turn timer must be a number of seconds from {min} to {max}.",
         "bad_trick_pause": "The pause after a trick must be a number of seconds from {min} to {max}.",
@@ -183,13 +183,13 @@ def parse_table_request(spec: object, trick_pause: float = DEFAULT_TRICK_PAUSE) 
         kind = seat.get("kind")
         bot = check_bot(seat.get("bot"), number)
         if kind == "bot":
-            seats.append(SeatSpec("bot", bot, clean_name(seat.get("name"), f"Bot {number}")))
+            seats.append(SeatSpec("bot", bot, clean_name(seat.get("name"), f"Bot {number + 1}")))
         elif kind == "me":
             if any(item.kind == "me" for item in seats):
                 raise WebError("one_me")
-            seats.append(SeatSpec("me", bot, clean_name(seat.get("name"), creator or f"Player {number}")))
+            seats.append(SeatSpec("me", bot, clean_name(seat.get("name"), creator or f"Player {number + 1}")))
         elif kind == "person":
-            seats.append(SeatSpec("person", bot, clean_name(seat.get("name"), f"Player {number}")))
+            seats.append(SeatSpec("person", bot, clean_name(seat.get("name"), f"Player {number + 1}")))
         else:
             raise WebError("seat_kind", seat=number)
     has_invites = any(item.kind == "person" for item in seats)

@@ -2,7 +2,7 @@
    installed app and shows its own "reconnecting" when offline.  Network first, so a new version is used
    as soon as the server has it; the API and the table sockets are never cached. */
 
-const SHELL = "dehla-shell-v3";
+const SHELL = "dehla-shell-v4";
 const FILES = [
   "/", "/static/style.css", "/static/cards.css", "/manifest.webmanifest", "/static/icons/icon-192.png",
   "/static/js/main.js", "/static/js/state.js", "/static/js/i18n.js", "/static/js/dom.js", "/static/js/cards.js",
@@ -13,6 +13,7 @@ const FILES = [
   "/static/js/daily.js",
   "/static/js/table/page.js", "/static/js/table/felt.js", "/static/js/table/hand.js", "/static/js/table/results.js",
   "/static/js/table/header.js", "/static/js/table/chat.js", "/static/js/table/host.js", "/static/js/verify.js",
+  "/static/js/length.js", "/static/js/table/guide.js", "/static/js/table/assist.js",
 ];
 
 self.addEventListener("install", (event) => {

@@ -191,7 +191,12 @@ class Seating:
         await self.table.seat_event(
             seat,
             SeatInfo(
-                "person", info.bot, clean_name(name, f"Player {seat}"), hash_token(token), claimed=True, player=player
+                "person",
+                info.bot,
+                clean_name(name, f"Player {seat + 1}"),
+                hash_token(token),
+                claimed=True,
+                player=player,
             ),
         )
         await self.table.start_when_seated()
@@ -211,11 +216,11 @@ class Seating:
         token: str | None = None
         if kind == "bot":
             bot = check_bot(fields.get("bot") or old.bot, seat)
-            info = SeatInfo("bot", bot, f"Bot {seat}")
+            info = SeatInfo("bot", bot, f"Bot {seat + 1}")
         elif kind == "invite":
             bot = check_bot(fields.get("bot") or old.bot, seat)
             token = new_token()
-            info = SeatInfo("person", bot, f"Player {seat}", hash_token(token))
+            info = SeatInfo("person", bot, f"Player {seat + 1}", hash_token(token))
         else:
             raise WebError("seat_kind", seat=seat)
         await self.table.seat_event(seat, info)

@@ -131,9 +131,10 @@ register(
         "storage": "The server could not save that; please try again.",
         "no_table": "There is no such table.",
         "bad_seat": "Choose a seat from 0 to {max}.",
-        "seat_taken": "Seat {seat} is taken.",
-        "seat_reserved": "Seat {seat} is kept for the person who was invited to it.",
-        "seat_bot_until_hand_end": "Seat {seat} is played by a bot until the end of this hand; join between hands.",
+        "seat_taken": "That seat ({seat}) is taken.",
+        "seat_reserved": "That seat ({seat}) is kept for the person who was invited to it.",
+        "seat_bot_until_hand_end": "That seat ({seat}) is played by a bot until the end of this hand; "
+        "join between hands.",
         "table_private": "This table is private: only its host can change its seats.",
         "not_host": "Only the host of the table can do that.",
         "not_between_hands": "Seats can be changed only before the match or between hands.",

@@ -12,7 +12,7 @@ export function formatParams(params, seatNamer) {
     if (key === "card" && typeof value === "string") out[key] = cardShort(value);
     else if (key === "cards" && Array.isArray(value)) out[key] = cardsShort(value);
     else if (key === "suit" && typeof value === "string") out[key] = suitName(value);
-    else if (key === "seat" && typeof value === "number") out[key] = seatNamer ? seatNamer(value) : t("Seat {n}", {n: value});
+    else if (key === "seat" && typeof value === "number") out[key] = seatNamer ? seatNamer(value) : t("Seat {n}", {n: value + 1});
     else if (Array.isArray(value)) out[key] = value.join(", ");
     else out[key] = String(value);
   }

@@ -10,6 +10,7 @@ export const TERMS = {
   kot: () => t("Kot: a big win: all four tens in one hand, or (Pagat rules) seven hands in a row."),
   hukum: () => t("Hukum: trump. A trump beats every card of the other suits."),
   haath: () => t("Haath: a trick, one card from each player; the highest trump, else the highest card of the suit led, wins it."),
+  centre: () => t("Centre: every trick's cards go to the middle; a player who wins two tricks in a row takes them all, with their tens."),
 };
 
 /** The lobby's list of every word. */
@@ -39,6 +40,7 @@ export class WordPanel {
     if (this.open || this.fresh.length) { this.open = false; this.fresh = []; }
     else this.open = true;
     this.draw();
+    if (!this.box.hidden) this.box.scrollIntoView({block: "nearest"});
   }
 
   draw() {

@@ -3,7 +3,7 @@
 import {app} from "./state.js";
 import {api, h, toast} from "./dom.js";
 import {t, tn} from "./i18n.js";
-import {personName, presetTitle} from "./names.js";
+import {listText, personName, presetTitle} from "./names.js";
 
 export class HistoryPage {
   constructor(root) {
@@ -26,9 +26,9 @@ export class HistoryPage {
     for (const item of data.matches) {
       const when = new Date(item.finished * 1000).toLocaleString(app.locale);
       const players = (item.players || []).map(personName);
-      const team = (n) => players.filter((_, seat) => seat % 2 === n).join(" & ");
+      const team = (n) => listText(players.filter((_, seat) => seat % 2 === n));
       const won = item.winner === 0 || item.winner === 1;
-      const result = won ? t("{team} won {a}–{b}", {team: team(item.winner) || t("Team {n}", {n: item.winner}),
+      const result = won ? t("{team} won {a}–{b}", {team: team(item.winner) || t("Team {n}", {n: item.winner + 1}),
         a: item.score[item.winner], b: item.score[1 - item.winner]}) + " · " + t("against {team}", {team: team(1 - item.winner)})
         : t("Score {a}–{b}", {a: item.score[0], b: item.score[1]});
       list.append(h("li", {},

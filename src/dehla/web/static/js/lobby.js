@@ -6,20 +6,23 @@ import {t, tn} from "./i18n.js";
 import {errorMessage} from "./errors.js";
 import {glossary} from "./glossary.js";
 import {botLabel, personName, preset, presetSummary, presetTitle} from "./names.js";
-import {playerName, saveInvites, savedSeat, saveSeat, saveWatch, setPlayerName} from "./storage.js";
+import {playerName, pref, saveInvites, savedSeat, saveSeat, saveWatch, setPlayerName} from "./storage.js";
 import {navigate} from "./router.js";
 import {passkeyPanel, passkeysSupported} from "./passkeys.js";
+import {matchLength} from "./length.js";
+import {startGuide} from "./table/guide.js";
 
 /** A table with bots in every other seat: only its player sees it unless `open` lists it in the lobby. */
 /** Seconds of waiting in "Find a game" before the page offers bots for the empty seats. */
 const BOTS_AFTER = 20;
 
-export async function quickGame(presetName, open = false) {
+export async function quickGame(presetName, open = false, guided = false) {
   const players = preset(presetName).players;
   const seats = [{kind: "me"}];
   for (let seat = 1; seat < players; seat++) seats.push({kind: "bot", bot: app.meta.default_bot});
   const created = await api("/api/tables", {rules: presetName, seats, name: playerName(), listed: open});
   saveSeat(created.id, created.seat, created.token);
+  if (guided) startGuide(created.id);
   navigate("/t/" + created.id);
 }
 
@@ -61,13 +64,17 @@ export class LobbyPage {
       h("button", {class: "primary big", type: "button", id: "quick-play",
         onclick: () => quickGame("pagat", quickOpen.checked).catch((error) => toast(errorMessage(error)))},
         t("Play now against bots")),
+      h("p", {class: "muted", id: "quick-length"}, matchLength(preset("pagat").options)),
       h("p", {class: "check"}, h("label", {class: "check"}, quickOpen, " " + t("Let others watch and take a bot's seat"))),
       h("p", {class: "muted", id: "quick-private"}, t("Only you see this game unless you open it: it is not in the lobby or the public history.")),
       h("p", {}, h("a", {href: "/daily", "data-link": true, id: "daily-link"}, t("Daily duplicate: today's deals, the same for everyone"))),
       app.meta.solver_preparing ? h("p", {class: "muted", id: "solver-preparing"}, t("The strong bots are getting ready: after an install the solver is compiled once, which takes a minute or two. Until then they play simpler moves.")) : null,
       glossary());
-    this.root.append(h("div", {class: "lobby"}, quick, this.findPanel(nameInput), this.form(nameInput),
-      this.tablesPanel(), this.friendsPanel(), passkeysSupported() ? passkeyPanel() : null));
+    // a first-time visitor is offered the guided hand first; later it stays at the end of the lobby
+    const fresh = pref("guide_done", false) !== true && pref("terms", []).length === 0;
+    const guide = this.guidePanel(fresh);
+    this.root.append(h("div", {class: "lobby"}, quick, fresh ? guide : null, this.findPanel(nameInput), this.form(nameInput),
+      this.tablesPanel(), this.friendsPanel(), passkeysSupported() ? passkeyPanel() : null, fresh ? null : guide));
     this.refreshTables();
     this.refreshQueue();
     clearInterval(this.timer);
@@ -76,12 +83,26 @@ export class LobbyPage {
     this.queueTimer = setInterval(() => this.refreshQueue(), 2000);
   }
 
+  /** A guided first hand against bots, one per family of rules. */
+  guidePanel(fresh) {
+    const families = ["pagat", "taash", "mendikot"].filter((name) => preset(name));
+    return h("section", {class: "panel", id: "guide-panel"},
+      h("h2", {}, fresh ? t("New to the game?") : t("A guided first hand")),
+      h("p", {}, t("Play one hand against bots; each new thing (the deal, the trump, following suit, a trick, the tens) is explained when it first happens. You can leave the guide at any point.")),
+      h("p", {class: "buttons"}, families.map((name) => h("button", {type: "button", id: "guide-" + name, class: fresh ? "primary" : "",
+        onclick: () => quickGame(name, false, true).catch((error) => toast(errorMessage(error)))}, presetTitle(name)))));
+  }
+
   /** Find a game: wait in a queue with people who want the same game; seated together when enough wait. */
   findPanel(nameInput) {
     const select = h("select", {id: "find-preset"}, app.meta.presets.filter((item) => item.players === 4)
       .map((item) => h("option", {value: item.name}, presetTitle(item.name))));
     const rated = h("input", {type: "checkbox", id: "find-rated"});
     const status = h("p", {id: "find-status", role: "status"});
+    const length = h("p", {class: "muted", id: "find-length"});
+    const sayLength = () => { const chosen = preset(select.value); length.textContent = chosen ? matchLength(chosen.options) : ""; };
+    select.addEventListener("change", sayLength);
+    sayLength();
     const find = h("button", {class: "primary", type: "button", id: "find-game"}, t("Find a game"));
     const bots = h("button", {type: "button", id: "find-bots", hidden: true}, t("Play with bots instead"));
     const leave = h("button", {type: "button", id: "find-leave", hidden: true}, t("Stop waiting"));
@@ -92,7 +113,7 @@ export class LobbyPage {
     leave.addEventListener("click", () => fetch("/api/queue", {method: "DELETE"}).then(() => this.refreshQueue()));
     return h("section", {class: "panel", id: "find-panel"}, h("h2", {}, t("Find a game")),
       h("p", {class: "muted"}, t("Play with people who want the same game: you are seated together as soon as four are waiting.")),
-      h("p", {class: "field"}, h("label", {for: "find-preset"}, t("Rules")), select),
+      h("p", {class: "field"}, h("label", {for: "find-preset"}, t("Rules")), select), length,
       h("p", {}, h("label", {class: "check"}, rated, " " + t("Rated"))),
       h("p", {}, find, " ", bots, " ", leave), status, h("ul", {id: "queue-counts", class: "muted"}));
   }
@@ -183,8 +204,15 @@ export class LobbyPage {
       summary.textContent = presetSummary(chosen.name);
       options.replaceChildren();
       const unit = chosen.options.scoring === "pagat" ? t("kots") : chosen.options.scoring === "taash" ? t("points") : t("hands won");
-      options.append(h("p", {class: "field"}, h("label", {for: "opt-target"}, t("Play to")),
-        h("span", {}, h("input", {type: "number", id: "opt-target", min: "1", max: "1000", value: chosen.options.target}), " " + unit)));
+      const target = h("input", {type: "number", id: "opt-target", min: "1", max: "1000", value: chosen.options.target});
+      const length = h("p", {class: "muted", id: "preset-length", "aria-live": "polite"});
+      const sayLength = () => {
+        const value = Math.round(Number(target.value));
+        length.textContent = value >= 1 && value <= 1000 ? matchLength({...chosen.options, target: value}) : "";
+      };
+      target.addEventListener("input", sayLength);
+      sayLength();
+      options.append(h("p", {class: "field"}, h("label", {for: "opt-target"}, t("Play to")), h("span", {}, target, " " + unit)), length);
       if (chosen.options.collection === "centre") {
         options.append(check("opt-streak_resets", t("After a collection, the two-in-a-row count starts again"), chosen.options.streak_resets));
       }
@@ -194,13 +222,13 @@ export class LobbyPage {
       options.append(check("opt-rotation", t("The deal always passes to the next player"), false));
       seatsBox.replaceChildren();
       for (let seat = 0; seat < chosen.players; seat++) {
-        const select = h("select", {id: "seat-" + seat, "aria-label": t("Seat {n}", {n: seat})},
+        const select = h("select", {id: "seat-" + seat, "aria-label": t("Seat {n}", {n: seat + 1})},
           seatChoices().map((choice) => h("option", {value: choice.value}, choice.text)));
         select.value = seat === 0 ? "me" : "bot:" + app.meta.default_bot;
         select.addEventListener("change", syncListed);
         seatsBox.append(h("p", {class: "seat-row"},
-          h("label", {for: "seat-" + seat}, h("span", {class: "team-dot team-" + (seat % 2)}, t("Team {n}", {n: seat % 2})),
-            " " + t("Seat {n}", {n: seat})), select));
+          h("label", {for: "seat-" + seat}, h("span", {class: "team-dot team-" + (seat % 2)}, t("Team {n}", {n: seat % 2 + 1})),
+            " " + t("Seat {n}", {n: seat + 1})), select));
       }
       syncListed();
     };
@@ -248,7 +276,7 @@ export class LobbyPage {
       for (const seat of table.seats) {
         const who = mine && mine.seat === seat.seat ? t("You") : seat.kind === "bot" ? t("{name} (bot)", {name: personName(seat.name)})
           : seat.claimed ? personName(seat.name) : t("reserved for an invited player");
-        seats.append(h("li", {}, t("Seat {n}", {n: seat.seat}) + ": " + who + " ",
+        seats.append(h("li", {}, t("Seat {n}", {n: seat.seat + 1}) + ": " + who + " ",
           seat.kind === "bot" && !mine ? h("button", {type: "button", class: "small", "data-join": table.id + ":" + seat.seat,
             onclick: () => joinSeat(table.id, seat.seat)}, t("Replace the bot")) : null));
       }

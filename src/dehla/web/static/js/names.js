@@ -17,12 +17,12 @@ export function personName(name) {
 export function seatName(table, seat, mySeat) {
   if (mySeat !== null && mySeat !== undefined && seat === mySeat) return t("You");
   const info = table && table.seats ? table.seats[seat] : null;
-  return info && info.name ? personName(info.name) : t("Seat {n}", {n: seat});
+  return info && info.name ? personName(info.name) : t("Seat {n}", {n: seat + 1});
 }
 
-/** "Us" / "Them" for a seated person, "Team 0" / "Team 1" for a watcher. */
+/** "Us" / "Them" for a seated person, "Team 1" / "Team 2" for a watcher (seats and teams are numbered from 1 in every text). */
 export function teamName(team, mySeat) {
-  if (mySeat === null || mySeat === undefined) return t("Team {n}", {n: team});
+  if (mySeat === null || mySeat === undefined) return t("Team {n}", {n: team + 1});
   return team === mySeat % 2 ? t("Us") : t("Them");
 }
 
@@ -61,4 +61,10 @@ export function botLabel(bot) {
 /** The unit of the match score: kots, points, or hands won (Mendikot). */
 export function scoreUnit(scoring) {
   return scoring === "pagat" ? t("Kots") : scoring === "taash" ? t("Points") : t("Hands won");
+}
+
+/** "Asha and Bot 2" / "Asha y Bot 2": a list in the page's language (never "&"). */
+export function listText(items) {
+  try { return new Intl.ListFormat(app.lang || "en", {type: "conjunction"}).format(items); }
+  catch (error) { return items.join(", "); }
 }

@@ -63,7 +63,7 @@ export class ReplayPage {
 
   name(seat) {
     const names = this.data.record.players || [];
-    return names[seat] ? personName(names[seat]) : t("Seat {n}", {n: seat});
+    return names[seat] ? personName(names[seat]) : t("Seat {n}", {n: seat + 1});
   }
 
   decisionText(item) {
@@ -98,7 +98,7 @@ export class ReplayPage {
         " ", h("a", {class: "button", href: this.download, download: true}, t("Download the record"))));
     const deal = record.hands[this.hand].cards;
     box.append(h("h2", {}, t("The deal")), h("ul", {class: "deal"}, deal.map((cards, seat) =>
-      h("li", {}, this.name(seat) + " (" + t("team {n}", {n: seat % 2}) + "): ",
+      h("li", {}, this.name(seat) + " (" + t("team {n}", {n: seat % 2 + 1}) + "): ",
         h("span", {class: "mini-cards"}, cards.split(" ").map((card) => cardFace(card, "mini")))))));
     box.append(dealCheckPanel(this, optionOf(record.rules, "trump", "") === "open_draw"));
     const list = h("ol", {class: "tricks"});
@@ -119,7 +119,7 @@ export class ReplayPage {
     box.append(h("h2", {}, t("Tricks")), list);
     box.append(this.analysisPanel(analysis));
     if (this.trick === hand.tricks.length) {
-      const names = [t("Team {n}", {n: 0}), t("Team {n}", {n: 1})];
+      const names = [t("Team {n}", {n: 1}), t("Team {n}", {n: 2})];
       const parts = [sidesLine(hand.tens, hand.tricks_won, names, tricksMatter(scoring)) + "."];
       const tie = tieText(hand, scoring, names);
       if (tie) parts.push(tie);

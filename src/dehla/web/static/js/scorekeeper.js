@@ -36,7 +36,7 @@ export class ScorekeeperPage {
     this.root.append(box);
     const fillDealers = () => {
       const players = preset(presetSelect.value).players;
-      dealer.replaceChildren(...Array.from({length: players}, (_, seat) => h("option", {value: seat}, t("Seat {n}", {n: seat}))));
+      dealer.replaceChildren(...Array.from({length: players}, (_, seat) => h("option", {value: seat}, t("Seat {n}", {n: seat + 1}))));
       dealer.value = String(Math.min(saved.first_dealer, players - 1));
     };
     presetSelect.addEventListener("change", () => { saved.rules = presetSelect.value; saved.hands = []; fillDealers(); this.update(); });
@@ -58,13 +58,13 @@ export class ScorekeeperPage {
       setPref("scorekeeper", saved);
       return;
     }
-    const team = (n) => t("Team {n}", {n});
+    const team = (n) => t("Team {n}", {n: n + 1});
     const unit = scoreUnit(preset(saved.rules).options.scoring);
     this.result.textContent = unit + ": " + team(0) + " " + data.score[0] + " – " + data.score[1] + " " + team(1)
       + " " + t("(target {n})", {n: data.target}) + (data.over ? " · " + t("{team} wins the match!", {team: team(data.winner)})
-      : " · " + t("Next dealer: seat {n}", {n: data.dealer}));
+      : " · " + t("Next dealer: seat {n}", {n: data.dealer + 1}));
     const rows = data.hands.map((row, index) => h("tr", {},
-      h("td", {}, String(index + 1)), h("td", {}, t("Seat {n}", {n: row.dealer})), h("td", {}, row.tens.join("–")),
+      h("td", {}, String(index + 1)), h("td", {}, t("Seat {n}", {n: row.dealer + 1})), h("td", {}, row.tens.join("–")),
       h("td", {}, row.tricks ? row.tricks.join("–") : "—"),
       h("td", {}, row.winner === null ? t("nobody") : team(row.winner) + (row.kot ? " · " + t("KOT!") : "")),
       h("td", {}, row.score.join("–"))));
@@ -87,7 +87,7 @@ export class ScorekeeperPage {
       fields.push(h("p", {class: "field"}, h("label", {for: "sk-tricks0"}, t("Tricks of team 0")), tricks0),
         h("p", {class: "field"}, h("label", {for: "sk-tricks1"}, t("Tricks of team 1")), tricks1));
     }
-    this.entry.append(h("fieldset", {}, h("legend", {}, t("Hand {n}", {n: data.hands.length + 1}) + " · " + t("dealer: seat {n}", {n: data.dealer})), fields,
+    this.entry.append(h("fieldset", {}, h("legend", {}, t("Hand {n}", {n: data.hands.length + 1}) + " · " + t("dealer: seat {n}", {n: data.dealer + 1})), fields,
       h("button", {type: "button", class: "primary", id: "sk-add", onclick: () => {
         const hand = {tens: [Number(tens0.value), Number(tens1.value)]};
         if (tricks0) hand.tricks = [Number(tricks0.value), Number(tricks1.value)];

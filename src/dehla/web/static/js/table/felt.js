@@ -161,7 +161,7 @@ export class Felt {
       const label = this.name(seat);
       const reaction = this.reactions[seat] && this.reactions[seat][1] > now ? this.reactions[seat][0] : null;
       felt.append(place(h("div", {class: "seat team-" + (seat % 2) + (seat === obs.to_act && !finished ? " active" : "")
-        + (seat === mySeat ? " mine" : ""), "data-seat": seat, role: "group", "aria-label": t("Seat {n}", {n: seat}) + ": " + label},
+        + (seat === mySeat ? " mine" : ""), "data-seat": seat, role: "group", "aria-label": t("Seat {n}", {n: seat + 1}) + ": " + label},
         h("div", {class: "seat-name"}, label),
         h("div", {class: "seat-meta"}, tn("{n} card", "{n} cards", obs.hand_sizes[seat]) + (kind ? " · " + kind : "")),
         marks.length ? h("div", {class: "marks"}, marks) : null,
@@ -177,6 +177,7 @@ export class Felt {
       }
     }
     felt.append(this.centre(state, obs, finished));
+    this.keepNamesClear();
     if (finished) {
       const {won, collect, collectShort} = this.words(finished);
       if (collect) {
@@ -197,6 +198,21 @@ export class Felt {
     this.page.motion.felt(felt, state);   // backs for hidden hands; cards just played travel in (motion.js)
   }
 
+  /** A played card never covers a name box: a card that overlaps any seat moves off it along the shorter way. */
+  keepNamesClear() {
+    const seats = [...this.box.querySelectorAll(".seat")].map((seat) => seat.getBoundingClientRect());
+    for (const card of this.box.querySelectorAll(".played")) {
+      for (const seat of seats) {
+        const r = card.getBoundingClientRect();
+        if (r.right <= seat.left || r.left >= seat.right || r.bottom <= seat.top || r.top >= seat.bottom) continue;
+        const dx = (seat.left + seat.right < r.left + r.right) ? seat.right + 3 - r.left : seat.left - 3 - r.right;
+        const dy = (seat.top + seat.bottom < r.top + r.bottom) ? seat.bottom + 3 - r.top : seat.top - 3 - r.bottom;
+        if (Math.abs(dx) < Math.abs(dy)) card.style.setProperty("left", (card.offsetLeft + dx) + "px");
+        else card.style.setProperty("top", (card.offsetTop + dy) + "px");
+      }
+    }
+  }
+
   centre(state, obs, finished) {
     const table = state.table;
     const box = h("div", {class: "centre-info"});
@@ -208,8 +224,11 @@ export class Felt {
         count = Math.max(0, count - finished.cards.length);
         tens = tens.filter((card) => !inTrick.has(card));
       }
-      box.append(h("div", {class: "pile" + (count ? "" : " empty"), title: t("The centre")},
-        count ? cardBack() : null, h("span", {class: "pile-count"}, tn("{n} card", "{n} cards", count))));
+      // what the pile is, from the first trick on: its name and count in sight, the rule in its tooltip
+      const rule = t("Every trick's cards go to the centre; a player who wins two tricks in a row takes the whole centre.");
+      box.append(h("div", {class: "pile" + (count ? "" : " empty"), id: "centre-pile", title: rule},
+        count ? cardBack() : null, h("span", {class: "pile-count"}, tn("Centre: {n} card", "Centre: {n} cards", count)),
+        h("span", {class: "sr-only"}, rule)));
       if (tens.length) box.append(h("div", {class: "pile-tens mini-cards"}, tens.map((card) => cardFace(card, "mini"))));
     }
     if (obs.open_draw) box.append(h("p", {}, t("Drawn for trump") + " ", cardFace(obs.open_draw, "mini")));

@@ -3,7 +3,7 @@
 import {h} from "../dom.js";
 import {t, tn} from "../i18n.js";
 import {cardShort, SUITS, suitName} from "../cards.js";
-import {presetTitle, scoreUnit, seatName, teamName} from "../names.js";
+import {listText, presetTitle, scoreUnit, seatName, teamName} from "../names.js";
 import {sealLine} from "../verify.js";
 
 export function header(page) {
@@ -26,8 +26,9 @@ export function header(page) {
     else trump = t("not set yet");
     items.push(h("span", {id: "trump"}, t("Trump") + ": ", trump));
     const us = mySeat === null ? 0 : mySeat % 2;
-    let score = scoreUnit(table.options.scoring) + ": " + teamName(us, mySeat) + " " + obs.match.score[us] + " – "
-      + obs.match.score[1 - us] + " " + teamName(1 - us, mySeat) + " " + t("(target {n})", {n: obs.match.target});
+    // "Kots — Us: 0 · Them: 0": each team's number after its name and a colon, never two numbers side by side
+    const side = (team) => t("{team}: {n}", {team: teamName(team, mySeat), n: obs.match.score[team]});
+    let score = scoreUnit(table.options.scoring) + " — " + side(us) + " · " + side(1 - us) + " " + t("(target {n})", {n: obs.match.target});
     const streak = Math.max(...obs.match.streak);
     if (table.options.scoring === "pagat" && streak > 0) {
       score += " · " + tn("{team}: {n} hand in a row", "{team}: {n} hands in a row", streak, {team: teamName(obs.match.streak[0] ? 0 : 1, mySeat)});
@@ -37,7 +38,7 @@ export function header(page) {
     if (seal) items.push(seal);
   }
   items.push(mySeat === null ? h("span", {class: "badge"}, t("Watching"))
-    : h("span", {class: "badge team-" + (mySeat % 2)}, t("You: seat {n}", {n: mySeat})));
+    : h("span", {class: "badge team-" + (mySeat % 2)}, t("You: seat {n}", {n: mySeat + 1})));
   return h("div", {class: "table-head"}, items.map((item) => h("span", {class: "head-item"}, item)),
     h("span", {class: "head-tools"},
       h("button", {type: "button", class: "small", id: "words-button", onclick: () => page.words.toggle()}, t("Words")),
@@ -57,7 +58,7 @@ export function teams(page) {
     const members = [];
     for (let seat = team; seat < obs.players; seat += 2) members.push(seatName(state.table, seat, mySeat));
     box.append(h("div", {class: "team-box team-" + team},
-      h("h2", {}, teamName(team, mySeat), h("span", {class: "members muted"}, " · " + members.join(" & "))),
+      h("h2", {}, teamName(team, mySeat), h("span", {class: "members muted"}, " · " + listText(members))),
       h("p", {}, t("Tens") + ": ", tens.length ? h("span", {class: "mini-cards"}, tens.map((card) => h("span", {class: "tens-card suit-" + card.slice(-1)}, cardShort(card))))
         : h("span", {class: "muted"}, t("none"))),
       h("p", {}, tn("{n} trick", "{n} tricks", obs.tricks_won[team]))));

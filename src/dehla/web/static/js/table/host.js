@@ -27,7 +27,7 @@ export class HostPanel {
   /** An invite made by the host for a seat: keep it and show it. */
   invite(message) {
     addInvite(this.page.tableId, {seat: message.seat, token: message.token});
-    toast(t("New invite link for seat {n}.", {n: message.seat}));
+    toast(t("New invite link for seat {n}.", {n: message.seat + 1}));
     this.render();
   }
 
@@ -40,7 +40,7 @@ export class HostPanel {
     const box = h("div", {class: "invites"});
     if (open.length) {
       box.append(h("h3", {}, t("Invite links (one per seat; send each to one person)")),
-        ...open.map((invite) => linkRow(t("Seat {n}", {n: invite.seat}), seatLink(tableId, invite.seat, invite.token),
+        ...open.map((invite) => linkRow(t("Seat {n}", {n: invite.seat + 1}), seatLink(tableId, invite.seat, invite.token),
           "invite-" + invite.seat)));
     }
     return box;
@@ -71,7 +71,7 @@ export class HostPanel {
       if (seat.seat === this.page.state.seat) continue;
       const bot = seat.kind === "bot";
       const who = bot ? botLevel(seat.bot_label) : seat.claimed ? personName(seat.name) : t("invite not opened yet");
-      seats.append(h("li", {}, h("span", {}, t("Seat {n}", {n: seat.seat}) + ": " + who), " ",
+      seats.append(h("li", {}, h("span", {}, t("Seat {n}", {n: seat.seat + 1}) + ": " + who), " ",
         bot ? null : h("button", {type: "button", class: "small", disabled: !between, "data-host-bot": seat.seat,
           onclick: () => this.page.send({type: "seat", seat: seat.seat, kind: "bot", bot: app.meta.default_bot})}, t("Put a bot here")),
         " ",
@@ -88,7 +88,7 @@ export class HostPanel {
   /** Invite one of the players the host follows to a seat (they are told in their lobby). */
   friendChoice(seat, allowed) {
     if (!this.friends || !this.friends.length || !allowed) return null;
-    const select = h("select", {"aria-label": t("Invite a friend to seat {n}", {n: seat}), "data-host-friend": seat},
+    const select = h("select", {"aria-label": t("Invite a friend to seat {n}", {n: seat + 1}), "data-host-friend": seat},
       h("option", {value: ""}, t("Invite a friend…")),
       ...this.friends.map((friend) => h("option", {value: friend.player},
         personName(friend.name) + (friend.online ? " · " + t("online") : ""))));

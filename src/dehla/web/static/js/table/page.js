@@ -6,12 +6,14 @@ import {t} from "../i18n.js";
 import {cardLabel, suitName} from "../cards.js";
 import {errorText} from "../errors.js";
 import {WordPanel} from "../glossary.js";
+import {matchLength} from "../length.js";
 import {personName, seatName} from "../names.js";
 import {setSound, soundOn, yourTurnSound} from "../sound.js";
 import {savedSeat, savedWatch, saveSeat, saveWatch} from "../storage.js";
 import {AssistPanel} from "./assist.js";
 import {Chat} from "./chat.js";
 import {Felt} from "./felt.js";
+import {Guide} from "./guide.js";
 import {HandControls} from "./hand.js";
 import {header, teams} from "./header.js";
 import {HostPanel} from "./host.js";
@@ -40,6 +42,7 @@ export class TablePage {
     this.felt = new Felt(this);
     this.hand = new HandControls(this);
     this.assist = new AssistPanel(this);
+    this.guide = new Guide(this);
     this.results = new ResultsDialog(this);
     this.words = new WordPanel();
     this.chat = new Chat(this);
@@ -53,7 +56,7 @@ export class TablePage {
     this.waitPanel = h("div", {class: "wait-panel"});
     this.waitingLayout = h("div", {class: "waiting-layout"});
     this.game = h("div", {class: "table-layout"},
-      h("div", {class: "table-main"}, this.felt.box, this.hand.box, this.assist.box, this.words.box, this.matchBox), this.side);
+      h("div", {class: "table-main"}, this.felt.box, this.guide.box, this.hand.box, this.assist.box, this.matchBox), this.side);
     root.append(h("div", {class: "table-page"}, this.banner, this.head, this.body));
     document.body.classList.add("page-table");
     this.onKey = (event) => {
@@ -137,7 +140,7 @@ export class TablePage {
   }
 
   seatNamer() {
-    return (seat) => (this.state ? seatName(this.state.table, seat, this.state.seat) : t("Seat {n}", {n: seat}));
+    return (seat) => (this.state ? seatName(this.state.table, seat, this.state.seat) : t("Seat {n}", {n: seat + 1}));
   }
 
   receive(message) {
@@ -246,7 +249,8 @@ export class TablePage {
       return;
     }
     if (this.body.firstChild !== this.game) {
-      this.side.replaceChildren(this.teamsBox, this.host.box, this.chat.box);
+      // the words panel beside the table (below it on a phone), out of the hand's way
+      this.side.replaceChildren(this.words.box, this.teamsBox, this.host.box, this.chat.box);
       this.body.replaceChildren(this.game);
       this.chat.render();
       this.hostKey = null;
@@ -255,6 +259,7 @@ export class TablePage {
     this.hand.render();
     this.motion.dealt(this.hand.box, state);
     this.assist.render();
+    this.guide.update();
     this.teamsBox.replaceChildren(teams(this));
     this.matchBox.replaceChildren(matchPanel(this) || "");
     this.renderHost(false);
@@ -262,6 +267,7 @@ export class TablePage {
     if (obs.trump || obs.phase === "call" || obs.trump_hidden) this.words.explainOnce("hukum");
     if (obs.tricks.length) this.words.explainOnce("haath");
     if (table.options.scoring === "pagat" && obs.match.hands.length) this.words.explainOnce("kot");
+    if (table.options.collection === "centre" && obs.tricks.length) this.words.explainOnce("centre");
     this.words.draw();
     this.results.update();
   }
@@ -286,9 +292,10 @@ export class TablePage {
     for (const seat of table.seats) {
       const who = seat.seat === mySeat ? t("You") : seat.kind === "bot" ? t("{name} (bot)", {name: personName(seat.name)})
         : seat.claimed ? personName(seat.name) : t("waiting for someone to open the invite link");
-      list.append(h("li", {}, t("Seat {n}", {n: seat.seat}) + ": " + who));
+      list.append(h("li", {}, t("Seat {n}", {n: seat.seat + 1}) + ": " + who));
     }
     box.append(list);
+    box.append(h("p", {class: "muted", id: "table-length"}, matchLength(table.options)));
     if (mySeat !== null) {
       box.append(h("button", {class: "primary", type: "button", id: "start-now", onclick: () => this.send({type: "start"})},
         t("Start now; bots play the open seats")));
