@@ -388,14 +388,15 @@ def test_hand_option_analyses_only_the_hands_named(tmp_path: Path, capsys: pytes
 def test_the_replays_hand_summary_and_the_text_report_say_the_same_words(
     record_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The web replay's reply for hand 0 and `dehla analyse` of the same record, with the same limits and no clock.
-    limits = ("--nodes", "300000", "--hand-seconds", "inf", "--hand", "0")
+    # The web replay's reply for hand 0 and `dehla analyse` of the same record, with the same limits and no time
+    # budget (so no clock decides what is solved).
+    limits = ("--nodes", "300000", "--hand-seconds", "0", "--hand", "0")
     code, out, err = run(capsys, "analyse", str(record_file), *limits)
     assert code == 0, err
     record = next(iter(read_records(str(record_file)))).data
     assert isinstance(record, dict)
     names = record["players"]
-    reply = hand_reply(analyse_record(record, node_limit=300_000, hands={0}, hand_seconds=math.inf), 0, 300_000)
+    reply = hand_reply(analyse_record(record, node_limit=300_000, hands={0}, hand_seconds=0), 0, 300_000)
     summary = reply["summary"]
     said = [summary["start"], summary["gave_away"], *([summary["unsolved"]] if summary["unsolved"] else [])]
     said += summary["estimates"] or []

@@ -550,4 +550,5 @@ def test_the_models_estimates_of_fixed_positions_are_unchanged() -> None:
         while not (match.phase is Phase.PLAY and len(match.tricks) == 4 and not match.current_trick):
             match.apply(rng.choice(match.legal_actions()))
         estimate = model.estimate(match.hand_state())
-        assert (estimate.margin, estimate.tens) == (pytest.approx(margin, rel=1e-6), pytest.approx(tens, rel=1e-6))
+        assert estimate.margin == pytest.approx(margin, rel=1e-6), (name, seed)
+        assert estimate.tens == pytest.approx(tens, rel=1e-6), (name, seed)
