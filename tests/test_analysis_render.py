@@ -6,7 +6,6 @@ renderer makes uses a registered template (the web's catalogs translate those: t
 
 from __future__ import annotations
 
-
 import pytest
 
 from dehla.analysis.findings import Decision, DecisionEstimate, HandAnalysis, RecordAnalysis, SeatSummary
@@ -138,9 +137,7 @@ def test_a_hands_summary_and_the_seats_table_are_said_in_registered_templates() 
     assert [len(row["cells"]) for row in table["rows"]] == [len(table["headings"])] * 4
     phrases: list[PhraseJSON] = [summary["start"], summary["gave_away"], summary["unsolved"], *summary["estimates"]]
     phrases += [table["title"], *table["headings"]]
-    phrases += [
-        cast(PhraseJSON, c) for row in table["rows"] for c in row["cells"] if isinstance(c, dict) and "text" in c
-    ]
+    phrases += [c for row in table["rows"] for c in row["cells"] if isinstance(c, dict) and "text" in c]
     for phrase in phrases:
         for template in _templates(phrase):
             assert template in (PLURAL_TEMPLATES if isinstance(template, tuple) else TEMPLATES), template
