@@ -6,6 +6,7 @@ import itertools
 import json
 import math
 import multiprocessing
+import re
 from collections.abc import Collection
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,11 +18,12 @@ from tests.helpers import random_hand_record, random_record
 from dehla.analysis import record as analysis_module
 from dehla.analysis.findings import Decision, RecordAnalysis
 from dehla.analysis.record import analyse_record
+from dehla.analysis.render import fill, hand_reply, param_text, say
 from dehla.cli.main import main
 from dehla.engine.actions import Action
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
-from dehla.record import dumps_record
+from dehla.record import dumps_record, read_records
 from dehla.solver import Solver
 from dehla.solver.fast import Results, Solution
 
@@ -48,7 +50,7 @@ def test_text_report_flags_costly_plays_and_sums_up_seats(
 ) -> None:
     code, out, err = run(capsys, "analyse", str(record_file), "--nodes", "300000")
     assert code == 0, err
-    assert "Hand 0" in out and "Seats (solved decisions):" in out
+    assert "Hand 0" in out and "Analysis per seat" in out
     assert "Asha (seat 0)" in out
     assert "best was" in out  # random play makes mistakes, and each names the best card
     assert "Traceback" not in out + err
@@ -296,7 +298,7 @@ def test_hand_seconds_option_is_checked_and_named_in_the_report(
         assert stop.value.code == 2 and "--hand-seconds" in err and "Traceback" not in err
     code, out, err = run(capsys, "analyse", str(record_file), "--nodes", "300000", "--hand-seconds", "0")
     assert code == 0, err
-    assert "not solved (too big for the node limit or the hand's time budget)" in out
+    assert re.search(r"\d+ early decisions? (was|were) too big to solve", out)
     assert "--nodes and --hand-seconds raise them" in out
 
 
@@ -381,3 +383,38 @@ def test_hand_option_analyses_only_the_hands_named(tmp_path: Path, capsys: pytes
         assert stop.value.code == 2 and "--hand" in err and "Traceback" not in err
     with pytest.raises(DehlaError, match="no hand 3, 5"):
         analyse_record(record, hands={1, 3, 5})
+
+
+def test_the_replays_hand_summary_and_the_text_report_say_the_same_words(
+    record_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The web replay's reply for hand 0 and `dehla analyse` of the same record, with the same limits and no time
+    # budget (so no clock decides what is solved).
+    limits = ("--nodes", "300000", "--hand-seconds", "0", "--hand", "0")
+    code, out, err = run(capsys, "analyse", str(record_file), *limits)
+    assert code == 0, err
+    record = next(iter(read_records(str(record_file)))).data
+    assert isinstance(record, dict)
+    names = record["players"]
+    reply = hand_reply(analyse_record(record, node_limit=300_000, hands={0}, hand_seconds=0), 0, 300_000)
+    summary = reply["summary"]
+    said = [summary["start"], summary["gave_away"], *([summary["unsolved"]] if summary["unsolved"] else [])]
+    said += summary["estimates"] or []
+    assert summary["estimates"], "the record's first trick is left to the model at this node limit"
+    for phrase in said:
+        assert fill(phrase, names) in out, fill(phrase, names)
+    for item in reply["verdicts"]:
+        line = f"{fill(item['played'], names)}: {say(item['words'], names)}"
+        assert (line in out) == (item["mark"] != "good"), line  # the same decisions listed, in the same words
+    table = reply["seat_table"]
+    lines = out.splitlines()
+    assert fill(table["title"], names) in lines
+    for cells in [[fill(heading) for heading in table["headings"]]] + [
+        [param_text(cell, names) for cell in row["cells"]] for row in table["rows"]
+    ]:
+        assert any(line.split() == " ".join(cells).split() for line in lines), cells
+    # `dehla analyse --json` carries each decision's verdict: the same phrase objects as the replay's.
+    code, out, err = run(capsys, "analyse", str(record_file), "--json", *limits)
+    assert code == 0, err
+    decisions = json.loads(out)["hands"][0]["decisions"]
+    assert [decision["verdict"] for decision in decisions] == reply["verdicts"]

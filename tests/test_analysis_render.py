@@ -118,3 +118,30 @@ def test_the_hand_reply_carries_the_verdicts_and_the_start_in_the_same_words() -
     assert reply["hand"] == analysis.to_json()["hands"][0]
     empty = hand_reply(RecordAnalysis("pagat", [], []), 2, 1000)
     assert empty["verdicts"] == [] and empty["start_words"] is None and empty["hand"]["hand"] == 2
+
+
+def test_a_hands_summary_and_the_seats_table_are_said_in_registered_templates() -> None:
+    decisions = [case[0] for case in CASES]
+    seats = [SeatSummary(seat) for seat in range(4)]
+    reply = hand_reply(RecordAnalysis("pagat", [HandAnalysis(0, 3, decisions, None)], seats), 0, 1000)
+    summary, table = reply["summary"], reply["seat_table"]
+    assert fill(summary["start"]) == "The deal's value was not solved."
+    marks = [case[1] for case in CASES]
+    assert fill(summary["gave_away"]) == f"{marks.count('bad')} decisions gave something away:"
+    assert summary["unsolved"] is not None and fill(summary["unsolved"]).startswith("1 early decision was too big")
+    assert summary["estimates"] is not None
+    title, count, legend = summary["estimates"]
+    assert fill(title) == "Estimates (not exact)"
+    assert fill(count).startswith("2 early decisions were too big to solve") and "from -1 to +1" in fill(legend)
+    assert fill(reply["verdicts"][0]["played"], ["Asha", "Bela"]) == "Trick 2: Bela (seat 1) played 10H"
+    assert [len(row["cells"]) for row in table["rows"]] == [len(table["headings"])] * 4
+    phrases: list[PhraseJSON] = [summary["start"], summary["gave_away"], summary["unsolved"], *summary["estimates"]]
+    phrases += [table["title"], *table["headings"]]
+    phrases += [c for row in table["rows"] for c in row["cells"] if isinstance(c, dict) and "text" in c]
+    for phrase in phrases:
+        for template in _templates(phrase):
+            assert template in (PLURAL_TEMPLATES if isinstance(template, tuple) else TEMPLATES), template
+    empty = hand_reply(RecordAnalysis("pagat", [HandAnalysis(0, 0, [], WON)], seats), 0, 1000)["summary"]
+    assert fill(empty["start"]) == "With best play from the deal: team 0 wins (1 point), tens 3-1."
+    assert fill(empty["gave_away"]) == "No decision gave anything away among those solved."
+    assert empty["unsolved"] is None and empty["estimates"] is None

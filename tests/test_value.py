@@ -18,7 +18,17 @@ from dehla.cards import Suit, mask_of, parse_cards
 from dehla.cli.main import main
 from dehla.engine.state import Match, Phase
 from dehla.errors import DehlaError
-from dehla.features.position import FEATURES, RAW_FIELDS, encode_raw, raw_of, rename_suits
+from dehla.features.observation import RULES_FEATURES
+from dehla.features.position import (
+    FEATURES,
+    MODEL_ONLY_FLAGS,
+    NOT_IN_MODEL,
+    RAW_FIELDS,
+    RULES_FLAGS,
+    encode_raw,
+    raw_of,
+    rename_suits,
+)
 from dehla.learn.data import SOLVER, UNLABELLED, Dataset, match_of, sorted_by_hand
 from dehla.learn.fit import held_out
 from dehla.learn.labels import DataTask, backward_label, label_task
@@ -500,3 +510,45 @@ def test_a_model_of_an_earlier_encoding_is_refused_for_play_and_widened_to_start
     expected = np.clip((hidden @ layers[1][0] + layers[1][1])[:, 0], -1, 1)
     margin, _ = widened.predict_features(x, PRESETS["pagat"])
     assert margin == pytest.approx(expected, abs=1e-5)  # the inputs added since have no weight yet
+
+
+def test_the_models_rules_options_are_the_observations_by_name_and_cannot_drift() -> None:
+    # Each option the observation tells a learner is read by the model or listed as left out of it, and each
+    # option the model reads is the observation's or listed as the model's own: a new RULES_FEATURES pair fails here.
+    assert set(RULES_FEATURES) == (set(RULES_FLAGS) - set(MODEL_ONLY_FLAGS)) | set(NOT_IN_MODEL)
+    assert not set(NOT_IN_MODEL) & set(RULES_FLAGS)
+    assert not set(MODEL_ONLY_FLAGS) & set(RULES_FEATURES)
+    # The order the shipped weights were fitted with.
+    assert RULES_FLAGS == (
+        ("collection", "centre"), ("scoring", "pagat"), ("scoring", "taash"), ("scoring", "mendikot"),
+        ("trump", "called"), ("trump", "cut"), ("trump", "hidden"), ("trump", "hidden_auto"), ("trump", "open_draw"),
+        ("staged_deal", True), ("streak_resets", True), ("trick_minimum", True),
+    )  # fmt: skip
+
+
+#: The shipped model's estimates (margin, tens) after four random tricks of a seeded first hand, as they were
+#: before the model's rules options were derived from the observation's.
+_ESTIMATES = {
+    ("pagat", 1): (0.9985871315002441, 3.9357388019561768),
+    ("pagat-cut", 1): (-0.980370819568634, 0.6332719326019287),
+    ("pagat-cut", 2): (0.18703006207942963, 1.7428474426269531),
+    ("taash", 1): (-56.7992057800293, 1.0550569295883179),
+    ("mendikot", 1): (0.39842769503593445, 2.128513813018799),
+    ("mendikot-band", 1): (-0.7374758720397949, 1.2596333026885986),
+    ("pagat-streak-kept", 1): (0.9962142109870911, 3.844742774963379),
+}
+
+
+def test_the_models_estimates_of_fixed_positions_are_unchanged() -> None:
+    model = default_model()
+    assert model is not None
+    for (name, seed), (margin, tens) in _ESTIMATES.items():
+        rules = dataclasses.replace(PRESETS["pagat"], streak_resets=False) if name.endswith("kept") else PRESETS[name]
+        rng = random.Random(seed)
+        match = Match.new(rules, rng)
+        match.apply(match.random_deal(rng))
+        while not (match.phase is Phase.PLAY and len(match.tricks) == 4 and not match.current_trick):
+            match.apply(rng.choice(match.legal_actions()))
+        estimate = model.estimate(match.hand_state())
+        assert estimate.margin == pytest.approx(margin, rel=1e-6), (name, seed)
+        assert estimate.tens == pytest.approx(tens, rel=1e-6), (name, seed)

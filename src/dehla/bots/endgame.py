@@ -217,34 +217,13 @@ class Endgame:
         follow = hand & SUIT_MASKS[trick[0][1] // 13] if trick else 0
         hand = follow or hand  # the suit led if I hold it, else any card
         mine = seat % 2 == self.team
-        cunning = self.cunning
-        if not mine and cunning < 1.0:
-            # Opponents: partly the best reply, partly any legal card (no pruning below such a node).
-            values = []
-            while hand:
-                low = hand & -hand
-                hand ^= low
-                values.append(
-                    self._play(
-                        hands=hands,
-                        trick=trick,
-                        leader=leader,
-                        seat=seat,
-                        card=low.bit_length() - 1,
-                        trump=trump,
-                        trump_from=trump_from,
-                        cut_open=cut_open,
-                        pile=pile,
-                        collector=collector,
-                        tens=tens,
-                        won=won,
-                        played=played,
-                        alpha=LOW,
-                        beta=HIGH,
-                    )
-                )
-            return cunning * min(values) + (1.0 - cunning) * sum(values) / len(values)
+        # Opponents are partly the best reply, partly any legal card: their values are blended, with no
+        # pruning below such a node (the full window); otherwise alpha-beta for my team and a perfect opponent.
+        blend = not mine and self.cunning < 1.0
+        low_bound, high_bound = (LOW, HIGH) if blend else (alpha, beta)
         best = LOW if mine else HIGH
+        total = 0.0
+        count = 0
         while hand:
             low = hand & -hand
             hand ^= low
@@ -262,17 +241,23 @@ class Endgame:
                 tens=tens,
                 won=won,
                 played=played,
-                alpha=alpha,
-                beta=beta,
+                alpha=low_bound,
+                beta=high_bound,
             )
             if mine:
                 best = max(best, value)
-                alpha = max(alpha, best)
+                low_bound = max(low_bound, best)
             else:
                 best = min(best, value)
-                beta = min(beta, best)
-            if alpha >= beta:
+                if blend:
+                    total += value
+                    count += 1
+                    continue
+                high_bound = min(high_bound, best)
+            if low_bound >= high_bound:
                 break
+        if blend:
+            return self.cunning * best + (1.0 - self.cunning) * total / count
         return best
 
     def _final_trick(

@@ -16,7 +16,7 @@ import json
 import sys
 from typing import Any
 
-from dehla.analysis.render import analysis_text
+from dehla.analysis.render import analysis_json, analysis_text
 from dehla.cli.common import positive_int, whole_number
 from dehla.errors import DehlaError
 from dehla.record import RecordEntry, parse_records, read_records
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
             _report(args.json, f"{where}: {error}")
             continue
         if args.json:
-            sys.stdout.write(json.dumps(analysis.to_json(), ensure_ascii=False) + "\n")
+            sys.stdout.write(json.dumps(analysis_json(analysis), ensure_ascii=False) + "\n")
         else:
             names = entry.data.get("players") if isinstance(entry.data, dict) else None
             text = analysis_text(analysis, where, names if isinstance(names, list) else None, args.all)

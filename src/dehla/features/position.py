@@ -22,11 +22,13 @@ import numpy.typing as npt
 from dehla.cards import TENS_MASK
 from dehla.engine.tricks import HandState
 from dehla.errors import DehlaError
-from dehla.features.observation import rules_ones
+from dehla.features.observation import RULES_FEATURES, rules_ones
 from dehla.rules import Rules
 
 __all__ = [
     "FEATURES",
+    "MODEL_ONLY_FLAGS",
+    "NOT_IN_MODEL",
     "RAW_FIELDS",
     "RULES_FLAGS",
     "encode_raw",
@@ -84,21 +86,33 @@ def same_positions(rows: Ints) -> Ints:
     return np.concatenate([rename_suits(rows, _KEEP_TRUMP[trump, k]) for k in range(6)])
 
 
+#: Options the model reads that the observation does not (``RULES_FEATURES`` leaves them out).
+MODEL_ONLY_FLAGS: tuple[tuple[str, object], ...] = (("streak_resets", True),)
+#: Options of the observation the model does not read (the saved weights were fitted without them).
+NOT_IN_MODEL: tuple[tuple[str, object], ...] = (("collection", "immediate"),)
+#: The order the saved weights (``learn/models/value.npz``) read the rules' options in, by name: each one of
+#: the observation's pairs (``RULES_FEATURES``) or of ``MODEL_ONLY_FLAGS``.  A pair added to ``RULES_FEATURES``
+#: goes in one of the two lists above (tests/test_value.py fails until it does); one added to the model widens
+#: ``FEATURES`` at the end and needs retraining.
+_MODEL_ORDER: tuple[str, ...] = (
+    "collection=centre", "scoring=pagat", "scoring=taash", "scoring=mendikot", "trump=called", "trump=cut",
+    "trump=hidden", "trump=hidden_auto", "trump=open_draw", "staged_deal=True", "streak_resets=True",
+    "trick_minimum=True",
+)  # fmt: skip
+
+
+def _flags_by_name(order: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
+    """The (option, value) pairs named ``option=value`` in ``order``, taken from ``RULES_FEATURES`` and
+    ``MODEL_ONLY_FLAGS``, so that the model's options and the observation's are written once."""
+    known = {f"{name}={value}": (name, value) for name, value in (*RULES_FEATURES, *MODEL_ONLY_FLAGS)}
+    missing = [name for name in order if name not in known]
+    if missing:
+        raise DehlaError(f"the value model reads rules options no vector defines: {', '.join(missing)}")
+    return tuple(known[name] for name in order)
+
+
 #: The rules' options of a position vector, in order: (option, value) pairs, each 1 when the rules have that value.
-RULES_FLAGS: tuple[tuple[str, object], ...] = (
-    ("collection", "centre"),
-    ("scoring", "pagat"),
-    ("scoring", "taash"),
-    ("scoring", "mendikot"),
-    ("trump", "called"),
-    ("trump", "cut"),
-    ("trump", "hidden"),
-    ("trump", "hidden_auto"),
-    ("trump", "open_draw"),
-    ("staged_deal", True),
-    ("streak_resets", True),
-    ("trick_minimum", True),
-)
+RULES_FLAGS: tuple[tuple[str, object], ...] = _flags_by_name(_MODEL_ORDER)
 _TRICKS = 13
 #: Width of an encoded position.
 FEATURES = 4 * 52 + 2 + 4 + 1 + 4 + 4 + 4 + 5 + 12 + 4 * 4 * 3 + 4 * 6 + 4

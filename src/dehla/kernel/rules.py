@@ -48,6 +48,10 @@ __all__ = [
     "begin_turn",
     "pass_turn",
     "play_card",
+    "counts_from",
+    "card_rank",
+    "rank_if_played",
+    "rank_at",
     "trick_winner",
     "collects",
     "deal_rest",
@@ -176,22 +180,52 @@ def play_card(row: Array, card: int) -> int:
 
 
 @inline
-def trick_winner(row: Array, count: int) -> int:
-    """Index of the card winning the trick's first ``count`` cards (``tricks.trick_winner``).
+def counts_from(row: Array) -> int:
+    """The index in the trick from which a trump counts as trump: none when trump is the suit led (its cards
+    rank as the suit led) or not known yet."""
+    return int(row[TFROM] if row[TRUMP] != row[LED] else NONE_YET)
 
-    Each card's rank: a trump that counts above every card of the suit led, any other card below both;
-    chosen without branches, since which card wins is as random as the play.
+
+@inline
+def card_rank(card: int, index: int, led: int, trump: int, trump_from: int) -> int:
+    """The rank of ``card``, the trick's ``index``-th: the highest rank wins (``tricks.trick_winner``).
+
+    A trump that counts (``index >= trump_from``) ranks above every card of the suit led, any other card
+    off the suit led below both; chosen without branches, since which card wins is as random as the play.
     """
+    suit = card // 13
+    rank = card if suit == led else -1
+    return int(card + 64 if suit == trump and index >= trump_from else rank)
+
+
+@inline
+def rank_if_played(row: Array, card: int) -> int:
+    """The rank ``card`` (legal) would take if the seat to act played it now (``play_card``): under cut trump
+    a first card off the suit led makes its suit trump from this card on."""
+    tlen = row[TLEN]
+    led = row[LED]
+    if row[TRUMP] < 0 and row[CUT_OPEN] and tlen > 0 and card // 13 != led:
+        return card_rank(card, tlen, led, card // 13, tlen)
+    return card_rank(card, tlen, led, row[TRUMP], counts_from(row))
+
+
+@inline
+def rank_at(row: Array, index: int) -> int:
+    """The rank of the trick's ``index``-th card."""
+    return card_rank(row[C0 + index], index, row[LED], row[TRUMP], counts_from(row))
+
+
+@inline
+def trick_winner(row: Array, count: int) -> int:
+    """Index of the card winning the trick's first ``count`` cards (``tricks.trick_winner``): the highest
+    ``card_rank``."""
     led = row[LED]
     trump = row[TRUMP]
-    counts_from = row[TFROM] if trump != led else NONE_YET
+    trump_from = counts_from(row)
     best_index = 0
     best = -1
     for index in range(count):
-        card = row[C0 + index]
-        suit = card // 13
-        rank = card if suit == led else -1
-        rank = card + 64 if suit == trump and index >= counts_from else rank
+        rank = card_rank(row[C0 + index], index, led, trump, trump_from)
         better = rank > best
         best = rank if better else best
         best_index = index if better else best_index

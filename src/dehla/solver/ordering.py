@@ -28,7 +28,7 @@ from dehla.kernel.layout import (
     Array,
     jit,
 )
-from dehla.kernel.rules import can_ask_reveal
+from dehla.kernel.rules import can_ask_reveal, rank_at, rank_if_played
 from dehla.solver.layout import HIST, REVEAL_MOVE, W_MOVES, W_SCORES
 from dehla.solver.position import legal_mask, live_cards, trick_winner_index
 
@@ -42,21 +42,6 @@ def _winning_now(row: Array, params: Array) -> int:
 
 
 @_jit
-def _beats(row: Array, card: int, best: int, void: bool) -> bool:
-    """Would ``card`` beat the trick's current best card ``best``?"""
-    trump = row[TRUMP]
-    suit = card // 13
-    best_suit = best // 13
-    if trump < 0 and row[CUT_OPEN] and void:
-        return True  # the first cut sets trump and wins unless overtrumped
-    if trump >= 0 and suit == trump and trump != row[LED]:
-        if best_suit != trump:
-            return True
-        return card > best
-    return suit == best_suit and card > best
-
-
-@_jit
 def _trick_cards(row: Array) -> int:
     """The cards of the trick in progress."""
     cards = 0
@@ -66,29 +51,26 @@ def _trick_cards(row: Array) -> int:
 
 
 @_jit
-def _grouping_context(row: Array) -> tuple[int, int, int, int, bool]:
+def _grouping_context(row: Array) -> tuple[int, int, int, int]:
     """What the grouping of equivalent cards reads from a position: the legal cards, the cards still to come
-    (live, not in the trick), the trick's length, its best card so far (-1 at a lead) and whether the seat
-    to act is void in the suit led."""
+    (live, not in the trick), the trick's length and the rank of its best card so far (``card_rank``; -1 at
+    a lead)."""
     tlen = row[TLEN]
-    best_card = -1
-    void = False
+    best_rank = -1
     if tlen > 0:
-        best_card = row[C0 + trick_winner_index(row, tlen)]
-        void = (row[H0 + row[TO_ACT]] & (SUIT << (13 * row[LED]))) == 0
-    return legal_mask(row), int(row[LIVE] & ~_trick_cards(row)), int(tlen), int(best_card), void
+        best_rank = rank_at(row, trick_winner_index(row, tlen))
+    return legal_mask(row), int(row[LIVE] & ~_trick_cards(row)), int(tlen), int(best_rank)
 
 
 @_jit
-def _group_firsts(
-    row: Array, mine: int, still: int, suit: int, tlen: int, best_card: int, void: bool
-) -> tuple[int, int]:
+def _group_firsts(row: Array, mine: int, still: int, suit: int, tlen: int, best_rank: int) -> tuple[int, int]:
     """The cards of one suit that stand for their groups of equivalent cards, and which of those beat the trick.
 
     A group is a run of the player's own cards adjacent among the cards still to come, that all beat the
-    trick's best card or all do not; a ten is always a group of its own.  ``mine`` and ``still`` are the
-    suit's 13-bit masks (the player's legal cards, the cards not yet played).  ``moves`` plays the first
-    card of each group and ``group_floors`` pins the rest: both read the grouping from here.
+    trick's best card (rank ``best_rank``, compared by the core's ``rank_if_played``) or all do not; a ten
+    is always a group of its own.  ``mine`` and ``still`` are the suit's 13-bit masks (the player's legal
+    cards, the cards not yet played).  ``moves`` plays the first card of each group and ``group_floors``
+    pins the rest: both read the grouping from here.
     """
     firsts = 0
     winners = 0
@@ -100,7 +82,7 @@ def _group_firsts(
         if not (mine >> rank & 1):
             in_run = False
             continue
-        wins = tlen > 0 and _beats(row, 13 * suit + rank, best_card, void)
+        wins = tlen > 0 and rank_if_played(row, 13 * suit + rank) > best_rank
         if rank == 8:
             in_run = False
         elif in_run and wins == run_wins:
@@ -122,7 +104,7 @@ def group_floors(row: Array, params: Array, rel: int) -> int:
     Below the relevant cards any card of a holder stands for any other, grouped or not; among them,
     a position that differs only in low cards may split the group, so the group's cards become relevant.
     """
-    legal, future, tlen, best_card, void = _grouping_context(row)
+    legal, future, tlen, best_rank = _grouping_context(row)
     floors = 0
     for suit in range(4):
         mine = (legal >> (13 * suit)) & SUIT
@@ -133,7 +115,7 @@ def group_floors(row: Array, params: Array, rel: int) -> int:
         while not (relevant >> floor) & 1:
             floor += 1
         still = (future >> (13 * suit)) & SUIT
-        firsts, _ = _group_firsts(row, mine, still, suit, tlen, best_card, void)
+        firsts, _ = _group_firsts(row, mine, still, suit, tlen, best_rank)
         run_pinned = False
         for rank in range(12, -1, -1):
             if not (still >> rank & 1) or not (mine >> rank & 1):
@@ -158,17 +140,18 @@ def moves(row: Array, params: Array, work: Array, ply: int, best_hint: int, kill
     team = seat % 2
     partner_winning = False
     best_card = -1
+    best_rank = -1
     ten_safe = tlen == n - 1  # a ten thrown on the partner's winning card stays with the team
     trick_tens = 0
-    void = False
     if tlen > 0:
         winner = _winning_now(row, params)
         partner_winning = winner % 2 == team
-        best_card = row[C0 + (winner - row[LEADER]) % n]
+        best_index = (winner - row[LEADER]) % n
+        best_card = row[C0 + best_index]
+        best_rank = rank_at(row, best_index)
         for index in range(tlen):
             if row[C0 + index] % 13 == 8:
                 trick_tens += 1
-        void = (row[H0 + seat] & (SUIT << (13 * row[LED]))) == 0
     stake = trick_tens + (row[CTENS] if not params[P_IMMEDIATE] else 0)
     if partner_winning and tlen == n - 2 and row[HIDDEN] < 0 and row[CUT_OPEN] == 0:
         # Third hand with the partner winning: a ten thrown now is as safe as last hand's if the last
@@ -192,7 +175,7 @@ def moves(row: Array, params: Array, work: Array, ply: int, best_hint: int, kill
             continue
         others = (live >> (13 * suit)) & SUIT
         still = (future >> (13 * suit)) & SUIT
-        firsts, winners = _group_firsts(row, mine, still, suit, tlen, best_card, void)
+        firsts, winners = _group_firsts(row, mine, still, suit, tlen, best_rank)
         for rank in range(12, -1, -1):
             if firsts >> rank & 1:
                 card = 13 * suit + rank
@@ -256,13 +239,13 @@ def group_heads(row: Array, head: Array) -> None:
     of equivalent cards, as ``moves`` groups them, or itself); -1 for the others."""
     for card in range(52):
         head[card] = -1
-    legal, future, tlen, best_card, void = _grouping_context(row)
+    legal, future, tlen, best_rank = _grouping_context(row)
     for suit in range(4):
         mine = (legal >> (13 * suit)) & SUIT
         if mine == 0:
             continue
         still = (future >> (13 * suit)) & SUIT
-        firsts, _ = _group_firsts(row, mine, still, suit, tlen, best_card, void)
+        firsts, _ = _group_firsts(row, mine, still, suit, tlen, best_rank)
         current = -1
         for rank in range(12, -1, -1):
             if still >> rank & 1 and mine >> rank & 1:

@@ -165,43 +165,29 @@ export class ReplayPage {
       box.append(h("p", {class: "error"}, analysis));
       return box;
     }
-    const decisions = {};
-    for (const item of analysis.hand.decisions) decisions[item.index] = item;
-    // Each verdict with its decision (trick, seat, action), in the hand's order.
-    const verdicts = analysis.verdicts.map((verdict) => ({...decisions[verdict.index], verdict}));
-    if (analysis.start_words) box.append(h("p", {}, t("With best play from the deal: {value}.", {value: say(analysis.start_words)})));
-    const mistakes = verdicts.filter((item) => item.verdict.mark === "bad");
-    box.append(h("p", {}, mistakes.length ? tn("{n} decision gave something away:", "{n} decisions gave something away:", mistakes.length)
-      : t("No decision gave anything away among those solved.")));
+    // Every sentence below comes with the analysis (dehla.analysis.render), as `dehla analyse` prints it.
+    const summary = analysis.summary;
+    box.append(h("p", {}, say(summary.start)), h("p", {}, say(summary.gave_away)));
+    const mistakes = analysis.verdicts.filter((verdict) => verdict.mark === "bad");
     if (mistakes.length) {
-      box.append(h("ul", {class: "mistakes"}, mistakes.map((item) => h("li", {},
-        this.playedText(item) + ": " + sayAll(item.verdict.words)))));
+      box.append(h("ul", {class: "mistakes"}, mistakes.map((verdict) => h("li", {}, this.line(verdict)))));
     }
-    box.append(h("div", {class: "scroll-x", tabindex: "0", role: "region", "aria-label": t("Analysis per seat")}, h("table", {class: "seat-summary"},
-      h("tr", {}, h("th", {}, t("Seat")), h("th", {}, t("Solved")), h("th", {}, t("Best plays")), h("th", {}, t("Tens given away")), h("th", {}, t("Hands given away"))),
-      analysis.seats.map((seat) => h("tr", {}, h("td", {}, this.name(seat.seat)), h("td", {}, seat.solved + " / " + seat.decisions),
-        h("td", {}, String(seat.best)), h("td", {}, String(seat.tens_lost)), h("td", {}, String(seat.hands_lost)))))));
-    const unsolved = verdicts.filter((item) => item.verdict.mark === "unknown").length;
-    if (unsolved) {
-      box.append(h("p", {class: "muted", id: "unsolved"}, tn("{n} early decision was too big to solve in the time allowed; it is marked ?.",
-        "{n} early decisions were too big to solve in the time allowed; they are marked ?.", unsolved)));
-    }
-    const estimated = verdicts.filter((item) => item.verdict.mark === "estimate" && item.estimate);
-    if (estimated.length) box.append(this.estimatesPanel(estimated));
+    const table = analysis.seat_table;
+    box.append(h("div", {class: "scroll-x", tabindex: "0", role: "region", "aria-label": say(table.title)}, h("table", {class: "seat-summary"},
+      h("tr", {}, table.headings.map((heading) => h("th", {}, say(heading)))),
+      table.rows.map((row) => h("tr", {}, row.cells.map((cell) => h("td", {}, this.param(cell))))))));
+    if (summary.unsolved) box.append(h("p", {class: "muted", id: "unsolved"}, say(summary.unsolved)));
+    if (summary.estimates) box.append(this.estimatesPanel(summary.estimates, analysis.verdicts.filter((verdict) => verdict.mark === "estimate")));
     return box;
   }
 
   /** The decisions with only the model's estimate: a list apart, marked as estimates, counted nowhere else. */
-  estimatesPanel(estimated) {
-    const scale = estimated[0].estimate.scale;
+  estimatesPanel([title, count, legend], estimated) {
     return h("div", {class: "estimates", id: "estimates"},
-      h("h3", {}, t("Estimates (not exact)")),
-      h("p", {class: "muted"}, tn("{n} early decision was too big to solve; it is marked ~ with the learned value's estimate instead.",
-        "{n} early decisions were too big to solve; they are marked ~ with the learned value's estimate instead.", estimated.length)
-        + " " + t("An estimate is the expected points margin of the hand for the player's team, from -{s} to +{s}; it can be wrong and is not counted above.", {s: scale})),
-      h("ul", {}, estimated.map((item) => h("li", {},
-        h("span", {class: "estimate-tag"}, t("estimate")), " ",
-        this.playedText(item) + ": " + sayAll(item.verdict.words)))));
+      h("h3", {}, say(title)),
+      h("p", {class: "muted"}, say(count) + " " + say(legend)),
+      h("ul", {}, estimated.map((verdict) => h("li", {},
+        h("span", {class: "estimate-tag"}, t("estimate")), " ", this.line(verdict)))));
   }
 
   /** The record's annotations before action `index`: hints asked, cards taken back, the claim (docs/records.md). */
@@ -223,9 +209,18 @@ export class ReplayPage {
     return notes;
   }
 
-  /** "Trick 3: Asha played 10♥", the head of a decision's line. */
-  playedText(item) {
-    return t("Trick {n}", {n: item.trick}) + ": " + this.name(item.seat) + " " + t("played {card}", {card: actionShort(item.action)});
+  /** A decision's line: who played what ("Trick 3: Asha played 10♥"), then its words. */
+  line(verdict) {
+    return this.say(verdict.played) + ": " + sayAll(verdict.words);
+  }
+
+  /** A phrase whose parameters may name seats: by the players' names here. */
+  say(phrase) {
+    return say(phrase, (seat) => this.name(seat));
+  }
+
+  param(value) {
+    return paramText(value, (seat) => this.name(seat));
   }
 }
 
@@ -262,20 +257,22 @@ function sayAll(words) {
   return words.map(say).join("; ");
 }
 
-/** One phrase of the renderer in the page's language: its template translated, each parameter written out. */
-function say(phrase) {
+/** One phrase of the renderer in the page's language: its template translated, each parameter written out
+    (a seat by `seatName`, the page's name for it). */
+function say(phrase, seatName = (seat) => t("Seat {n}", {n: seat})) {
   const params = {};
-  for (const [name, value] of Object.entries(phrase.params)) params[name] = paramText(value);
+  for (const [name, value] of Object.entries(phrase.params)) params[name] = paramText(value, seatName);
   return phrase.plural ? tn(phrase.text, phrase.plural, phrase.params.n, params) : t(phrase.text, params);
 }
 
-/** A parameter: a number or text as it is, actions as the page names them, a margin, or a phrase of its own. */
-function paramText(value) {
-  if (value === null || typeof value !== "object") return value;
+/** A parameter: a number or text as it is, actions as the page names them, a margin, a seat, or a phrase. */
+function paramText(value, seatName = (seat) => t("Seat {n}", {n: seat})) {
+  if (value === null || typeof value !== "object") return String(value);
   if (Array.isArray(value.actions)) return value.actions.map(actionShort).join(", ");
   if (typeof value.number === "number") {
     return new Intl.NumberFormat(app.locale, {signDisplay: value.signed ? "always" : "auto",
       minimumFractionDigits: 2, maximumFractionDigits: 2}).format(value.number);
   }
-  return say(value);
+  if (typeof value.seat === "number") return seatName(value.seat);
+  return say(value, seatName);
 }
