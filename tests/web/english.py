@@ -185,7 +185,7 @@ ENGLISH = {lang: english_words(lang) for lang in LATIN}
 def english_in(texts: list[str], lang: str) -> list[str]:
     """The texts with an English word in them, each once, with the words marked.
 
-    On a Devanagari or Gujarati page any word in Latin letters of two letters or more is English, unless allowed or kept.
+    On a page in another script any word in Latin letters of two letters or more is English, unless allowed or kept.
     """
     found = []
     for text in dict.fromkeys(texts):
