@@ -126,8 +126,11 @@ _WORDS = re.compile(r"[A-Za-zÀ-ÿ]+")
 #: Every language offered but English, and whether it is written in Latin letters (as its own name is).
 LATIN = {lang: bool(_WORDS.fullmatch(name)) for lang, name in i18n.LANGUAGES.items() if lang != "en"}
 #: Words in Latin letters a Devanagari or Gujarati catalog keeps on purpose: the rule sources' names (Pagat, Taash), the
-#: API's literal words (JSON, true/false, the keys "rules", "seats", first_dealer, the actions call/hide/reveal).
+#: API's literal words (JSON, true/false, the keys "rules", "seats", first_dealer, the actions call/hide/reveal), and
+#: the deal check's hash and command (SHA-256, ``dehla verify``).
 LITERALS = {
+    "sha",
+    "verify",
     "pagat",
     "taash",
     "mendikot",
