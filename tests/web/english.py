@@ -3,8 +3,8 @@
 In a language written in Latin letters (Spanish) a word is English when it occurs in
 the English texts of the catalogs (the page's texts, the server's refusal templates,
 the preset and bot texts) but in none of that language's translations, or is one of a
-few common English words.  In a language of another script (Hindi and Marathi, in
-Devanagari) every word in Latin letters is English but the few the catalogs keep on
+few common English words.  In a language of another script (Hindi and Marathi in
+Devanagari, Gujarati in its own script) every word in Latin letters is English but the few the catalogs keep on
 purpose (``LITERALS``).  Allowed everywhere: card symbols, names people typed, and the
 game's own words in Latin letters (dehla, kot, hukum, haath).
 """
@@ -125,9 +125,12 @@ COMMON_ENGLISH = {
 _WORDS = re.compile(r"[A-Za-zÀ-ÿ]+")
 #: Every language offered but English, and whether it is written in Latin letters (as its own name is).
 LATIN = {lang: bool(_WORDS.fullmatch(name)) for lang, name in i18n.LANGUAGES.items() if lang != "en"}
-#: Words in Latin letters a Devanagari catalog keeps on purpose: the rule sources' names (Pagat, Taash), the
-#: API's literal words (JSON, true/false, the keys "rules", "seats", first_dealer, the actions call/hide/reveal).
+#: Words in Latin letters a Devanagari or Gujarati catalog keeps on purpose: the rule sources' names (Pagat, Taash), the
+#: API's literal words (JSON, true/false, the keys "rules", "seats", first_dealer, the actions call/hide/reveal), and
+#: the deal check's hash and command (SHA-256, ``dehla verify``).
 LITERALS = {
+    "sha",
+    "verify",
     "pagat",
     "taash",
     "mendikot",
@@ -163,7 +166,7 @@ def english_words(lang: str) -> set[str]:
     """The words that are English on a page in ``lang``.
 
     Latin letters: the words of the English texts that no translation uses, and the common English words.
-    Devanagari: those, and every other word of the English texts, but the literals the catalog keeps.
+    Another script: those, and every other word of the English texts, but the literals the catalog keeps.
     """
     template = catalogs.extract()
     english: set[str] = set()
@@ -185,7 +188,7 @@ ENGLISH = {lang: english_words(lang) for lang in LATIN}
 def english_in(texts: list[str], lang: str) -> list[str]:
     """The texts with an English word in them, each once, with the words marked.
 
-    On a Devanagari page any word in Latin letters of two letters or more is English, unless allowed or kept.
+    On a page in another script any word in Latin letters of two letters or more is English, unless allowed or kept.
     """
     found = []
     for text in dict.fromkeys(texts):

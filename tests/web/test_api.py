@@ -33,7 +33,7 @@ def test_meta_offers_every_preset_and_every_registered_bot(client: TestClient) -
     assert [bot["name"] for bot in meta["bots"]] == bot_names(for_people=True)  # never the card-seeing "cheat"
     assert meta["default_bot"] in bot_names()
     assert [language["code"] for language in meta["languages"]] == list(i18n.LANGUAGES)
-    assert {"en", "es", "hi", "mr"} <= set(i18n.LANGUAGES)
+    assert {"en", "es", "hi", "mr", "gu"} <= set(i18n.LANGUAGES)
 
 
 def test_pages_scripts_and_styles_are_served(client: TestClient) -> None:

@@ -1,5 +1,5 @@
 """The catalogs: plural forms, the ES module the page imports, server-side texts, and a word for everything in
-every language offered (Spanish, Hindi, Marathi, and any language added to ``i18n.LANGUAGES``).
+every language offered (Spanish, Hindi, Marathi, Gujarati, and any language added to ``i18n.LANGUAGES``).
 
 The completeness test is the one that fails while any text lacks a translation in
 any language: every ``t``/``tn`` text of the page's scripts (the modules under
@@ -178,10 +178,13 @@ def test_each_catalog_carries_babels_plural_rule_for_its_language(lang: str) -> 
     assert all(len(forms) == rule.num_plurals for forms in i18n.plurals(lang).values())
 
 
-def test_hindi_and_marathi_count_with_their_own_plural_rules() -> None:
-    """Hindi says "0 पत्ता" like "1 पत्ता" (n > 1 takes the plural); Marathi takes the plural for 0 (n != 1)."""
+def test_hindi_gujarati_and_marathi_count_with_their_own_plural_rules() -> None:
+    """Hindi and Gujarati say "0 पत्ता", "0 પત્તું" like 1 (n > 1 takes the plural); Marathi takes the plural for 0."""
     assert [i18n.plural_index("hi", n) for n in (0, 1, 2, 5)] == [0, 0, 1, 1]
+    assert [i18n.plural_index("gu", n) for n in (0, 1, 2, 5)] == [0, 0, 1, 1]
     assert [i18n.plural_index("mr", n) for n in (0, 1, 2, 5)] == [1, 0, 1, 1]
+    assert i18n.translate_plural("gu", "{n} card", "{n} cards", 0) == "{n} પત્તું"
+    assert i18n.translate_plural("gu", "{n} card", "{n} cards", 2) == "{n} પત્તાં"
     assert i18n.translate_plural("hi", "{n} card", "{n} cards", 0) == "{n} पत्ता"
     assert i18n.translate_plural("hi", "{n} card", "{n} cards", 3) == "{n} पत्ते"
     assert i18n.translate_plural("mr", "{n} card", "{n} cards", 1) == "{n} पान"
@@ -195,6 +198,7 @@ def test_hindi_and_marathi_count_with_their_own_plural_rules() -> None:
         (["mr_IN"], "mr"),
         (["fr-FR", "es-MX", "hi"], "es"),
         (["MR"], "mr"),
+        (["gu-IN", "hi-IN"], "gu"),
         (["de", "fr"], "en"),
         ([], "en"),
     ],
@@ -244,13 +248,13 @@ def test_the_update_command_keeps_a_complete_catalog_complete(locale_dir: Path) 
 def test_a_new_language_is_one_entry_and_a_catalog_the_tool_writes(
     locale_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Adding Gujarati (say): the tool writes its .po with Babel's plural rule and counts every entry to translate."""
-    monkeypatch.setitem(i18n.LANGUAGES, "gu", "ગુજરાતી")
+    """Adding Bengali (say): the tool writes its .po with Babel's plural rule and counts every entry to translate."""
+    monkeypatch.setitem(i18n.LANGUAGES, "bn", "বাংলা")
     counts = catalogs.update_catalogs()
-    written = (locale_dir / "gu" / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
-    assert f'"Plural-Forms: {get_plural("gu").plural_forms}\\n"' in written
-    assert counts["gu"] == sum(1 for message in catalogs.extract() if message.id) > 400
-    assert i18n.translate("gu", "Lobby") == "Lobby" and i18n.plural_expr("gu") == "(n > 1)"
+    written = (locale_dir / "bn" / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
+    assert f'"Plural-Forms: {get_plural("bn").plural_forms}\\n"' in written
+    assert counts["bn"] == sum(1 for message in catalogs.extract() if message.id) > 400
+    assert i18n.translate("bn", "Lobby") == "Lobby" and i18n.plural_expr("bn") == "(n > 1)"
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -281,7 +285,7 @@ def test_every_preset_bot_and_analysis_text_is_in_the_language(lang: str) -> Non
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_the_pages_json_fallback_reads_every_plural_rule_as_babel_does(tmp_path: Path) -> None:
     """``pluralRule`` (no eval under the CSP) agrees with gettext's own reading of Babel's rules, here and beyond."""
-    locales = [*i18n.LANGUAGES, "gu", "ru", "ar", "pl", "cs", "lt", "ro", "sl", "ga", "lv", "be"]
+    locales = [*i18n.LANGUAGES, "bn", "ru", "ar", "pl", "cs", "lt", "ro", "sl", "ga", "lv", "be"]
     rules = {locale: str(get_plural(locale).plural_expr) for locale in locales}
     numbers = [*range(0, 230), 1_000_000, 1_000_001]
     script = (

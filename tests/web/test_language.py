@@ -1,4 +1,4 @@
-"""Every language all the way: every screen in Spanish, Hindi and Marathi, and every server refusal worded in
+"""Every language all the way: every screen in Spanish, Hindi, Marathi and Gujarati, and every server refusal worded in
 each by the page.
 
 English left on screen is found word by word (``tests/web/english.py`` says which words
@@ -197,7 +197,7 @@ SCREENS: dict[str, Callable[[Any, LiveServer, tuple[str, int], str], object]] = 
 #: Screens kept as screenshots for people to look at, per language (on a phone, 375 px wide).
 SHOTS = {lang: {"lobby": f"{lang}-lobby", "table": f"{lang}-table"} for lang in LATIN}
 SHOTS.update(
-    {  # (Gujarati's screenshots are taken once it is offered)
+    {
         "es": {"table": "spanish-table", "result": "spanish-result"},
         "hi": {"lobby": "hindi-lobby", "table": "hindi-table"},
         "mr": {"lobby": "marathi-lobby", "table": "marathi-table"},
@@ -225,6 +225,7 @@ def test_every_screen_is_in_the_language(
         assert not found, f"English on the {lang} {screen} screen:\n" + "\n".join(found)
         # numbers in the digits the cards and scores use, dates and ratings too (Intl would write Marathi's own)
         assert not [text for text in texts if re.search("[\u0966-\u096f]", text)], f"Devanagari digits: {screen}"
+        assert not [text for text in texts if re.search("[\u0ae6-\u0aef]", text)], f"Gujarati digits: {screen}"
         assert not page.errors, page.errors
     finally:
         page.context.close()

@@ -34,8 +34,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield live
 
 
-def test_devanagari_catalogs_keep_only_the_literals_in_latin_letters() -> None:
-    """Hindi and Marathi translations hold no English word but the rule sources' names and the API's literals."""
+def test_catalogs_in_indian_scripts_keep_only_the_literals_in_latin_letters() -> None:
+    """Hindi, Marathi and Gujarati translations hold no English word but the sources' names and the API's literals."""
     for lang in (lang for lang, latin in LATIN.items() if not latin):
         assert {word for word in translated_words(lang) if len(word) > 1} - LITERALS - ALLOWED == set(), lang
 
@@ -74,7 +74,9 @@ def test_the_page_counts_with_every_plural_form_of_the_language(browser: Any, se
         assert not english_in(forms, lang), (lang, forms)
 
 
-@pytest.mark.parametrize(("browser_lang", "shown"), [("hi", "hi"), ("mr", "mr"), ("es", "es"), ("en", "en")])
+@pytest.mark.parametrize(
+    ("browser_lang", "shown"), [("hi", "hi"), ("mr", "mr"), ("gu", "gu"), ("es", "es"), ("en", "en")]
+)
 def test_a_first_visit_speaks_the_browsers_language(
     browser: Any, server: LiveServer, browser_lang: str, shown: str
 ) -> None:

@@ -52,7 +52,7 @@ LANGUAGES: dict[str, str] = {
     "es": "Español",
     "hi": "हिन्दी",
     "mr": "मराठी",
-    # "gu": "ગુજરાતી",  (Gujarati: its catalog comes next)
+    "gu": "ગુજરાતી",
 }
 #: What a gettext plural expression may contain: ``n``, numbers, C operators and brackets (nothing to run).
 _SAFE_EXPR = re.compile(r"[n0-9\s()?:%!=<>&|+\-*/]+")
