@@ -180,6 +180,8 @@ def english_words(lang: str) -> set[str]:
 
 #: The day periods of the Hindi clock as the browser's Intl writes them (CLDR's own Hindi: "4:44 am").
 ALLOWED |= {"am", "pm"}
+#: The time zone as the browser's Intl names it in every language (the daily duplicate's day ends at midnight UTC).
+ALLOWED |= {"utc"}
 #: The language switch names each language in itself ("English", "Español"): no text to translate.
 ALLOWED |= {word.lower() for name in i18n.LANGUAGES.values() for word in _WORDS.findall(name)}
 ENGLISH = {lang: english_words(lang) for lang in LATIN}

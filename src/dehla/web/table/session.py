@@ -284,9 +284,7 @@ class TableSession:
             "rated": self.rated,
             "assists": self.assists,
         }
-        if self.fixed is not None:
-            meta["fixed_deal"] = self.fixed.to_json()
-        return meta
+        return meta if self.fixed is None else {**meta, "fixed_deal": self.fixed.to_json()}
 
     async def save_meta(self) -> None:
         await self.context.storage.update_table(self.table_id, self.meta())
@@ -506,11 +504,9 @@ class TableSession:
     async def deal(self, lease: bool = False) -> None:
         match = self.match
         assert match is not None and match.is_chance
-        # every deal follows from a secret seed the table commits to now and reveals when the hand is over; a
-        # fixed deal's seed (the daily duplicate's) is its own, so its one hand is checked like any other
-        number = match.hand_number
+        # a secret seed, committed to now and revealed after the hand; a fixed deal's (the daily's) is its own
         seed = self.context.new_seed() if self.fixed is None else self.fixed.seed
-        await self.step(deal_entry(deal_from_seed(self.rules, seed, number), seed), lease)
+        await self.step(deal_entry(deal_from_seed(self.rules, seed, match.hand_number), seed), lease)
         self.broadcast()
 
     async def start_when_seated(self) -> None:
@@ -519,8 +515,7 @@ class TableSession:
             await self.start_match()
 
     async def start_match(self) -> None:
-        fixed = self.fixed
-        players = self.rules.players
+        players, fixed = self.rules.players, self.fixed
         first = draw_first_dealer(players, self.context.deal_rng) if fixed is None else fixed.first_dealer(players)
         await self.step(match_entry(self.match_no + 1, first))
         await self.save_meta()

@@ -18,8 +18,8 @@ export function dailyReplay(day, table, root) {
   return new ReplayPage(table, 1, root, "/api/daily/" + day + "/games/" + table);
 }
 
-const dayText = (day) => new Date(day + "T00:00:00Z").toLocaleDateString(app.lang, {timeZone: "UTC", dateStyle: "long"});
-const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n).toLocaleString(app.lang);
+const dayText = (day) => new Date(day + "T00:00:00Z").toLocaleDateString(app.locale, {timeZone: "UTC", dateStyle: "long"});
+const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n).toLocaleString(app.locale);
 
 /** A hand from the player's team's side: tens, tricks, won or lost. */
 function figuresText(figures) {
@@ -118,7 +118,7 @@ export class DailyPage {
       box.append(h("p", {}, t("Seed:"), " ", h("code", {id: "daily-seed"}, data.seed)),
         h("p", {class: "muted"}, t("Anyone can check that the SHA-256 of the seed is the commitment shown all day, and deal the day's deals from it.")));
     } else {
-      const ends = new Date(data.ends_at * 1000).toLocaleString(app.lang, {year: "numeric", month: "short",
+      const ends = new Date(data.ends_at * 1000).toLocaleString(app.locale, {year: "numeric", month: "short",
         day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short"});
       box.append(h("p", {class: "muted"}, t("The deals were fixed before anyone played them: the seed is shown here when the day ends ({time}).", {time: ends})));
     }
@@ -137,7 +137,7 @@ export class DailyPage {
           t("Deal {n}", {n: game.deal + 1}))))),
       h("td", {}, String(row.played)),
       h("td", {}, signed(row.versus_bots)),
-      h("td", {}, row.matchpoints.toLocaleString(app.lang) + " %")));
+      h("td", {}, row.matchpoints.toLocaleString(app.locale) + " %")));
     return [h("div", {class: "scroll-x", tabindex: "0", role: "region", "aria-label": t("Leaderboard")},
       h("table", {class: "seat-summary", id: "daily-board"},
         h("tr", {}, h("th", {scope: "col"}, t("Rank")), h("th", {scope: "col"}, t("Player")),
