@@ -17,7 +17,7 @@ from dehla.kernel import layout as L
 from dehla.kernel.scoring import RESULTS_SIZE, hand_results
 from dehla.rules import Rules
 
-__all__ = ["REVEAL_MODES", "TRUMP_KINDS", "encode", "decode", "rules_params", "full_params"]
+__all__ = ["REVEAL_MODES", "TRUMP_KINDS", "encode", "encode_phase", "decode", "rules_params", "full_params"]
 
 #: ``P_REVEAL`` of each kind of trump.
 REVEAL_MODES = {"hidden": L.REVEAL_ASKED, "hidden_auto": L.REVEAL_AUTO}
@@ -108,6 +108,17 @@ def encode(state: HandState, row: L.Array) -> None:
     row[L.TMASK] = trick
     row[L.WINNER] = -1
     row[L.NEXT_DEALER] = -1
+
+
+def encode_phase(state: HandState, phase: str, row: L.Array) -> None:
+    """``encode``, in any phase of a hand in play: ``"call"`` (trump still to call from the first five cards),
+    ``"hide"`` (the band-hukum card still to choose) or ``"play"``; what the batch kernel's step reads."""
+    encode(state, row)
+    if phase == "call":
+        row[L.PHASE] = L.PH_CALL
+    elif phase == "hide":
+        row[L.PHASE] = L.PH_HIDE
+        row[L.CHOOSER] = row[L.TO_ACT]
 
 
 def decode(row: L.Array, rules: Rules, dealer: int) -> HandState:
