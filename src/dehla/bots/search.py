@@ -30,18 +30,17 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dehla.bots.base import Bot, register
 from dehla.bots.heuristic import HeuristicBot
-from dehla.bots.tracking import CardTracker, HolderSample
-from dehla.cards import SUIT_MASKS, Card, cards_of
-from dehla.engine.actions import Action, Deal, Hide, Play, parse_action
+from dehla.bots.sampling import determinize, sampled_deals
+from dehla.bots.tracking import CardTracker
+from dehla.engine.actions import Action, Play
 from dehla.engine.observe import Observation
 from dehla.engine.state import Match, Phase
-from dehla.engine.tricks import OPENING_PACKET, STAGED_TRICKS
 from dehla.errors import DehlaError
 from dehla.rules import Rules
 
@@ -131,150 +130,6 @@ def utility(value: Value, team: int) -> float:
     margin = value.net if team == 0 else -value.net
     tens = value.tens[team] - value.tens[1 - team]
     return margin + 0.05 * tens
-
-
-class _Rejected(Exception):
-    """A sample that the public history rules out."""
-
-
-#: Draws the history rules out before a search gives up sampling for this decision.
-MAX_REJECTED = 200
-
-
-def sampled_deals(
-    observation: Observation, tracker: CardTracker, rng: random.Random, more: Callable[[], bool]
-) -> Iterator[Match]:
-    """Deals of the unseen cards that fit the public history, one at a time while ``more()`` says so.
-
-    ``more`` is asked before each draw, so a search that stops draws nothing more from ``rng``
-    (a seeded bot's later samples stay the same); gives up after ``MAX_REJECTED`` draws the
-    history rules out.
-    """
-    rejected = 0
-    while rejected < MAX_REJECTED and more():
-        try:
-            match = determinize(observation, tracker.sample(rng))
-        except (_Rejected, RuntimeError):
-            rejected += 1
-            continue
-        yield match
-
-
-def determinize(observation: Observation, sample: HolderSample) -> Match:
-    """A full ``Match`` of the hand in play in which the unseen cards lie as ``sample`` says.
-
-    Built by dealing the sample's cards and replaying the hand's public
-    actions, so the engine itself checks the sample against everything that
-    happened.  Raises ``_Rejected`` when the history rules the sample out.
-    """
-    rules = observation.rules
-    n = observation.players
-    tracker_plays: list[tuple[int, Card, int]] = []
-    for trick in observation.tricks:
-        for index, card in enumerate(trick.cards):
-            tracker_plays.append(((trick.leader + index) % n, card, trick.number))
-    current = len(observation.tricks) + 1
-    for seat, card in observation.trick:
-        tracker_plays.append((seat, card, current))
-    played_by: list[list[Card]] = [[] for _ in range(n)]
-    for seat, card, _ in tracker_plays:
-        played_by[seat].append(card)
-    dealt_after = _staged_deal_trick(observation, tracker_plays)
-    hands: list[list[Card]] = []
-    for seat in range(n):
-        held = cards_of(sample.hands[seat])
-        later = cards_of(sample.pending[seat])
-        hidden = [Card(sample.hidden)] if sample.hidden is not None and seat == observation.chooser else []
-        if rules.trump == "called" and observation.phase == "call":
-            opening = held  # before the call each seat holds its first five cards
-            rest = later
-        elif rules.staged_deal and dealt_after is None:
-            opening = played_by[seat] + held  # the rest is not dealt yet
-            rest = later
-        elif dealt_after is not None:
-            opening, rest = _opening_packet(observation, seat, tracker_plays, dealt_after, held)
-        else:
-            opening = played_by[seat] + held + hidden
-            rest = []
-            hidden = []
-        cards = opening + rest + hidden
-        if len(cards) != rules.hand_size:
-            raise _Rejected(f"seat {seat} would hold {len(cards)} cards")
-        hands.append(cards)
-    match = Match(rules, observation.dealer)
-    try:
-        match.apply(Deal(hands, observation.open_draw))
-        for text in observation.history:
-            if text == "hide ?":
-                # Face down the card is the sample's; once turned up, every seat knows which it was.
-                hidden_card = sample.hidden if sample.hidden is not None else observation.revealed_card
-                if hidden_card is None:
-                    raise _Rejected("no hidden card in the sample")
-                match.apply(Hide(hidden_card))
-            else:
-                match.apply(parse_action(text))
-    except DehlaError as error:
-        raise _Rejected(str(error)) from None
-    state = match.hand_state()
-    if (
-        state.to_act != observation.seat
-        or state.trump != observation.trump
-        or (state.hidden_card is not None) != observation.trump_hidden
-        or tuple(mask.bit_count() for mask in state.pending) != observation.undealt
-    ):
-        raise _Rejected("the replay does not reach the observed position")
-    return match
-
-
-def _staged_deal_trick(observation: Observation, plays: list[tuple[int, Card, int]]) -> int | None:
-    """After which trick the rest of a staged deal was dealt (``None`` if not yet or not staged)."""
-    if not observation.rules.staged_deal or any(observation.undealt) or observation.phase != "play":
-        return None
-    led = -1
-    previous = -1
-    for _seat, card, number in plays:
-        if number != previous:
-            led = card // 13
-            previous = number
-        elif card // 13 != led:
-            return min(number, STAGED_TRICKS)
-    return STAGED_TRICKS
-
-
-def _opening_packet(
-    observation: Observation,
-    seat: int,
-    plays: list[tuple[int, Card, int]],
-    dealt_after: int,
-    held: list[Card],
-) -> tuple[list[Card], list[Card]]:
-    """A staged deal already completed: split ``seat``'s cards into a first packet and the rest.
-
-    Cards played up to the dealing trick were in the first packet; the packet's
-    other cards were held all that time, so they avoid the suits the seat
-    showed void in then.
-    """
-    before = [card for who, card, number in plays if who == seat and number <= dealt_after]
-    after = [card for who, card, number in plays if who == seat and number > dealt_after]
-    void = 0
-    led = -1
-    previous = -1
-    for who, card, number in plays:
-        if number > dealt_after:
-            break
-        if number != previous:
-            led = card // 13
-            previous = number
-        elif who == seat and card // 13 != led:
-            void |= SUIT_MASKS[led]
-    need = OPENING_PACKET - len(before)
-    candidates = [card for card in after + held if not void >> card & 1]
-    if need < 0 or len(candidates) < need:
-        raise _Rejected(f"seat {seat}'s first cards cannot fit its voids")
-    packet = before + candidates[:need]
-    chosen = set(packet)
-    rest = [card for card in after + held if card not in chosen]
-    return packet, rest
 
 
 class _Samples:
@@ -376,8 +231,13 @@ class SearchSettings:
     use_model: bool = False
     model_samples: int = 24
     model_margin: float = 0.1
+    playouts: bool = True
+    playout_worlds: int = 512
+    playout_batch: int = 8
 
     def __post_init__(self) -> None:
+        if self.playout_worlds <= 0 or self.playout_batch <= 0:
+            raise DehlaError("the playout worlds and their batch must be positive")
         if self.sample_nodes is not None and self.sample_nodes <= 0:
             raise DehlaError(f"the nodes per sample must be positive, not {self.sample_nodes}")
 
@@ -422,6 +282,7 @@ class SearchBot:
         self.node_rate = NodeRate()
         self.last_samples = 0  # samples solved exactly for the last move
         self.last_estimates = 0  # samples valued by the model for the last move
+        self.last_playouts = 0  # worlds played out for the last move
         self.move_start = 0.0
 
     @property
@@ -437,6 +298,7 @@ class SearchBot:
         if not legal:
             raise DehlaError(f"seat {observation.seat} has nothing to do now")
         self.last_estimates = 0
+        self.last_playouts = 0
         if len(legal) == 1:
             self.last_samples = 0
             return legal[0]
@@ -445,9 +307,13 @@ class SearchBot:
             # the heuristic.
             self.last_samples = 0
             self.move_start = time.thread_time()
-            estimated = self._estimated_choice(observation)
+            estimated = self._playout_choice(observation)
+            if estimated is None:
+                estimated = self._estimated_choice(observation)
             return estimated if estimated is not None else self.fallback.act(observation)
         chosen = self._sampled_choice(observation)
+        if chosen is None:
+            chosen = self._playout_choice(observation)
         if chosen is None:
             chosen = self._estimated_choice(observation)
         if chosen is None:
@@ -509,6 +375,38 @@ class SearchBot:
             return None
         return _best(solved, observation, lambda: self.fallback.act(observation))
 
+    def _playout_choice(self, observation: Observation) -> Action | None:
+        """Where no sample can be solved in time: play sampled worlds out with the compiled policy
+        (``dehla.bots.playout``) after every legal action, and take the best on average.
+
+        Spends what is left of the move's budget (at least a quarter of it), or with ``sample_nodes``
+        exactly ``playout_worlds`` worlds; ``None`` when playouts are off or no world could be drawn.
+        """
+        settings = self.settings
+        if not settings.playouts:
+            return None
+        from dehla.bots.playout import playout_batches
+
+        start = time.thread_time()
+        deadline = max(self.move_start + self.budget, start + 0.25 * self.budget)
+        timed = settings.sample_nodes is None
+        actions = list(observation.legal_actions)
+        played = _Samples.empty(actions)
+
+        def more() -> bool:
+            return len(played) < settings.playout_worlds and not (timed and time.thread_time() >= deadline)
+
+        for values in playout_batches(observation, actions, self.rng, more, settings.playout_batch):
+            for world in values:
+                played.add(dict(zip(actions, world.tolist(), strict=True)))
+            ready = settings.settle_after and len(played) >= 4 * settings.settle_after
+            if ready and _settled(played, _best(played, observation), settings.settle_z):
+                break
+        self.last_playouts = len(played)
+        if not played:
+            return None
+        return _best(played, observation, lambda: self.fallback.act(observation))
+
     def _estimated_choice(self, observation: Observation) -> Action | None:
         """Where no sample can be solved in time: search each sample to the end of the trick, value it by the model
         (before the play: value the position each trump call or band-hukum card leads to).
@@ -562,7 +460,8 @@ def move_source(bot: SearchBot, observation: Observation) -> str:
     """Where ``bot``'s last move in ``observation`` came from (ask right after ``bot.act(observation)``).
 
     ``"forced"``: the only legal action; ``"solved"``: sampled deals solved exactly;
-    ``"model"``: sampled deals valued by the learned value; ``"heuristic"``: the
+    ``"playout"``: sampled deals played out by the compiled policy; ``"model"``: sampled deals valued by the
+    learned value; ``"heuristic"``: the
     heuristic's move, because no sampled deal could be solved in time and the
     model was off or saw no clear gain (the trump call and the band-hukum
     choice come from the model or the heuristic, never a solve).
@@ -571,6 +470,8 @@ def move_source(bot: SearchBot, observation: Observation) -> str:
         return "forced"
     if bot.last_samples:
         return "solved"
+    if bot.last_playouts:
+        return "playout"
     if bot.last_estimates:
         return "model"
     return "heuristic"
