@@ -27,15 +27,15 @@ from typing import Any
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from dehla import Match  # noqa: E402
-from dehla.batch import Batch  # noqa: E402
-from dehla.bots.heuristic import HeuristicBot  # noqa: E402
-from dehla.features.observation import ACTIONS  # noqa: E402
-from dehla.kernel import codec  # noqa: E402
-from dehla.kernel import layout as L  # noqa: E402
-from dehla.kernel.playout import RESULT_WORDS, play_out, policy_action  # noqa: E402
+from dehla import Match
+from dehla.batch import Batch
+from dehla.bots.heuristic import HeuristicBot
+from dehla.features.observation import ACTIONS
+from dehla.kernel import codec
+from dehla.kernel import layout as L
+from dehla.kernel.playout import RESULT_WORDS, play_out, policy_action
 
 Rows = np.ndarray[Any, np.dtype[np.int64]]
 
