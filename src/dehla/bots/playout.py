@@ -43,10 +43,13 @@ def world_row(match: Match) -> L.Array:
     return row
 
 
-def values_of(results: Any, team: int) -> FloatMatrix:
-    """Each (world, action) result (``dehla.kernel.playout.RESULT_WORDS``) as the value for ``team``."""
-    from dehla.kernel.playout import R_TENS0, R_TENS1, R_WINNER
+def values_of(results: Any, team: int, points: bool = False) -> FloatMatrix:
+    """Each (world, action) result (``dehla.kernel.playout.RESULT_WORDS``) as the value for ``team``; with
+    ``points``, the hand's points margin instead (what a hint's estimate reports)."""
+    from dehla.kernel.playout import R_PTS0, R_PTS1, R_TENS0, R_TENS1, R_WINNER
 
+    if points:
+        return np.asarray(results[..., R_PTS0 + team] - results[..., R_PTS1 - team], dtype=np.float64)
     winner = results[..., R_WINNER]
     won = np.where(winner == team, 1.0, np.where(winner < 0, 0.5, 0.0))
     tens = results[..., R_TENS0 + team] - results[..., R_TENS1 - team]
@@ -59,10 +62,12 @@ def playout_batches(
     rng: random.Random,
     more: Callable[[], bool],
     batch: int = 8,
+    points: bool = False,
 ) -> Iterator[FloatMatrix]:
     """Values of ``actions`` in sampled worlds, ``batch`` worlds at a time: a (worlds, actions) matrix each.
 
     ``more`` is asked before each world is drawn; the last batch may be smaller, and an empty one is never given.
+    ``points``: the values are the hand's points margins (``values_of``).
     """
     from dehla.kernel.playout import RESULT_WORDS, play_worlds
 
@@ -79,7 +84,7 @@ def playout_batches(
         rows.clear()
         out = np.zeros((worlds.shape[0], len(codes), RESULT_WORDS), dtype=np.int64)
         play_worlds(worlds, params, codes, scratch, rewards, out)
-        return values_of(out, team)
+        return values_of(out, team, points)
 
     for match in sampled_deals(observation, tracker, rng, more):
         rows.append(world_row(match))

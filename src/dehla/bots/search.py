@@ -479,7 +479,7 @@ def move_source(bot: SearchBot, observation: Observation) -> str:
 
 @dataclass(frozen=True)
 class ActionEstimate:
-    """The learned value's estimate of one action for the seat's team, averaged over sampled deals: never exact."""
+    """An estimate of one action for the seat's team, averaged over sampled deals: never exact."""
 
     margin: float  # the hand's expected points margin for the seat's team, in the rules' points
     samples: int  # sampled deals averaged
@@ -487,35 +487,50 @@ class ActionEstimate:
 
 
 def estimate_action(
-    observation: Observation, action: Action, seed: int = 0, max_samples: int = 8, seconds: float = 0.5
+    observation: Observation,
+    action: Action,
+    seed: int = 0,
+    max_samples: int = 64,
+    seconds: float = 0.5,
+    method: str = "playout",
 ) -> ActionEstimate | None:
-    """What the learned value expects of ``action``, from the seat's observation alone (for a hint).
+    """What ``action`` is expected to bring, from the seat's observation alone (for a hint).
 
-    Deals the unseen cards as the search bots do (``CardTracker``, ``determinize``),
-    plays ``action`` in each sampled deal, searches on to the end of the trick with
-    best play by both teams and values each ending with the model (a trump call or
-    a band-hukum card: the position before the first lead).  Stops after
-    ``max_samples`` deals or ``seconds`` of the clock (after one deal at least).
-    ``None`` when the rules have no model, the model file is missing, or no deal
-    could be sampled.  Plays nothing and changes no bot.
+    Deals the unseen cards as the search bots do (``CardTracker``, ``determinize``) and plays
+    ``action`` in each sampled deal; ``method="playout"`` (the default) then plays every deal to the
+    end of the hand with the compiled policy (``dehla.bots.playout``) and averages the points margin;
+    ``method="model"`` searches on to the end of the trick with best play by both teams and values
+    each ending with the learned value (a trump call or a band-hukum card: the position before the
+    first lead).  Stops after ``max_samples`` deals or ``seconds`` of the clock (after one deal at
+    least).  ``None`` when no deal could be sampled (with the model: also when the rules have no model
+    or the model file is missing).  Plays nothing and changes no bot.
     """
-    from dehla.learn.value import default_model, model_leaves, result_scale, trick_values
+    from dehla.learn.value import result_scale
 
-    model = default_model()
-    if model is None or not model.covers(observation.rules) or action not in observation.legal_actions:
+    if action not in observation.legal_actions:
         return None
-    leaf_values = model_leaves(model)
-    team = observation.seat % 2
     rng = random.Random(seed)
-    tracker = CardTracker(observation)
     deadline = time.perf_counter() + seconds
     margins: list[float] = []
 
     def more() -> bool:
         return len(margins) < max_samples and not (margins and time.perf_counter() >= deadline)
 
-    for match in sampled_deals(observation, tracker, rng, more):
-        margins.append(trick_values(match, team, leaf_values, [action])[action])
+    if method == "playout":
+        from dehla.bots.playout import playout_batches
+
+        for values in playout_batches(observation, [action], rng, more, batch=1, points=True):
+            margins.extend(float(value) for value in values[:, 0])
+    else:
+        from dehla.learn.value import default_model, model_leaves, trick_values
+
+        model = default_model()
+        if model is None or not model.covers(observation.rules):
+            return None
+        leaf_values = model_leaves(model)
+        team = observation.seat % 2
+        for match in sampled_deals(observation, CardTracker(observation), rng, more):
+            margins.append(trick_values(match, team, leaf_values, [action])[action])
     if not margins:
         return None
     return ActionEstimate(sum(margins) / len(margins), len(margins), result_scale(observation.rules))

@@ -96,7 +96,7 @@ def team_seats(team: int, rules: Rules) -> list[int]:
 
 def hint_note(bot: object, observation: Observation, action: Action) -> tuple[str, str]:
     """Where a search bot's hint did not come from solved deals: ``(short, full)`` words saying so, with the
-    learned value's estimate for the hinted action.
+    playout estimate for the hinted action (``estimate_action``).
 
     Both empty when the hint is exact over its samples (or forced), or the hinter is not a search bot.
     The estimate uses the seat's observation only, as the bot does: nothing hidden is shown.
@@ -106,7 +106,10 @@ def hint_note(bot: object, observation: Observation, action: Action) -> tuple[st
     if not isinstance(bot, SearchBot):
         return "", ""
     source = move_source(bot, observation)
-    if source == "model":
+    if source == "playout":
+        short = "played out, not solved"
+        head = f"chosen by playing out {bot.last_playouts} sampled deals with a fast policy, none solved exactly"
+    elif source == "model":
         short = "the model's choice"
         head = f"chosen on the learned value's estimate over {bot.last_estimates} sampled deals, none solved exactly"
     elif source == "heuristic" and observation.phase != "play":
