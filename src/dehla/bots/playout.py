@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from dehla.bots.sampling import sampled_deals
 from dehla.bots.tracking import CardTracker
-from dehla.engine.actions import Action
+from dehla.engine.actions import Action, Hide, parse_action
 from dehla.engine.observe import Observation
 from dehla.engine.state import Match
 from dehla.features.observation import action_index
@@ -63,13 +63,16 @@ def playout_batches(
     more: Callable[[], bool],
     batch: int = 8,
     points: bool = False,
-) -> Iterator[FloatMatrix]:
+    inference: bool = False,
+) -> Iterator[tuple[FloatMatrix, npt.NDArray[np.int64]]]:
     """Values of ``actions`` in sampled worlds, ``batch`` worlds at a time: a (worlds, actions) matrix each.
 
     ``more`` is asked before each world is drawn; the last batch may be smaller, and an empty one is never given.
-    ``points``: the values are the hand's points margins (``values_of``).
+    ``points``: the values are the hand's points margins (``values_of``).  Each batch comes with, per world,
+    how many of the other seats' past actions with a choice the policy would not have made in that world
+    (``inference``; zeros without it): what the search weighs worlds by.
     """
-    from dehla.kernel.playout import RESULT_WORDS, play_worlds
+    from dehla.kernel.playout import RESULT_WORDS, play_worlds, policy_misses
 
     params = codec.full_params(observation.rules)
     codes = np.array([action_index(action) for action in actions], dtype=np.int64)
@@ -78,17 +81,43 @@ def playout_batches(
     team = observation.seat % 2
     tracker = CardTracker(observation)
     rows: list[L.Array] = []
+    misses: list[int] = []
+    dealt: list[L.Array] = []
 
-    def flush() -> FloatMatrix:
+    def on_deal(match: Match) -> None:
+        dealt[:] = [world_row(match)]
+
+    def flush() -> tuple[FloatMatrix, npt.NDArray[np.int64]]:
         worlds = np.stack(rows)
         rows.clear()
         out = np.zeros((worlds.shape[0], len(codes), RESULT_WORDS), dtype=np.int64)
         play_worlds(worlds, params, codes, scratch, rewards, out)
-        return values_of(out, team, points)
+        counts = np.array(misses, dtype=np.int64)
+        misses.clear()
+        return values_of(out, team, points), counts
 
-    for match in sampled_deals(observation, tracker, rng, more):
+    for match in sampled_deals(observation, tracker, rng, more, on_deal if inference else None):
         rows.append(world_row(match))
+        if inference:
+            history = _history_codes(observation, match)
+            misses.append(policy_misses(dealt[0], params, history, observation.seat, rewards))
+        else:
+            misses.append(0)
         if len(rows) >= batch:
             yield flush()
     if rows:
         yield flush()
+
+
+def _history_codes(observation: Observation, world: Match) -> L.Array:
+    """The hand's actions as codes, the face-down card being the world's."""
+    state = world.hand_state()
+    hidden = state.hidden_card if state.hidden_card is not None else state.revealed_card
+    codes = []
+    for text in observation.history:
+        if text == "hide ?":
+            assert hidden is not None  # the world was built with it
+            codes.append(action_index(Hide(hidden)))
+        else:
+            codes.append(action_index(parse_action(text)))
+    return np.array(codes, dtype=np.int64)

@@ -30,7 +30,11 @@ MAX_REJECTED = 200
 
 
 def sampled_deals(
-    observation: Observation, tracker: CardTracker, rng: random.Random, more: Callable[[], bool]
+    observation: Observation,
+    tracker: CardTracker,
+    rng: random.Random,
+    more: Callable[[], bool],
+    on_deal: Callable[[Match], None] | None = None,
 ) -> Iterator[Match]:
     """Deals of the unseen cards that fit the public history, one at a time while ``more()`` says so.
 
@@ -41,19 +45,23 @@ def sampled_deals(
     rejected = 0
     while rejected < MAX_REJECTED and more():
         try:
-            match = determinize(observation, tracker.sample(rng))
+            match = determinize(observation, tracker.sample(rng), on_deal)
         except (_Rejected, RuntimeError):
             rejected += 1
             continue
         yield match
 
 
-def determinize(observation: Observation, sample: HolderSample) -> Match:
+def determinize(
+    observation: Observation, sample: HolderSample, on_deal: Callable[[Match], None] | None = None
+) -> Match:
     """A full ``Match`` of the hand in play in which the unseen cards lie as ``sample`` says.
 
     Built by dealing the sample's cards and replaying the hand's public
     actions, so the engine itself checks the sample against everything that
     happened.  Raises ``_Rejected`` when the history rules the sample out.
+    ``on_deal`` is shown the match as dealt, before the history is replayed
+    (inference replays the others' actions in it).
     """
     rules = observation.rules
     n = observation.players
@@ -92,6 +100,8 @@ def determinize(observation: Observation, sample: HolderSample) -> Match:
     match = Match(rules, observation.dealer)
     try:
         match.apply(Deal(hands, observation.open_draw))
+        if on_deal is not None:
+            on_deal(match)
         for text in observation.history:
             if text == "hide ?":
                 # Face down the card is the sample's; once turned up, every seat knows which it was.

@@ -234,10 +234,14 @@ class SearchSettings:
     playouts: bool = True
     playout_worlds: int = 512
     playout_batch: int = 8
+    inference_miss: float = 0.0
+    inference_floor: float = 0.05
 
     def __post_init__(self) -> None:
         if self.playout_worlds <= 0 or self.playout_batch <= 0:
             raise DehlaError("the playout worlds and their batch must be positive")
+        if not 0.0 <= self.inference_miss < 0.5 or not 0.0 < self.inference_floor <= 1.0:
+            raise DehlaError("inference_miss must be in [0, 0.5) and inference_floor in (0, 1]")
         if self.sample_nodes is not None and self.sample_nodes <= 0:
             raise DehlaError(f"the nodes per sample must be positive, not {self.sample_nodes}")
 
@@ -389,6 +393,7 @@ class SearchBot:
 
         start = time.thread_time()
         deadline = max(self.move_start + self.budget, start + 0.25 * self.budget)
+        infer = settings.inference_miss > 0.0
         timed = settings.sample_nodes is None
         actions = list(observation.legal_actions)
         played = _Samples.empty(actions)
@@ -396,9 +401,16 @@ class SearchBot:
         def more() -> bool:
             return len(played) < settings.playout_worlds and not (timed and time.thread_time() >= deadline)
 
-        for values in playout_batches(observation, actions, self.rng, more, settings.playout_batch):
+        weights: list[float] = []
+        batches = playout_batches(observation, actions, self.rng, more, settings.playout_batch, inference=infer)
+        for values, misses in batches:
             for world in values:
                 played.add(dict(zip(actions, world.tolist(), strict=True)))
+            if infer:
+                # A world weighs the odds of the others' past choices under the policy, never less than the floor.
+                weights.extend((settings.inference_miss / (1.0 - settings.inference_miss)) ** misses)
+                top = max(weights)
+                played.reweight([max(weight / top, settings.inference_floor) for weight in weights])
             ready = settings.settle_after and len(played) >= 4 * settings.settle_after
             if ready and _settled(played, _best(played, observation), settings.settle_z):
                 break
@@ -519,7 +531,7 @@ def estimate_action(
     if method == "playout":
         from dehla.bots.playout import playout_batches
 
-        for values in playout_batches(observation, [action], rng, more, batch=1, points=True):
+        for values, _ in playout_batches(observation, [action], rng, more, batch=1, points=True):
             margins.extend(float(value) for value in values[:, 0])
     else:
         from dehla.learn.value import default_model, model_leaves, trick_values
