@@ -10,13 +10,13 @@ replaying the hand's public actions, solve it double-dummy as far as the
 hand's result (``Solver.results``: who wins, not the tens), and play the
 action with the best average result over the samples.  Each move has a time
 budget; ``expert`` has a larger one.  While the hand is still too big to solve
-samples within the budget (the first tricks), they play as the ``heuristic``
-bot does; with ``SearchSettings(use_model=True)`` they search each sample
-there only to the end of the trick in progress and value every way it can end
-with a learned estimate of the solver's answer (``dehla.learn.value``; best
-play by both teams within the trick, all endings valued in one numpy batch),
-and value each trump call or band-hukum card by the estimate of the position
-it leads to; without it those choices are the ``heuristic`` bot's.
+samples within the budget (the first tricks), and for the trump call and the
+band-hukum card, they play the sampled deals out to the end of the hand after
+each legal action with a compiled policy (``dehla.bots.playout``) and play the
+action that wins the hand most often.  With ``SearchSettings(playouts=False)``
+they play there as the ``heuristic`` bot does, or with ``use_model=True`` search
+each sample to the end of the trick and value the endings with a learned
+estimate of the solver's answer (``dehla.learn.value``).
 
 ``cheat`` is for measurement only: it plays a double-dummy best action of
 the *true* position, the ceiling a sampling player can approach.  Bots only
@@ -221,7 +221,13 @@ class SearchSettings:
     beyond noise, see docs/model.md) those moves are the heuristic's; and where
     the model's best action beats the heuristic's by less than ``model_margin``
     of the rules' largest result (on average over the samples), the bot keeps
-    the heuristic's.
+    the heuristic's.  ``playouts`` plays sampled deals out with the compiled policy
+    where nothing is solved (the call and the hide included), up to ``playout_worlds``
+    deals a move, ``playout_batch`` at a time (with ``sample_nodes``: exactly that
+    many, ignoring the clock); ``inference_miss`` > 0 weighs each deal by the odds
+    of the other seats' past choices under the policy (each choice the policy
+    would not have made multiplies it by ``miss / (1 - miss)``, never below
+    ``inference_floor`` of the best deal's weight).
     """
 
     table_bits: int = 19
@@ -474,9 +480,9 @@ def move_source(bot: SearchBot, observation: Observation) -> str:
     ``"forced"``: the only legal action; ``"solved"``: sampled deals solved exactly;
     ``"playout"``: sampled deals played out by the compiled policy; ``"model"``: sampled deals valued by the
     learned value; ``"heuristic"``: the
-    heuristic's move, because no sampled deal could be solved in time and the
-    model was off or saw no clear gain (the trump call and the band-hukum
-    choice come from the model or the heuristic, never a solve).
+    heuristic's move, because no sampled deal could be solved in time and
+    playouts and the model were off or the model saw no clear gain (the trump
+    call and the band-hukum choice are never solved).
     """
     if len(observation.legal_actions) == 1:
         return "forced"
