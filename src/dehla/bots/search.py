@@ -395,6 +395,10 @@ class SearchBot:
         settings = self.settings
         if not settings.playouts:
             return None
+        from dehla.solver.warm import kernel_ready
+
+        if settings.sample_nodes is None and not kernel_ready():
+            return None  # a fresh install: the kernels (playouts too) are compiling aside; the heuristic plays
         from dehla.bots.playout import playout_batches
 
         start = time.thread_time()

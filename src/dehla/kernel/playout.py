@@ -75,6 +75,7 @@ __all__ = [
     "play_out",
     "play_worlds",
     "policy_misses",
+    "warm_playouts",
 ]
 
 #: Words per playout result: the winning team (-1 nobody), each team's points, each team's tens.
@@ -349,3 +350,25 @@ def policy_misses(row: Array, params: Array, codes: Array, me: int, rewards: Flo
                 misses += 1
         apply_code(row, p, params, code, rewards)
     return misses
+
+
+def warm_playouts() -> None:
+    """Compile (or load from the cache) every playout entry point the search bots call, with their types.
+
+    On rows of a finished hand and no action, so nothing is played: ``dehla.solver.warm`` calls it beside
+    the solver's kernel, so a served bot's first playout does not wait for a compile.
+    """
+    import numpy as np
+
+    from dehla.kernel.layout import NPARAMS
+    from dehla.kernel.scoring import RESULTS_SIZE
+
+    params = np.zeros(NPARAMS + RESULTS_SIZE, dtype=np.int64)
+    params[P_N] = 4
+    worlds = np.zeros((1, ROW), dtype=np.int64)
+    worlds[0, PHASE] = PH_DONE
+    codes = np.zeros(0, dtype=np.int64)
+    rewards = np.zeros(2, dtype=np.float32)
+    out = np.zeros((1, 0, RESULT_WORDS), dtype=np.int64)
+    play_worlds(worlds, params, codes, np.zeros(ROW, dtype=np.int64), rewards, out)
+    policy_misses(worlds[0].copy(), params, codes, 0, rewards)
