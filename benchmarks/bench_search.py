@@ -53,6 +53,10 @@ from dehla.rules import Rules, parse_rules
 
 #: Appended to a search bot's name: the bot values the samples it cannot solve in time with the learned value.
 MODEL = "+model"
+#: Appended to a search bot's name: the bot weighs its playout worlds by the others' past plays (inference).
+INFER = "+infer"
+#: Appended to a search bot's name: no playouts (the heuristic's move where nothing is solved, as before them).
+NO_PLAYOUTS = "-playouts"
 
 
 def make_player(kind: str, seed: int, budget: float, cheat_nodes: int) -> Bot:
@@ -60,7 +64,14 @@ def make_player(kind: str, seed: int, budget: float, cheat_nodes: int) -> Bot:
     if kind == "cheat":
         return CheatBot(seed, node_limit=cheat_nodes or None)
     if kind.endswith(MODEL):
-        return SearchBot(seed, budget=budget, name=kind.removesuffix(MODEL), settings=SearchSettings(use_model=True))
+        settings = SearchSettings(use_model=True, playouts=False)
+        return SearchBot(seed, budget=budget, name=kind.removesuffix(MODEL), settings=settings)
+    if kind.endswith(INFER):
+        settings = SearchSettings(inference_miss=0.3)
+        return SearchBot(seed, budget=budget, name=kind.removesuffix(INFER), settings=settings)
+    if kind.endswith(NO_PLAYOUTS):
+        settings = SearchSettings(playouts=False)
+        return SearchBot(seed, budget=budget, name=kind.removesuffix(NO_PLAYOUTS), settings=settings)
     return SearchBot(seed, budget=budget, name=kind)
 
 
@@ -232,6 +243,14 @@ def main() -> int:
         action="store_true",
         help="the search bot values the samples it cannot solve in time by the learned value (use_model)",
     )
+    parser.add_argument(
+        "--infer", action="store_true", help="the search bot weighs its playout worlds by the others' past plays"
+    )
+    parser.add_argument(
+        "--no-playouts",
+        action="store_true",
+        help="the search bot plays the heuristic's move where nothing is solved (the bot before playouts)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals (default 1)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON, with every deal's score")
     args = parser.parse_args()
@@ -242,9 +261,12 @@ def main() -> int:
     if args.bot == "cheat" and args.cheat:
         parser.error("--cheat measures cheat beside a search bot; with --bot cheat leave it out")
     parse_rules(args.rules)  # a clear error before any worker starts
+    tested = args.bot + MODEL * args.model + INFER * args.infer + NO_PLAYOUTS * args.no_playouts
+    if sum((args.model, args.infer, args.no_playouts)) > 1:
+        parser.error("--model, --infer and --no-playouts are one switch each, one at a time")
     results = [
         measure(args.rules, args.deals, args.seed, kind, args.budget, args.cheat_nodes, args.workers, args.first_deal)
-        for kind in ([args.bot + MODEL * args.model, "cheat"] if args.cheat else [args.bot + MODEL * args.model])
+        for kind in ([tested, "cheat"] if args.cheat else [tested])
     ]
     load = os.getloadavg()[0]
     report: dict[str, Any] = {

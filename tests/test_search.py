@@ -8,13 +8,13 @@ import pytest
 
 from dehla.bots import BOTS, make_bot
 from dehla.bots.heuristic import HeuristicBot
+from dehla.bots.sampling import _Rejected
 from dehla.bots.search import (
     NODES_PER_SECOND,
     CheatBot,
     NodeRate,
     SearchBot,
     SearchSettings,
-    _Rejected,
     _Samples,
     _settled,
     determinize,

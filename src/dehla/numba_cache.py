@@ -48,6 +48,8 @@ COMPILED_SOURCES = tuple(
         "kernel/layout.py",
         "kernel/rules.py",
         "kernel/scoring.py",
+        "kernel/step.py",
+        "kernel/playout.py",
         "solver/layout.py",
         "solver/position.py",
         "solver/table.py",

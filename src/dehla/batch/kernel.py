@@ -42,44 +42,22 @@ from numba.core import cgutils, codegen, config, types
 from numba.extending import intrinsic
 
 from dehla.kernel.layout import (
-    ACTLOG,
-    CAP0,
-    CAP1,
-    CENTRE,
     CHOOSER,
     CUT_OPEN,
     DEALER,
-    EARLY,
     H0,
     HIDDEN,
-    K0,
-    K1,
     LASTW,
     LEADER,
-    MOVER,
-    MSCORE0,
-    MSTREAK0,
-    MUST_TRUMP,
-    NACTIONS,
-    NEXT_DEALER,
     NONE_YET,
     NPARAMS,
-    NPLAYED,
     OPEN_DRAW,
     OPENING,
-    ORDER,
     P_DECK,
-    P_EARLY_END,
     P_HAND,
-    P_IMMEDIATE,
     P_N,
-    P_RESULTS,
     P_REVEAL,
-    P_REWARD,
     P_STAGED,
-    P_STAGED_LIMIT,
-    P_STREAK_RESETS,
-    P_TRICKS,
     P_TRUMP,
     PH_CALL,
     PH_DONE,
@@ -87,65 +65,63 @@ from dehla.kernel.layout import (
     PH_PLAY,
     PHASE,
     PN0,
-    PTS0,
-    PTS1,
     REVEAL_ASKED,
     REVEALED,
     RNG,
     ROW,
-    RW_POINTS,
     SEED,
     STAGED,
-    SWEEP,
-    TENS,
     TFROM,
-    TL_COLLECTED,
     TL_LEADER,
-    TL_WINNER,
-    TLEN,
-    TMASK,
     TO_ACT,
     TR_CALLED,
     TR_CUT,
     TR_OPEN,
     TRUMP,
-    WHITEWASH,
     WINNER,
     inline,
     jit,
 )
 from dehla.kernel.rules import (
-    begin_turn,
     can_ask_reveal,
-    collects,
-    complete_staged_deal,
-    deal_rest,
     legal_cards,
     low_card,
-    next_trick,
-    pass_turn,
-    play_card,
     popcount,
-    trick_winner,
-    turn_up,
 )
-from dehla.kernel.scoring import FIELD_8, MAX_TRICKS, R_GAINED, R_NEXT, R_OVER, R_POINTS, R_STREAK, R_WINNER
+from dehla.kernel.step import (
+    CALL0,
+    HIDE0,
+    NCODES,
+    REVEAL,
+    FloatArray,
+    Params,
+    apply_code,
+    unpack_params,
+    wrap_seat,
+)
 
-__all__ = ["ROW", "NPARAMS", "NCODES", "reset_all", "legal_codes_all", "step_all", "random_actions_all"]
+__all__ = [
+    "ROW",
+    "NPARAMS",
+    "NCODES",
+    "CALL0",
+    "HIDE0",
+    "REVEAL",
+    "FloatArray",
+    "Params",
+    "unpack_params",
+    "wrap_seat",
+    "reset_all",
+    "legal_codes_all",
+    "step_all",
+    "random_actions_all",
+]
 
 _jit = jit
 _inline = inline
 
 Array = npt.NDArray[np.int64]
-Params = tuple[int, ...]  # the parameter vector's settings as a tuple: the compiler sees they never change
 BoolArray = npt.NDArray[np.bool_]
-FloatArray = npt.NDArray[np.float32]
-
-# Action codes ------------------------------------------------------------------------------------------
-CALL0 = 52
-HIDE0 = 56
-REVEAL = 108
-NCODES = 109
 
 _NOT_YET = NONE_YET
 _OPENING = OPENING
@@ -154,40 +130,6 @@ _OPENING = OPENING
 _GAMMA = -7046029254386353131  # 0x9E3779B97F4A7C15
 _MIX1 = -4658895280553007687  # 0xBF58476D1CE4E5B9
 _MIX2 = -7723592293110705685  # 0x94D049BB133111EB
-
-
-@_inline
-def unpack_params(params: Array) -> Params:
-    """The parameter vector's settings (``0 .. NPARAMS``) as a tuple: values the compiler knows cannot change
-    while a batch is played."""
-    return (
-        params[0],
-        params[1],
-        params[2],
-        params[3],
-        params[4],
-        params[5],
-        params[6],
-        params[7],
-        params[8],
-        params[9],
-        params[10],
-        params[11],
-        params[12],
-        params[13],
-        params[14],
-        params[15],
-        params[16],
-        params[17],
-        params[18],
-        params[19],
-        params[20],
-        params[21],
-        params[22],
-        params[23],
-        params[24],
-        params[25],
-    )
 
 
 @_inline
@@ -275,16 +217,6 @@ def nth_card_by_search(mask: int, nth: int) -> int:
 
 #: The ``nth`` lowest card of a mask: ``pdep`` where it is fast (a random hand in half the time), else the search.
 _nth_card = nth_card_by_deposit if has_fast_pdep() else nth_card_by_search
-
-
-@_inline
-def wrap_seat(seat: int, n: int) -> int:
-    """``seat % n`` for ``seat`` in ``-n .. 2n - 1``, without a division."""
-    if seat >= n:
-        return seat - n
-    if seat < 0:
-        return seat + n
-    return seat
 
 
 @_inline
@@ -506,118 +438,6 @@ def random_actions_all(states: Array, params: Array, out: Array) -> None:
     for index in range(states.shape[0]):
         code = _random_code(states[index], p)
         out[index] = code
-
-
-# Applying actions ----------------------------------------------------------------------------------
-
-
-@_inline
-def _result_of(row: Array, results: Array) -> int:
-    """The hand's entry in the table of hand results (``dehla.kernel.scoring``): -1 while it goes on."""
-    t0 = _popcount(row[CAP0] & TENS)
-    t1 = _popcount(row[CAP1] & TENS)
-    index = (((row[DEALER] * 5 + t0) * 5 + t1) * (MAX_TRICKS + 1) + row[K0]) * (MAX_TRICKS + 1) + row[K1]
-    return int(results[P_RESULTS + index])
-
-
-@_inline
-def _finish(row: Array, params: Params, result: int, early: bool, rewards: FloatArray) -> None:
-    """The hand is over (``Match._finish_hand``): its result, the match after it, and each team's reward."""
-    winner = ((result >> R_WINNER) & 3) - 1
-    points = (result >> R_POINTS) & FIELD_8
-    row[PHASE] = PH_DONE
-    row[TO_ACT] = -1
-    row[WINNER] = winner
-    row[PTS0] = points if winner == 0 else 0
-    row[PTS1] = points if winner == 1 else 0
-    row[EARLY] = 1 if early else 0
-    tens0 = _popcount(row[CAP0] & TENS)
-    tens1 = _popcount(row[CAP1] & TENS)
-    row[SWEEP] = 1 if winner >= 0 and (tens0 if winner == 0 else tens1) == 4 else 0
-    full = not early and row[NPLAYED] == params[P_TRICKS]
-    row[WHITEWASH] = 1 if full and (row[K0] == 0 or row[K1] == 0) else 0
-    if winner >= 0:
-        row[MSCORE0 + winner] = (result >> R_GAINED) & FIELD_8
-        row[MSTREAK0 + winner] = (result >> R_STREAK) & 1
-        row[MOVER] = (result >> R_OVER) & 1
-    row[NEXT_DEALER] = ((result >> R_NEXT) & 0xF) - 1
-    if params[P_REWARD] == RW_POINTS:
-        rewards[0] = row[PTS0] - row[PTS1]
-        rewards[1] = row[PTS1] - row[PTS0]
-    elif winner >= 0:
-        rewards[winner] = 1.0
-        rewards[1 - winner] = -1.0
-
-
-@_inline
-def _end_trick(row: Array, params: Params, results: Array, rewards: FloatArray) -> None:
-    """A trick is complete (``Match._end_trick``): its winner, the collection, the hand's end, the staged deal."""
-    n = params[P_N]
-    leader = row[LEADER]
-    winner = wrap_seat(leader + trick_winner(row, n), n)
-    team = winner & 1
-    row[K0 + team] += 1
-    number = row[NPLAYED] + 1
-    last = number == params[P_TRICKS]
-    row[CENTRE] |= row[TMASK]
-    collected = -1
-    if collects(row, params[P_IMMEDIATE], params[P_STREAK_RESETS], winner, last):
-        row[CAP0 + team] |= row[CENTRE]
-        row[CENTRE] = 0
-        collected = winner
-    row[TL_LEADER + number - 1] = leader
-    row[TL_WINNER + number - 1] = winner
-    row[TL_COLLECTED + number - 1] = collected
-    row[NPLAYED] = number
-    if last or params[P_EARLY_END]:
-        result = _result_of(row, results)
-        if result >= 0:
-            _finish(row, params, result, not last, rewards)
-            return
-    complete_staged_deal(row, n, number, params[P_STAGED_LIMIT])
-    row[TMASK] = 0
-    revealed = next_trick(row, params[P_REVEAL], row[CHOOSER], winner)
-    if revealed >= 0:
-        row[REVEALED] = revealed
-
-
-@_inline
-def apply_code(row: Array, params: Params, results: Array, code: int, rewards: FloatArray) -> None:
-    """Apply one legal action (checked before) to the hand (``Match.apply``); ``rewards`` gets the result if it
-    ends.  ``results`` is the parameter vector, whose table of hand results ``_end_trick`` reads."""
-    row[ACTLOG + row[NACTIONS]] = code
-    row[NACTIONS] += 1
-    n = params[P_N]
-    seat = row[TO_ACT]
-    revealed = -1
-    if code < 52:
-        position = row[TLEN]
-        play_card(row, code)
-        row[TMASK] |= 1 << code
-        row[ORDER + row[NPLAYED] * n + position] = code
-        if position + 1 == n:
-            _end_trick(row, params, results, rewards)
-            return
-        revealed = pass_turn(row, params[P_REVEAL], row[CHOOSER], seat + 1 if seat + 1 < n else 0)
-    elif code < HIDE0:
-        # Called trump: the rest of every hand arrives; the caller leads with trump known.
-        row[TRUMP] = code - CALL0
-        deal_rest(row, n)
-        row[PHASE] = PH_PLAY
-        row[LEADER] = seat
-        row[TFROM] = 0
-    elif code < REVEAL:
-        card = code - HIDE0
-        row[H0 + seat] ^= 1 << card
-        row[HIDDEN] = card
-        row[PHASE] = PH_PLAY
-        row[LEADER] = seat
-        revealed = begin_turn(row, params[P_REVEAL], row[CHOOSER], seat)
-    else:
-        revealed = turn_up(row, row[CHOOSER])
-        row[MUST_TRUMP] = 1
-    if revealed >= 0:
-        row[REVEALED] = revealed
 
 
 @_jit

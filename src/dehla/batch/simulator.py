@@ -33,7 +33,6 @@ from dehla.errors import DehlaError, IllegalActionError
 from dehla.features.observation import ACTIONS, NUM_ACTIONS, PHASES, layout, rules_ones
 from dehla.kernel import codec
 from dehla.kernel import layout as L
-from dehla.kernel.scoring import RESULTS_SIZE, hand_results
 from dehla.rules import Rules, parse_rules
 
 __all__ = ["Batch", "BatchResult", "Reward", "deal_of", "params_of"]
@@ -43,13 +42,6 @@ Int64Array = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float32]
 
-_TRUMP_KINDS = {
-    "called": L.TR_CALLED,
-    "cut": L.TR_CUT,
-    "hidden": L.TR_HIDDEN,
-    "hidden_auto": L.TR_HIDDEN_AUTO,
-    "open_draw": L.TR_OPEN,
-}
 _REWARD_KINDS = {"win": L.RW_WIN, "points": L.RW_POINTS}
 
 
@@ -73,17 +65,7 @@ def params_of(rules: Rules, reward: Reward = "win") -> Int64Array:
     """The kernel's parameter vector for ``rules``: everything it reads, as numbers."""
     if reward not in _REWARD_KINDS:
         raise DehlaError(f"reward must be 'win' or 'points', not {reward!r}")
-    params = np.zeros(L.NPARAMS + RESULTS_SIZE, dtype=np.int64)
-    codec.rules_params(rules, params)
-    params[L.P_TRUMP] = _TRUMP_KINDS[rules.trump]
-    params[L.P_STAGED] = rules.staged_deal
-    params[L.P_DECK] = rules.deck_size
-    params[L.P_HAND] = rules.hand_size
-    params[L.P_REWARD] = _REWARD_KINDS[reward]
-    params[L.P_TARGET] = rules.target
-    params[L.P_STREAK_SCALE] = rules.streak_kot or 7  # the encoding's scale for streaks
-    params[L.P_RESULTS :] = hand_results(rules)
-    return params
+    return codec.full_params(rules, _REWARD_KINDS[reward])
 
 
 def _offsets(players: int) -> Int64Array:

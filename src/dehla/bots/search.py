@@ -10,13 +10,13 @@ replaying the hand's public actions, solve it double-dummy as far as the
 hand's result (``Solver.results``: who wins, not the tens), and play the
 action with the best average result over the samples.  Each move has a time
 budget; ``expert`` has a larger one.  While the hand is still too big to solve
-samples within the budget (the first tricks), they play as the ``heuristic``
-bot does; with ``SearchSettings(use_model=True)`` they search each sample
-there only to the end of the trick in progress and value every way it can end
-with a learned estimate of the solver's answer (``dehla.learn.value``; best
-play by both teams within the trick, all endings valued in one numpy batch),
-and value each trump call or band-hukum card by the estimate of the position
-it leads to; without it those choices are the ``heuristic`` bot's.
+samples within the budget (the first tricks), and for the trump call and the
+band-hukum card, they play the sampled deals out to the end of the hand after
+each legal action with a compiled policy (``dehla.bots.playout``) and play the
+action that wins the hand most often.  With ``SearchSettings(playouts=False)``
+they play there as the ``heuristic`` bot does, or with ``use_model=True`` search
+each sample to the end of the trick and value the endings with a learned
+estimate of the solver's answer (``dehla.learn.value``).
 
 ``cheat`` is for measurement only: it plays a double-dummy best action of
 the *true* position, the ceiling a sampling player can approach.  Bots only
@@ -30,18 +30,17 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dehla.bots.base import Bot, register
 from dehla.bots.heuristic import HeuristicBot
-from dehla.bots.tracking import CardTracker, HolderSample
-from dehla.cards import SUIT_MASKS, Card, cards_of
-from dehla.engine.actions import Action, Deal, Hide, Play, parse_action
+from dehla.bots.sampling import determinize, sampled_deals
+from dehla.bots.tracking import CardTracker
+from dehla.engine.actions import Action, Play
 from dehla.engine.observe import Observation
 from dehla.engine.state import Match, Phase
-from dehla.engine.tricks import OPENING_PACKET, STAGED_TRICKS
 from dehla.errors import DehlaError
 from dehla.rules import Rules
 
@@ -133,150 +132,6 @@ def utility(value: Value, team: int) -> float:
     return margin + 0.05 * tens
 
 
-class _Rejected(Exception):
-    """A sample that the public history rules out."""
-
-
-#: Draws the history rules out before a search gives up sampling for this decision.
-MAX_REJECTED = 200
-
-
-def sampled_deals(
-    observation: Observation, tracker: CardTracker, rng: random.Random, more: Callable[[], bool]
-) -> Iterator[Match]:
-    """Deals of the unseen cards that fit the public history, one at a time while ``more()`` says so.
-
-    ``more`` is asked before each draw, so a search that stops draws nothing more from ``rng``
-    (a seeded bot's later samples stay the same); gives up after ``MAX_REJECTED`` draws the
-    history rules out.
-    """
-    rejected = 0
-    while rejected < MAX_REJECTED and more():
-        try:
-            match = determinize(observation, tracker.sample(rng))
-        except (_Rejected, RuntimeError):
-            rejected += 1
-            continue
-        yield match
-
-
-def determinize(observation: Observation, sample: HolderSample) -> Match:
-    """A full ``Match`` of the hand in play in which the unseen cards lie as ``sample`` says.
-
-    Built by dealing the sample's cards and replaying the hand's public
-    actions, so the engine itself checks the sample against everything that
-    happened.  Raises ``_Rejected`` when the history rules the sample out.
-    """
-    rules = observation.rules
-    n = observation.players
-    tracker_plays: list[tuple[int, Card, int]] = []
-    for trick in observation.tricks:
-        for index, card in enumerate(trick.cards):
-            tracker_plays.append(((trick.leader + index) % n, card, trick.number))
-    current = len(observation.tricks) + 1
-    for seat, card in observation.trick:
-        tracker_plays.append((seat, card, current))
-    played_by: list[list[Card]] = [[] for _ in range(n)]
-    for seat, card, _ in tracker_plays:
-        played_by[seat].append(card)
-    dealt_after = _staged_deal_trick(observation, tracker_plays)
-    hands: list[list[Card]] = []
-    for seat in range(n):
-        held = cards_of(sample.hands[seat])
-        later = cards_of(sample.pending[seat])
-        hidden = [Card(sample.hidden)] if sample.hidden is not None and seat == observation.chooser else []
-        if rules.trump == "called" and observation.phase == "call":
-            opening = held  # before the call each seat holds its first five cards
-            rest = later
-        elif rules.staged_deal and dealt_after is None:
-            opening = played_by[seat] + held  # the rest is not dealt yet
-            rest = later
-        elif dealt_after is not None:
-            opening, rest = _opening_packet(observation, seat, tracker_plays, dealt_after, held)
-        else:
-            opening = played_by[seat] + held + hidden
-            rest = []
-            hidden = []
-        cards = opening + rest + hidden
-        if len(cards) != rules.hand_size:
-            raise _Rejected(f"seat {seat} would hold {len(cards)} cards")
-        hands.append(cards)
-    match = Match(rules, observation.dealer)
-    try:
-        match.apply(Deal(hands, observation.open_draw))
-        for text in observation.history:
-            if text == "hide ?":
-                # Face down the card is the sample's; once turned up, every seat knows which it was.
-                hidden_card = sample.hidden if sample.hidden is not None else observation.revealed_card
-                if hidden_card is None:
-                    raise _Rejected("no hidden card in the sample")
-                match.apply(Hide(hidden_card))
-            else:
-                match.apply(parse_action(text))
-    except DehlaError as error:
-        raise _Rejected(str(error)) from None
-    state = match.hand_state()
-    if (
-        state.to_act != observation.seat
-        or state.trump != observation.trump
-        or (state.hidden_card is not None) != observation.trump_hidden
-        or tuple(mask.bit_count() for mask in state.pending) != observation.undealt
-    ):
-        raise _Rejected("the replay does not reach the observed position")
-    return match
-
-
-def _staged_deal_trick(observation: Observation, plays: list[tuple[int, Card, int]]) -> int | None:
-    """After which trick the rest of a staged deal was dealt (``None`` if not yet or not staged)."""
-    if not observation.rules.staged_deal or any(observation.undealt) or observation.phase != "play":
-        return None
-    led = -1
-    previous = -1
-    for _seat, card, number in plays:
-        if number != previous:
-            led = card // 13
-            previous = number
-        elif card // 13 != led:
-            return min(number, STAGED_TRICKS)
-    return STAGED_TRICKS
-
-
-def _opening_packet(
-    observation: Observation,
-    seat: int,
-    plays: list[tuple[int, Card, int]],
-    dealt_after: int,
-    held: list[Card],
-) -> tuple[list[Card], list[Card]]:
-    """A staged deal already completed: split ``seat``'s cards into a first packet and the rest.
-
-    Cards played up to the dealing trick were in the first packet; the packet's
-    other cards were held all that time, so they avoid the suits the seat
-    showed void in then.
-    """
-    before = [card for who, card, number in plays if who == seat and number <= dealt_after]
-    after = [card for who, card, number in plays if who == seat and number > dealt_after]
-    void = 0
-    led = -1
-    previous = -1
-    for who, card, number in plays:
-        if number > dealt_after:
-            break
-        if number != previous:
-            led = card // 13
-            previous = number
-        elif who == seat and card // 13 != led:
-            void |= SUIT_MASKS[led]
-    need = OPENING_PACKET - len(before)
-    candidates = [card for card in after + held if not void >> card & 1]
-    if need < 0 or len(candidates) < need:
-        raise _Rejected(f"seat {seat}'s first cards cannot fit its voids")
-    packet = before + candidates[:need]
-    chosen = set(packet)
-    rest = [card for card in after + held if card not in chosen]
-    return packet, rest
-
-
 class _Samples:
     """The solved samples of one move: each action's value in every sample, and the samples' weights.
 
@@ -366,7 +221,13 @@ class SearchSettings:
     beyond noise, see docs/model.md) those moves are the heuristic's; and where
     the model's best action beats the heuristic's by less than ``model_margin``
     of the rules' largest result (on average over the samples), the bot keeps
-    the heuristic's.
+    the heuristic's.  ``playouts`` plays sampled deals out with the compiled policy
+    where nothing is solved (the call and the hide included), up to ``playout_worlds``
+    deals a move, ``playout_batch`` at a time (with ``sample_nodes``: exactly that
+    many, ignoring the clock); ``inference_miss`` > 0 weighs each deal by the odds
+    of the other seats' past choices under the policy (each choice the policy
+    would not have made multiplies it by ``miss / (1 - miss)``, never below
+    ``inference_floor`` of the best deal's weight).
     """
 
     table_bits: int = 19
@@ -376,8 +237,17 @@ class SearchSettings:
     use_model: bool = False
     model_samples: int = 24
     model_margin: float = 0.1
+    playouts: bool = True
+    playout_worlds: int = 512
+    playout_batch: int = 8
+    inference_miss: float = 0.0
+    inference_floor: float = 0.05
 
     def __post_init__(self) -> None:
+        if self.playout_worlds <= 0 or self.playout_batch <= 0:
+            raise DehlaError("the playout worlds and their batch must be positive")
+        if not 0.0 <= self.inference_miss < 0.5 or not 0.0 < self.inference_floor <= 1.0:
+            raise DehlaError("inference_miss must be in [0, 0.5) and inference_floor in (0, 1]")
         if self.sample_nodes is not None and self.sample_nodes <= 0:
             raise DehlaError(f"the nodes per sample must be positive, not {self.sample_nodes}")
 
@@ -422,6 +292,7 @@ class SearchBot:
         self.node_rate = NodeRate()
         self.last_samples = 0  # samples solved exactly for the last move
         self.last_estimates = 0  # samples valued by the model for the last move
+        self.last_playouts = 0  # worlds played out for the last move
         self.move_start = 0.0
 
     @property
@@ -437,6 +308,7 @@ class SearchBot:
         if not legal:
             raise DehlaError(f"seat {observation.seat} has nothing to do now")
         self.last_estimates = 0
+        self.last_playouts = 0
         if len(legal) == 1:
             self.last_samples = 0
             return legal[0]
@@ -445,9 +317,13 @@ class SearchBot:
             # the heuristic.
             self.last_samples = 0
             self.move_start = time.thread_time()
-            estimated = self._estimated_choice(observation)
+            estimated = self._playout_choice(observation)
+            if estimated is None:
+                estimated = self._estimated_choice(observation)
             return estimated if estimated is not None else self.fallback.act(observation)
         chosen = self._sampled_choice(observation)
+        if chosen is None:
+            chosen = self._playout_choice(observation)
         if chosen is None:
             chosen = self._estimated_choice(observation)
         if chosen is None:
@@ -509,6 +385,50 @@ class SearchBot:
             return None
         return _best(solved, observation, lambda: self.fallback.act(observation))
 
+    def _playout_choice(self, observation: Observation) -> Action | None:
+        """Where no sample can be solved in time: play sampled worlds out with the compiled policy
+        (``dehla.bots.playout``) after every legal action, and take the best on average.
+
+        Spends what is left of the move's budget (at least a quarter of it), or with ``sample_nodes``
+        exactly ``playout_worlds`` worlds; ``None`` when playouts are off or no world could be drawn.
+        """
+        settings = self.settings
+        if not settings.playouts:
+            return None
+        from dehla.solver.warm import kernel_ready
+
+        if settings.sample_nodes is None and not kernel_ready():
+            return None  # a fresh install: the kernels (playouts too) are compiling aside; the heuristic plays
+        from dehla.bots.playout import playout_batches
+
+        start = time.thread_time()
+        deadline = max(self.move_start + self.budget, start + 0.25 * self.budget)
+        infer = settings.inference_miss > 0.0
+        timed = settings.sample_nodes is None
+        actions = list(observation.legal_actions)
+        played = _Samples.empty(actions)
+
+        def more() -> bool:
+            return len(played) < settings.playout_worlds and not (timed and time.thread_time() >= deadline)
+
+        weights: list[float] = []
+        batches = playout_batches(observation, actions, self.rng, more, settings.playout_batch, inference=infer)
+        for values, misses in batches:
+            for world in values:
+                played.add(dict(zip(actions, world.tolist(), strict=True)))
+            if infer:
+                # A world weighs the odds of the others' past choices under the policy, never less than the floor.
+                weights.extend((settings.inference_miss / (1.0 - settings.inference_miss)) ** misses)
+                top = max(weights)
+                played.reweight([max(weight / top, settings.inference_floor) for weight in weights])
+            ready = settings.settle_after and len(played) >= 4 * settings.settle_after
+            if ready and _settled(played, _best(played, observation), settings.settle_z):
+                break
+        self.last_playouts = len(played)
+        if not played:
+            return None
+        return _best(played, observation, lambda: self.fallback.act(observation))
+
     def _estimated_choice(self, observation: Observation) -> Action | None:
         """Where no sample can be solved in time: search each sample to the end of the trick, value it by the model
         (before the play: value the position each trump call or band-hukum card leads to).
@@ -562,15 +482,18 @@ def move_source(bot: SearchBot, observation: Observation) -> str:
     """Where ``bot``'s last move in ``observation`` came from (ask right after ``bot.act(observation)``).
 
     ``"forced"``: the only legal action; ``"solved"``: sampled deals solved exactly;
-    ``"model"``: sampled deals valued by the learned value; ``"heuristic"``: the
-    heuristic's move, because no sampled deal could be solved in time and the
-    model was off or saw no clear gain (the trump call and the band-hukum
-    choice come from the model or the heuristic, never a solve).
+    ``"playout"``: sampled deals played out by the compiled policy; ``"model"``: sampled deals valued by the
+    learned value; ``"heuristic"``: the
+    heuristic's move, because no sampled deal could be solved in time and
+    playouts and the model were off or the model saw no clear gain (the trump
+    call and the band-hukum choice are never solved).
     """
     if len(observation.legal_actions) == 1:
         return "forced"
     if bot.last_samples:
         return "solved"
+    if bot.last_playouts:
+        return "playout"
     if bot.last_estimates:
         return "model"
     return "heuristic"
@@ -578,7 +501,7 @@ def move_source(bot: SearchBot, observation: Observation) -> str:
 
 @dataclass(frozen=True)
 class ActionEstimate:
-    """The learned value's estimate of one action for the seat's team, averaged over sampled deals: never exact."""
+    """An estimate of one action for the seat's team, averaged over sampled deals: never exact."""
 
     margin: float  # the hand's expected points margin for the seat's team, in the rules' points
     samples: int  # sampled deals averaged
@@ -586,35 +509,50 @@ class ActionEstimate:
 
 
 def estimate_action(
-    observation: Observation, action: Action, seed: int = 0, max_samples: int = 8, seconds: float = 0.5
+    observation: Observation,
+    action: Action,
+    seed: int = 0,
+    max_samples: int = 64,
+    seconds: float = 0.5,
+    method: str = "playout",
 ) -> ActionEstimate | None:
-    """What the learned value expects of ``action``, from the seat's observation alone (for a hint).
+    """What ``action`` is expected to bring, from the seat's observation alone (for a hint).
 
-    Deals the unseen cards as the search bots do (``CardTracker``, ``determinize``),
-    plays ``action`` in each sampled deal, searches on to the end of the trick with
-    best play by both teams and values each ending with the model (a trump call or
-    a band-hukum card: the position before the first lead).  Stops after
-    ``max_samples`` deals or ``seconds`` of the clock (after one deal at least).
-    ``None`` when the rules have no model, the model file is missing, or no deal
-    could be sampled.  Plays nothing and changes no bot.
+    Deals the unseen cards as the search bots do (``CardTracker``, ``determinize``) and plays
+    ``action`` in each sampled deal; ``method="playout"`` (the default) then plays every deal to the
+    end of the hand with the compiled policy (``dehla.bots.playout``) and averages the points margin;
+    ``method="model"`` searches on to the end of the trick with best play by both teams and values
+    each ending with the learned value (a trump call or a band-hukum card: the position before the
+    first lead).  Stops after ``max_samples`` deals or ``seconds`` of the clock (after one deal at
+    least).  ``None`` when no deal could be sampled (with the model: also when the rules have no model
+    or the model file is missing).  Plays nothing and changes no bot.
     """
-    from dehla.learn.value import default_model, model_leaves, result_scale, trick_values
+    from dehla.learn.value import result_scale
 
-    model = default_model()
-    if model is None or not model.covers(observation.rules) or action not in observation.legal_actions:
+    if action not in observation.legal_actions:
         return None
-    leaf_values = model_leaves(model)
-    team = observation.seat % 2
     rng = random.Random(seed)
-    tracker = CardTracker(observation)
     deadline = time.perf_counter() + seconds
     margins: list[float] = []
 
     def more() -> bool:
         return len(margins) < max_samples and not (margins and time.perf_counter() >= deadline)
 
-    for match in sampled_deals(observation, tracker, rng, more):
-        margins.append(trick_values(match, team, leaf_values, [action])[action])
+    if method == "playout":
+        from dehla.bots.playout import playout_batches
+
+        for values, _ in playout_batches(observation, [action], rng, more, batch=1, points=True):
+            margins.extend(float(value) for value in values[:, 0])
+    else:
+        from dehla.learn.value import default_model, model_leaves, trick_values
+
+        model = default_model()
+        if model is None or not model.covers(observation.rules):
+            return None
+        leaf_values = model_leaves(model)
+        team = observation.seat % 2
+        for match in sampled_deals(observation, CardTracker(observation), rng, more):
+            margins.append(trick_values(match, team, leaf_values, [action])[action])
     if not margins:
         return None
     return ActionEstimate(sum(margins) / len(margins), len(margins), result_scale(observation.rules))

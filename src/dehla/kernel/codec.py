@@ -8,16 +8,27 @@ and the batch simulator's (the captures as masks, the dealer, the band-hukum cho
 
 from __future__ import annotations
 
+import numpy as np
+
 from dehla.cards import ALL_CARDS, TENS_MASK, Card, Suit
 from dehla.engine import tricks
 from dehla.engine.tricks import HandState, tens_of
 from dehla.kernel import layout as L
+from dehla.kernel.scoring import RESULTS_SIZE, hand_results
 from dehla.rules import Rules
 
-__all__ = ["REVEAL_MODES", "encode", "decode", "rules_params"]
+__all__ = ["REVEAL_MODES", "TRUMP_KINDS", "encode", "encode_phase", "decode", "rules_params", "full_params"]
 
 #: ``P_REVEAL`` of each kind of trump.
 REVEAL_MODES = {"hidden": L.REVEAL_ASKED, "hidden_auto": L.REVEAL_AUTO}
+#: ``P_TRUMP`` of each kind of trump.
+TRUMP_KINDS = {
+    "called": L.TR_CALLED,
+    "cut": L.TR_CUT,
+    "hidden": L.TR_HIDDEN,
+    "hidden_auto": L.TR_HIDDEN_AUTO,
+    "open_draw": L.TR_OPEN,
+}
 
 
 def rules_params(rules: Rules, params: L.Array) -> None:
@@ -29,6 +40,22 @@ def rules_params(rules: Rules, params: L.Array) -> None:
     params[L.P_REVEAL] = REVEAL_MODES.get(rules.trump, L.REVEAL_NONE)
     params[L.P_EARLY_END] = int(rules.early_end)
     params[L.P_STAGED_LIMIT] = tricks.STAGED_TRICKS  # read now, not at import: tests move the limit
+
+
+def full_params(rules: Rules, reward: int = L.RW_WIN) -> L.Array:
+    """The whole parameter vector ``dehla.kernel.step.apply_code`` reads for ``rules``: the rules, the batch
+    settings (``reward``: ``RW_WIN`` or ``RW_POINTS``) and the table of hand results."""
+    params = np.zeros(L.NPARAMS + RESULTS_SIZE, dtype=np.int64)
+    rules_params(rules, params)
+    params[L.P_TRUMP] = TRUMP_KINDS[rules.trump]
+    params[L.P_STAGED] = rules.staged_deal
+    params[L.P_DECK] = rules.deck_size
+    params[L.P_HAND] = rules.hand_size
+    params[L.P_REWARD] = reward
+    params[L.P_TARGET] = rules.target
+    params[L.P_STREAK_SCALE] = rules.streak_kot or 7  # the encoding's scale for streaks
+    params[L.P_RESULTS :] = hand_results(rules)
+    return params
 
 
 def _or_none(value: int | None) -> int:
@@ -81,6 +108,17 @@ def encode(state: HandState, row: L.Array) -> None:
     row[L.TMASK] = trick
     row[L.WINNER] = -1
     row[L.NEXT_DEALER] = -1
+
+
+def encode_phase(state: HandState, phase: str, row: L.Array) -> None:
+    """``encode``, in any phase of a hand in play: ``"call"`` (trump still to call from the first five cards),
+    ``"hide"`` (the band-hukum card still to choose) or ``"play"``; what the batch kernel's step reads."""
+    encode(state, row)
+    if phase == "call":
+        row[L.PHASE] = L.PH_CALL
+    elif phase == "hide":
+        row[L.PHASE] = L.PH_HIDE
+        row[L.CHOOSER] = row[L.TO_ACT]
 
 
 def decode(row: L.Array, rules: Rules, dealer: int) -> HandState:

@@ -2,9 +2,9 @@
 
 One place for the hint's words, shared by the terminal (``terminal.words.hint_note``) and the web table (whose
 server sends the codes and parameters of ``HINT_TEMPLATES``, worded by the page from its catalogs): where the
-move came from (solved sampled deals, the learned value, the heuristic, the only legal action) and, where the
-move was not solved, the learned value's estimate for it.  Nothing here sees a hidden card: the bot and the
-estimate read only the observation.
+move came from (solved sampled deals, sampled deals played out, the learned value, the heuristic, the only legal
+action) and, where the move was not solved, the estimate for it (``bots.search.estimate_action``).  Nothing
+here sees a hidden card: the bot and the estimate read only the observation.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ HINT_TEMPLATES: dict[str, str] = {
     "hint_reveal": "Hint: the strongest bot would ask for trump.",
     "hint_forced": "It is your only legal choice.",
     "hint_solved": "Chosen by solving {n} sampled deals of the unseen cards exactly.",
+    "hint_playout": "Chosen by playing out {n} sampled deals with a fast policy, none solved exactly.",
     "hint_model": "Chosen on the learned value's estimate over {n} sampled deals, none solved exactly.",
     "hint_heuristic_early": "The heuristic's choice: the search bots solve no deal before the play.",
     "hint_heuristic": "The heuristic's choice: no sampled deal could be solved in time.",
@@ -46,9 +47,9 @@ class HintWord:
 
 @dataclass(frozen=True)
 class Hint:
-    """What the hint bot would do and why: ``source`` is ``forced``, ``solved``, ``model`` or ``heuristic``
-    (``bots.search.move_source``); ``samples`` the sampled deals behind it; ``margin``/``scale``/``estimated``
-    the learned value's estimate where the move was not solved (``estimated`` 0 when there is none)."""
+    """What the hint bot would do and why: ``source`` is ``forced``, ``solved``, ``playout``, ``model`` or
+    ``heuristic`` (``bots.search.move_source``); ``samples`` the sampled deals behind it; ``margin``/``scale``/
+    ``estimated`` the estimate where the move was not solved (``estimated`` 0 when there is none)."""
 
     action: Action
     source: str
@@ -66,9 +67,9 @@ def hint_of(bot: Bot, observation: Observation, action: Action) -> Hint:
     if not isinstance(bot, SearchBot):
         return Hint(action, "forced" if len(observation.legal_actions) == 1 else "heuristic", observation.phase)
     source = move_source(bot, observation)
-    samples = bot.last_samples if source == "solved" else bot.last_estimates if source == "model" else 0
+    samples = {"solved": bot.last_samples, "playout": bot.last_playouts, "model": bot.last_estimates}.get(source, 0)
     hint = Hint(action, source, observation.phase, samples)
-    if source not in ("model", "heuristic"):
+    if source not in ("playout", "model", "heuristic"):
         return hint
     estimate = estimate_action(observation, action)
     if estimate is None:
@@ -98,6 +99,8 @@ def web_words(hint: Hint) -> list[HintWord]:
         words.append(HintWord("hint_forced", {}))
     elif hint.source == "solved":
         words.append(HintWord("hint_solved", {"n": hint.samples}))
+    elif hint.source == "playout":
+        words.append(HintWord("hint_playout", {"n": hint.samples}))
     elif hint.source == "model":
         words.append(HintWord("hint_model", {"n": hint.samples}))
     elif hint.phase != "play":
@@ -112,8 +115,11 @@ def web_words(hint: Hint) -> list[HintWord]:
 
 def hint_words(hint: Hint) -> tuple[str, str]:
     """``(short, full)`` words for a terminal: where a hint did not come from solved deals, saying so, with the
-    learned value's estimate.  Both empty when the hint is exact over its samples (or forced)."""
-    if hint.source == "model":
+    estimate.  Both empty when the hint is exact over its samples (or forced)."""
+    if hint.source == "playout":
+        short = "played out, not solved"
+        head = f"chosen by playing out {hint.samples} sampled deals with a fast policy, none solved exactly"
+    elif hint.source == "model":
         short = "the model's choice"
         head = f"chosen on the learned value's estimate over {hint.samples} sampled deals, none solved exactly"
     elif hint.source == "heuristic" and hint.phase != "play":

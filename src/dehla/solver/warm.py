@@ -81,6 +81,9 @@ def compile_here() -> None:
     from dehla.solver.fast import kernel_load_seconds
 
     kernel_load_seconds()  # one small solve: every entry point ``Solver`` calls, with the types it uses
+    from dehla.kernel.playout import warm_playouts
+
+    warm_playouts()  # and the search bots' playouts
     _loaded = True
     path = marker_path()
     try:

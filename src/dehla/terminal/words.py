@@ -96,7 +96,7 @@ def team_seats(team: int, rules: Rules) -> list[int]:
 
 def hint_note(bot: object, observation: Observation, action: Action) -> tuple[str, str]:
     """Where a search bot's hint did not come from solved deals: ``(short, full)`` words saying so, with the
-    learned value's estimate for the hinted action (the words are ``play.hints``', shared with the web table).
+    estimate for the hinted action (the words are ``play.hints``', shared with the web table).
 
     Both empty when the hint is exact over its samples (or forced), or the hinter is not a search bot.
     The estimate uses the seat's observation only, as the bot does: nothing hidden is shown.

@@ -1,0 +1,123 @@
+"""Playout values for the search bots: sampled worlds played to the end of the hand in compiled code.
+
+Where no exact solve fits the move's budget (the call, the band-hukum card and the first tricks), the search
+bots value each legal action by dealing the unseen cards as the seat's observation allows (``sampled_deals``),
+applying the action in each such world and letting the compiled policy (``dehla.kernel.playout``) play every
+seat to the end of the hand.  A world's value of an action is whether the seat's team won the hand (1; 0.5 when
+nobody did), plus a hundredth of the tens it collected more than the other team (a tie-break).  Every world
+values every action, so the search compares actions world by world (paired).
+
+Sampling a world (replaying the hand's public actions in the engine) costs far more than playing it out,
+so the worlds come in small batches and each batch is played out for every action in one compiled call.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from dehla.bots.sampling import sampled_deals
+from dehla.bots.tracking import CardTracker
+from dehla.engine.actions import Action, Hide, parse_action
+from dehla.engine.observe import Observation
+from dehla.engine.state import Match
+from dehla.features.observation import action_index
+from dehla.kernel import codec
+from dehla.kernel import layout as L
+
+__all__ = ["TENS_WEIGHT", "world_row", "playout_batches", "values_of"]
+
+#: What one ten more than the other team adds to a world's value (a tie-break between equal results).
+TENS_WEIGHT = 0.01
+FloatMatrix = npt.NDArray[np.float64]
+
+
+def world_row(match: Match) -> L.Array:
+    """The row (``dehla.kernel.layout``) of the hand in play in ``match``, in its phase."""
+    row = np.zeros(L.ROW, dtype=np.int64)
+    codec.encode_phase(match.hand_state(), match.phase.value, row)
+    return row
+
+
+def values_of(results: Any, team: int, points: bool = False) -> FloatMatrix:
+    """Each (world, action) result (``dehla.kernel.playout.RESULT_WORDS``) as the value for ``team``; with
+    ``points``, the hand's points margin instead (what a hint's estimate reports)."""
+    from dehla.kernel.playout import R_PTS0, R_PTS1, R_TENS0, R_TENS1, R_WINNER
+
+    if points:
+        return np.asarray(results[..., R_PTS0 + team] - results[..., R_PTS1 - team], dtype=np.float64)
+    winner = results[..., R_WINNER]
+    won = np.where(winner == team, 1.0, np.where(winner < 0, 0.5, 0.0))
+    tens = results[..., R_TENS0 + team] - results[..., R_TENS1 - team]
+    return np.asarray(won + TENS_WEIGHT * tens, dtype=np.float64)
+
+
+def playout_batches(
+    observation: Observation,
+    actions: list[Action],
+    rng: random.Random,
+    more: Callable[[], bool],
+    batch: int = 8,
+    points: bool = False,
+    inference: bool = False,
+) -> Iterator[tuple[FloatMatrix, npt.NDArray[np.int64]]]:
+    """Values of ``actions`` in sampled worlds, ``batch`` worlds at a time: a (worlds, actions) matrix each.
+
+    ``more`` is asked before each world is drawn; the last batch may be smaller, and an empty one is never given.
+    ``points``: the values are the hand's points margins (``values_of``).  Each batch comes with, per world,
+    how many of the other seats' past actions with a choice the policy would not have made in that world
+    (``inference``; zeros without it): what the search weighs worlds by.
+    """
+    from dehla.kernel.playout import RESULT_WORDS, play_worlds, policy_misses
+
+    params = codec.full_params(observation.rules)
+    codes = np.array([action_index(action) for action in actions], dtype=np.int64)
+    scratch = np.zeros(L.ROW, dtype=np.int64)
+    rewards = np.zeros(2, dtype=np.float32)
+    team = observation.seat % 2
+    tracker = CardTracker(observation)
+    rows: list[L.Array] = []
+    misses: list[int] = []
+    dealt: list[L.Array] = []
+
+    def on_deal(match: Match) -> None:
+        dealt[:] = [world_row(match)]
+
+    def flush() -> tuple[FloatMatrix, npt.NDArray[np.int64]]:
+        worlds = np.stack(rows)
+        rows.clear()
+        out = np.zeros((worlds.shape[0], len(codes), RESULT_WORDS), dtype=np.int64)
+        play_worlds(worlds, params, codes, scratch, rewards, out)
+        counts = np.array(misses, dtype=np.int64)
+        misses.clear()
+        return values_of(out, team, points), counts
+
+    for match in sampled_deals(observation, tracker, rng, more, on_deal if inference else None):
+        rows.append(world_row(match))
+        if inference:
+            history = _history_codes(observation, match)
+            misses.append(policy_misses(dealt[0], params, history, observation.seat, rewards))
+        else:
+            misses.append(0)
+        if len(rows) >= batch:
+            yield flush()
+    if rows:
+        yield flush()
+
+
+def _history_codes(observation: Observation, world: Match) -> L.Array:
+    """The hand's actions as codes, the face-down card being the world's."""
+    state = world.hand_state()
+    hidden = state.hidden_card if state.hidden_card is not None else state.revealed_card
+    codes = []
+    for text in observation.history:
+        if text == "hide ?":
+            assert hidden is not None  # the world was built with it
+            codes.append(action_index(Hide(hidden)))
+        else:
+            codes.append(action_index(parse_action(text)))
+    return np.array(codes, dtype=np.int64)
