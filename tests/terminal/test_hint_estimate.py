@@ -1,4 +1,4 @@
-"""The full-screen table's hint (key h) says when the hard bot's move is the heuristic's, with the model's estimate."""
+"""The full-screen table's hint (key h) says when the hard bot's move was played out, not solved, with its estimate."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ SIZE = (100, 30)
 pytestmark = pytest.mark.skipif(default_model() is None, reason="the value model file is not installed")
 
 
-def test_hint_at_the_first_trick_is_marked_as_the_heuristics_with_an_estimate() -> None:
+def test_hint_at_the_first_trick_is_marked_as_played_out_with_an_estimate() -> None:
     # A tiny node budget a sample: the first trick of a full deal is never solved, whatever the machine's speed.
     app = make_table("pagat", 9, hinter=lambda: SearchBot(0, settings=SearchSettings(sample_nodes=2_000)))
     # A bot with a node budget solves without asking whether the kernel is compiled: on a fresh clone that
@@ -37,11 +37,11 @@ def test_hint_at_the_first_trick_is_marked_as_the_heuristics_with_an_estimate() 
                 await pilot.pause(0.01)
             message = app.message
             assert message.startswith("hint: the hard bot would ")
-            assert "heuristic's choice" in message and "~ estimate" in message and "(-1..+1)" in message
+            assert "played out, not solved" in message and "~ estimate" in message and "(-1..+1)" in message
             logged = [line for line in app.log_lines if line.startswith("hint: ")]
             assert logged and "not exact" in logged[-1] and "sampled deals" in logged[-1]
             assert app.selected is not None and Play(app.selected) in obs.legal_actions
-            assert "no sampled deal could be solved in time" in logged[-1]
+            assert "chosen by playing out" in logged[-1] and "none solved exactly" in logged[-1]
             await pilot.press("ctrl+q")
 
     asyncio.run(run())

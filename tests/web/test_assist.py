@@ -369,11 +369,12 @@ def test_a_finished_match_keeps_its_hints_and_undos_and_replays_the_same(tmp_pat
             else:
                 await asyncio.sleep(0.002)
         assert session.status == "over"
-        for _ in range(1000):
-            if session.background == set() and not session.hinting:
+        finished = None
+        for _ in range(2000):  # the status says "over" before the finished match is written: wait for the write
+            finished = await session.storage.get_finished(session.table_id, session.match_no)
+            if finished is not None and session.background == set() and not session.hinting:
                 break
             await asyncio.sleep(0.01)
-        finished = await session.storage.get_finished(session.table_id, session.match_no)
         assert finished is not None
         record = finished.record
         first = record["hands"][0]
