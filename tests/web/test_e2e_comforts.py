@@ -147,6 +147,10 @@ CARD_BOXES = """() => ({
   scroll: document.documentElement.scrollWidth})"""
 
 
+#: No card of the page's motions (the deal, a card travelling to the trick) is still on its way.
+SETTLED = "() => !document.getAnimations().some((a) => String(a.id).startsWith('dehla-') && a.playState === 'running')"
+
+
 def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
 
@@ -165,6 +169,8 @@ def test_a_phone_shows_44_px_of_every_card_and_played_cards_cover_no_name(
             and not page.query_selector(".trick-result")
         ),
     )
+    # where the cards lie, not where the deal or a card's flight to the trick happens to be (js/table/motion.js)
+    page.wait_for_function(SETTLED, timeout=10000)
     boxes = page.evaluate(CARD_BOXES)
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"table-mid-trick-{width}.png"), full_page=True)
