@@ -83,7 +83,8 @@ def test_reading_the_hand_while_waiting_and_on_your_turn(browser: Any, server: L
         page,
         lambda: page.evaluate(
             "() => { const b = [...document.querySelectorAll('.hand .card-button')];"
-            " return b.length && b.every((x) => x.classList.contains('waiting')) && (" + SETTLED + ")() ? (" + READ_HAND + ")() : null; }"
+            " return b.length && b.every((x) => x.classList.contains('waiting')) && (" + SETTLED + ")()"
+            " ? (" + READ_HAND + ")() : null; }"
         ),
     )
     assert all(card["opacity"] == 1 and "dimmed" not in card["cls"] for card in waiting)
