@@ -32,6 +32,10 @@ READ_HAND = """() => [...document.querySelectorAll('.hand .card-button')].map((b
   opacity: Number(getComputedStyle(b.querySelector('.card')).opacity) * Number(getComputedStyle(b).opacity)}))"""
 
 
+#: No card of the page's motions (the deal, a card travelling to the trick) is still on its way.
+SETTLED = "() => !document.getAnimations().some((a) => String(a.id).startsWith('dehla-') && a.playState === 'running')"
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     # bots think a little, so that there is a time to wait between turns
@@ -74,11 +78,13 @@ def play_until(page: Any, done: Callable[[], Any], timeout: float = 90, click: C
 def test_reading_the_hand_while_waiting_and_on_your_turn(browser: Any, server: LiveServer) -> None:
     page = seated(browser, server)
     # while a bot thinks, every card shows in full: none dimmed, none marked as not playable for a reason
+    # (read once the deal has landed: a card still flying in from the dealer is drawn fading in)
     waiting = play_until(
         page,
         lambda: page.evaluate(
             "() => { const b = [...document.querySelectorAll('.hand .card-button')];"
-            " return b.length && b.every((x) => x.classList.contains('waiting')) ? (" + READ_HAND + ")() : null; }"
+            " return b.length && b.every((x) => x.classList.contains('waiting')) && (" + SETTLED + ")()"
+            " ? (" + READ_HAND + ")() : null; }"
         ),
     )
     assert all(card["opacity"] == 1 and "dimmed" not in card["cls"] for card in waiting)
@@ -89,6 +95,7 @@ def test_reading_the_hand_while_waiting_and_on_your_turn(browser: Any, server: L
         lambda: page.evaluate(
             "() => { const b = [...document.querySelectorAll('.hand .card-button')];"
             " return b.some((x) => x.classList.contains('dimmed')) && b.some((x) => x.classList.contains('legal'))"
+            " && (" + SETTLED + ")()"
             " ? (" + READ_HAND + ")() : null; }"
         ),
     )
@@ -165,6 +172,8 @@ def test_a_phone_shows_44_px_of_every_card_and_played_cards_cover_no_name(
             and not page.query_selector(".trick-result")
         ),
     )
+    # where the cards lie, not where the deal or a card's flight to the trick happens to be (js/table/motion.js)
+    page.wait_for_function(SETTLED, timeout=10000)
     boxes = page.evaluate(CARD_BOXES)
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"table-mid-trick-{width}.png"), full_page=True)

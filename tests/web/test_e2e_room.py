@@ -213,6 +213,10 @@ def _finished_match(server: LiveServer, rules: Any = None) -> tuple[str, int]:
     raise AssertionError("the bots' match did not finish")
 
 
+#: No card of the page's motions (the deal, a card travelling to the trick) is still on its way.
+SETTLED = "() => !document.getAnimations().some((a) => String(a.id).startsWith('dehla-') && a.playState === 'running')"
+
+
 @pytest.mark.parametrize("width", [320, 375])
 def test_no_page_scrolls_sideways_on_a_phone(browser: Any, server: LiveServer, width: int) -> None:
     table, match_no = _finished_match(server)
@@ -242,6 +246,8 @@ def test_no_page_scrolls_sideways_on_a_phone(browser: Any, server: LiveServer, w
                 page.click("#replay-next")
         scroll, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
         assert scroll <= inner, f"{name} is {scroll} px wide at {inner} px"
+    # the cards as they lie in the hand, once the deal (js/table/motion.js) has brought them there
+    page.wait_for_function(SETTLED, timeout=10000)
     widths = page.eval_on_selector_all(".hand .card", "all => all.map(c => c.getBoundingClientRect().width)")
     assert widths and min(widths) >= 44
     rows = page.eval_on_selector_all(".hand .hand-row", "all => all.length")

@@ -132,9 +132,10 @@ export class DailyPage {
       h("td", {}, String(index + 1)),
       h("th", {scope: "row"}, personName(row.name) + (row.you ? " (" + t("you") + ")" : ""),
         h("span", {class: "daily-games"}, row.games.filter((game) => game.table).map((game) => h("a", {class: "daily-game",
-          href: "/daily/" + data.day + "/replay/" + game.table, "data-link": true,
-          "aria-label": t("Replay of deal {n}: {figures}", {n: game.deal + 1, figures: figuresText(game.figures)})},
-          t("Deal {n}", {n: game.deal + 1}))))),
+          href: "/daily/" + data.day + "/replay/" + game.table, "data-link": true},
+          // the link's name starts with the words it shows (in every language), then says what it opens
+          t("Deal {n}", {n: game.deal + 1}), h("span", {class: "sr-only"},
+            " (" + t("Replay of deal {n}: {figures}", {n: game.deal + 1, figures: figuresText(game.figures)}) + ")"))))),
       h("td", {}, String(row.played)),
       h("td", {}, signed(row.versus_bots)),
       h("td", {}, row.matchpoints.toLocaleString(app.locale) + " %")));
