@@ -31,7 +31,8 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _entries(files: list[str]) -> list[RecordEntry]:
+def record_entries(files: list[str]) -> list[RecordEntry]:
+    """The records of ``files`` in order, each read or with its error (``-`` reads standard input)."""
     entries: list[RecordEntry] = []
     for name in files:
         if name == "-":
@@ -41,14 +42,15 @@ def _entries(files: list[str]) -> list[RecordEntry]:
     return entries
 
 
-def _where(entry: RecordEntry) -> str:
+def entry_place(entry: RecordEntry) -> str:
+    """Where a record stands: its file, and its line in a JSON Lines file."""
     return entry.source if entry.line is None else f"{entry.source}:{entry.line}"
 
 
 def run(args: argparse.Namespace) -> int:
     failed = False
     out = sys.stdout
-    for entry in _entries(args.files):
+    for entry in record_entries(args.files):
         if entry.error is not None:
             failed = True
             _report(out, args.json, entry.error)
@@ -58,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
                 match = replay(entry.data)
             except RecordError as error:
                 failed = True
-                _report(out, True, f"{_where(entry)}: {error}")
+                _report(out, True, f"{entry_place(entry)}: {error}")
                 continue
             out.write(json.dumps(replay_json(match), ensure_ascii=False) + "\n")
         else:
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             except RecordError as error:
                 failed = True
                 out.write("\n".join(lines) + ("\n" if lines else ""))
-                _report(out, False, f"{_where(entry)}: {error}")
+                _report(out, False, f"{entry_place(entry)}: {error}")
                 continue
             out.write("\n".join(lines) + "\n\n")
     return 1 if failed else 0
@@ -85,7 +87,7 @@ def _transcript(entry: RecordEntry, lines: list[str]) -> None:
     data = entry.data if isinstance(entry.data, dict) else {}
     names = data.get("players") if isinstance(data.get("players"), list) else None
     rules_text = json.dumps(data.get("rules"))
-    lines.append(f"Record {_where(entry)}: rules {rules_text}, first dealer {data.get('first_dealer')}")
+    lines.append(f"Record {entry_place(entry)}: rules {rules_text}, first dealer {data.get('first_dealer')}")
 
     def on_step(match: Match, hand: int, index: int | None, action: Action | Deal, events: tuple[Event, ...]) -> None:
         rules = match.rules

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from dehla.record import RecordEntry, check_deals, parse_records, read_records
+from dehla.cli.replay import entry_place, record_entries
+from dehla.record import check_deals
 
 __all__ = ["add_parser", "run"]
 
@@ -26,22 +27,12 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _entries(files: list[str]) -> list[RecordEntry]:
-    entries: list[RecordEntry] = []
-    for name in files:
-        if name == "-":
-            entries.extend(parse_records(sys.stdin.read(), "<stdin>"))
-        else:
-            entries.extend(read_records(name))
-    return entries
-
-
 def run(args: argparse.Namespace) -> int:
     failed = False
     checked = 0
     out = sys.stdout
-    for entry in _entries(args.files):
-        where = entry.source if entry.line is None else f"{entry.source}:{entry.line}"
+    for entry in record_entries(args.files):
+        where = entry_place(entry)
         if entry.error is not None:
             failed = True
             out.write(f"{entry.error}\n")
