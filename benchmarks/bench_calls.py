@@ -82,7 +82,9 @@ def study_deal(
             wins[at] += chooser_won(world.clone(), choice, world_seeds)
     model_choices = []
     for margin in model_margins:
-        knobs = SearchSettings(sample_nodes=1, model_samples=model_samples, use_model=True, model_margin=margin)
+        knobs = SearchSettings(
+            playouts=False, sample_nodes=1, model_samples=model_samples, use_model=True, model_margin=margin
+        )
         model_choices.append(choices.index(SearchBot(seeds[chooser], settings=knobs).act(observation)))
     return heuristic, outcomes, wins, model_choices
 

@@ -170,12 +170,12 @@ def test_text_report_marks_estimates_with_a_tilde_and_a_legend(
     code = main(["analyse", str(path), "--nodes", str(TINY), "--quiet"])
     out, err = capsys.readouterr()
     assert code == 0, err
-    estimate_lines = [line for line in out.splitlines() if line.startswith("  trick") and "estimate" in line]
+    estimate_lines = [line for line in out.splitlines() if line.strip().startswith("~ Trick")]
     assert estimate_lines
     assert all("not solved; ~ estimate:" in line for line in estimate_lines)
-    assert "~ marks an ESTIMATE from the learned value, not the solver" in out
-    assert "Seats (solved decisions):" in out
-    assert "Estimates (the model's guesses, not exact; not counted above):" in out
+    assert "Estimates (not exact)" in out
+    assert "they are marked ~ with the learned value's estimate instead" in out
+    assert "Analysis per seat" in out
     code = main(["analyse", str(path), "--nodes", str(TINY), "--quiet", "--no-estimates"])
     out, err = capsys.readouterr()
     assert code == 0, err

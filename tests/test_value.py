@@ -176,12 +176,12 @@ def test_search_bot_values_first_trick_samples_with_the_model() -> None:
     seat = match.to_act
     assert seat is not None
     seen = match.observe(seat)
-    bot = SearchBot(1, settings=SearchSettings(sample_nodes=20_000, model_samples=4, use_model=True))
+    bot = SearchBot(1, settings=SearchSettings(playouts=False, sample_nodes=20_000, model_samples=4, use_model=True))
     action = bot.act(seen)
     assert action in seen.legal_actions
     assert bot.last_samples == 0  # a full deal is far beyond 20,000 nodes
     assert bot.last_estimates == 4
-    without = SearchBot(1, settings=SearchSettings(sample_nodes=20_000, use_model=False))
+    without = SearchBot(1, settings=SearchSettings(playouts=False, sample_nodes=20_000, use_model=False))
     assert without.act(seen) in seen.legal_actions
     assert without.last_estimates == 0
 
@@ -216,15 +216,18 @@ def test_search_bot_makes_the_trump_call_and_the_hide_with_the_model(preset: str
     assert seat is not None
     seen = match.observe(seat)
     assert seen.phase in ("call", "hide")
-    bot = SearchBot(1, settings=SearchSettings(sample_nodes=20_000, model_samples=5, use_model=True))
+    bot = SearchBot(1, settings=SearchSettings(playouts=False, sample_nodes=20_000, model_samples=5, use_model=True))
     assert bot.act(seen) in seen.legal_actions
     assert (bot.last_samples, bot.last_estimates) == (0, 5)
     assert move_source(bot, seen) == "model"
     cautious = SearchBot(
-        1, settings=SearchSettings(sample_nodes=20_000, model_samples=5, model_margin=10.0, use_model=True)
+        1,
+        settings=SearchSettings(
+            playouts=False, sample_nodes=20_000, model_samples=5, model_margin=10.0, use_model=True
+        ),
     )
     assert cautious.act(seen) == HeuristicBot(1).act(seen)  # no clear estimated gain: the heuristic's choice
-    without = SearchBot(1, settings=SearchSettings(sample_nodes=20_000))
+    without = SearchBot(1, settings=SearchSettings(playouts=False, sample_nodes=20_000))
     assert without.act(seen) == HeuristicBot(1).act(seen)
     assert move_source(without, seen) == "heuristic"
 
@@ -305,7 +308,7 @@ def test_search_bot_keeps_the_heuristics_move_without_a_clear_estimated_gain() -
     seat = match.to_act
     assert seat is not None
     seen = match.observe(seat)
-    knobs = SearchSettings(sample_nodes=20_000, model_samples=3, model_margin=10.0, use_model=True)
+    knobs = SearchSettings(playouts=False, sample_nodes=20_000, model_samples=3, model_margin=10.0, use_model=True)
     cautious = SearchBot(1, settings=knobs)
     assert cautious.act(seen) == HeuristicBot(1).act(seen)
     assert cautious.last_estimates == 3

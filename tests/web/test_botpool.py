@@ -129,6 +129,8 @@ def test_the_serve_command_prepares_the_solver(tmp_path: Path) -> None:
         bot_workers=0,
         workers=1,
         lease_seconds=None,
+        daily_deals=4,
+        daily_preset="pagat",
     )
     server = make_server(serve_options(args))
     assert server.config.app.state.settings.prepare_solver is True

@@ -270,7 +270,9 @@ def test_a_card_played_while_cards_move_is_sent_at_once(browser: Any, server: Li
     assert pressed is not None, "never our turn while cards were moving"
     # sent in the same moment as the press, not after the motion
     assert [message["action"] for message in pressed["sent"] if message["type"] == "act"] == [pressed["card"]]
-    page.wait_for_selector(f'.felt .played.mine .card[data-card="{pressed["card"]}"]', timeout=5000)
+    # and taken by the server: the card leaves the hand (on the felt it may already be gone with a finished trick)
+    gone = f"""() => !document.querySelector('.hand [data-card="{pressed["card"]}"]')"""
+    page.wait_for_function(gone, timeout=10000)
     # the deal and a card travelling to the trick were seen moving
     assert {"dehla-deal", "dehla-travel"} <= set(page.evaluate("[...window.__ids]"))
     assert not page.errors

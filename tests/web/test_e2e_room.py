@@ -266,6 +266,7 @@ def test_thirteen_cards_fit_in_two_rows_on_a_small_phone(browser: Any, server: L
     count = len(page.query_selector_all(".hand button"))
     assert count == 13
     assert page.eval_on_selector_all(".hand .hand-row", "all => all.length") <= 2
+    page.wait_for_function(SETTLED, timeout=10000)  # measured once the deal's cards have landed (motion.js)
     box_of = "c => { const r = c.getBoundingClientRect(); return [r.left, r.right, r.width]; }"
     boxes = page.eval_on_selector_all(".hand .card", f"all => all.map({box_of})")
     assert min(box[2] for box in boxes) >= 44

@@ -88,6 +88,7 @@ NOT_TRIGGERED = {
             "hint_reveal",
             "hint_forced",
             "hint_solved",
+            "hint_playout",
             "hint_model",
             "hint_heuristic",
             "hint_heuristic_early",

@@ -675,7 +675,7 @@ def test_a_table_is_a_fold_of_its_log_through_the_one_step(tmp_path: Path) -> No
     from dehla.engine.state import Match
     from dehla.record import replay
     from dehla.rules import Rules, parse_rules
-    from dehla.web.log import upgrade_entry
+    from dehla.web.log import ActionEntry, upgrade_entry
     from dehla.web.schema import FinishedTrick, LastAction
     from dehla.web.table.seats import SeatInfo
     from dehla.web.table.step import apply_entry
@@ -697,6 +697,9 @@ def test_a_table_is_a_fold_of_its_log_through_the_one_step(tmp_path: Path) -> No
         finished_trick: FinishedTrick | None = None
         match_players: dict[int, str] = field(default_factory=dict)
         ready: set[int] = field(default_factory=set)
+        seeds: list[bytes | None] = field(default_factory=list)
+        hand_log: list[ActionEntry] = field(default_factory=list)
+        assists: bool = True
 
     db = tmp_path / "fold.sqlite3"
     with TestClient(create_app(open_storage(str(db)), WebSettings(bot_delay=0, hand_pause=0, trick_pause=0))) as client:
