@@ -63,6 +63,9 @@ def play_until(page: Any, done: Callable[[], Any], timeout: float = 90, click: C
             continue
         button = page.query_selector("#next-hand")  # a hand's result between hands: go on
         if button is None or not button.is_visible():
+            # deals come from secret seeds: a match may end (a kot in one hand) before the moment sought
+            button = page.query_selector("#rematch")
+        if button is None or not button.is_visible():
             button = page.query_selector(MOVE)
         if button is not None:
             with contextlib.suppress(playwright_api.Error):
