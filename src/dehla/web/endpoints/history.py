@@ -3,13 +3,13 @@ the match (``dehla.web.visibility``)."""
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from dehla.record import replay, replay_json
-from dehla.web.endpoints.common import asker, error, shared, unless_gone, viewer
+from dehla.web.endpoints.common import shared, viewer
+from dehla.web.endpoints.finished import analysis_answer, progress_answer, record_answer, replay_answer
 from dehla.web.messages import WebError
 from dehla.web.players import player_of
 from dehla.web.storage import FinishedMatch
@@ -49,57 +49,27 @@ async def _finished(request: Request) -> FinishedMatch:
     return found
 
 
+async def _record_of(request: Request) -> Mapping[str, object]:
+    return (await _finished(request)).record
+
+
 async def record(request: Request) -> Response:
-    try:
-        data = (await _finished(request)).record
-    except WebError as refusal:
-        return error(refusal)
+    """``GET /api/history/TABLE/MATCH/record``: the match's ``dehla-record/1`` record, as a download."""
     name = f"dehla-{request.path_params['table_id']}-{request.path_params['match_no']}.json"
-    return Response(
-        json.dumps(data, ensure_ascii=False, indent=1),
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
-    )
+    return await record_answer(request, _record_of, name)
 
 
 async def replay_view(request: Request) -> Response:
-    try:
-        data = (await _finished(request)).record
-    except WebError as refusal:
-        return error(refusal)
-    return JSONResponse({"record": data, "replay": replay_json(replay(data))})
+    """``GET /api/history/TABLE/MATCH/replay``: the record and its replay, for the replay page."""
+    return await replay_answer(request, _record_of)
 
 
 async def analysis_view(request: Request) -> Response:
-    """The solver's analysis of one hand, within the analysis service's limits; nothing if the page went away."""
-    try:
-        data = (await _finished(request)).record
-        hand = request.path_params["hand"]
-        hands = data.get("hands", [])
-        count = len(hands) if isinstance(hands, list) else 0
-        if not 0 <= hand < count:
-            raise WebError("no_hand", "not_found", max=count - 1)
-        result = await unless_gone(
-            request,
-            shared(request).analyses.hand(
-                request.path_params["table_id"], request.path_params["match_no"], data, hand, asker(request)
-            ),
-        )
-    except WebError as refusal:
-        return error(refusal)
-    if result is None:  # the page went away: nobody reads the answer
-        return Response(status_code=499)
-    return JSONResponse(result)
+    """``GET /api/history/TABLE/MATCH/analysis/H``: the solver's analysis of one hand."""
+    params = request.path_params
+    return await analysis_answer(request, _record_of, params["table_id"], params["match_no"])
 
 
 async def analysis_progress(request: Request) -> Response:
-    """How far the solver is with a hand it is analysing now: ``{"done": n, "total": m, "preparing": p}`` (zeros
-    when idle; ``preparing`` while the analysis waits for the solver's first compile after an install)."""
-    params = request.path_params
-    found = shared(request)
-    progress = found.analyses.progress(params["table_id"], params["match_no"], params["hand"])
-    if progress is None:
-        return JSONResponse({"done": 0, "total": 0, "preparing": False})
-    # the worker says so once it waits; before it has started, the compile the server started is the answer
-    preparing = progress["preparing"] or (not progress["total"] and found.preparation.preparing)
-    return JSONResponse({**progress, "preparing": preparing})
+    """``GET /api/history/TABLE/MATCH/analysis/H/progress``: how far the solver is with that hand."""
+    return progress_answer(request, request.path_params["table_id"], request.path_params["match_no"])
