@@ -9,11 +9,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from dehla.web.endpoints.common import body, error, shared
-from dehla.web.endpoints.finished import analysis_answer, progress_answer, record_answer, replay_answer
+from dehla.web.endpoints.finished import FinishedGames
 from dehla.web.messages import WebError
 from dehla.web.players import player_of
 
-__all__ = ["today", "day", "days", "play", "game_replay", "game_record", "game_analysis", "game_analysis_progress"]
+__all__ = ["today", "day", "days", "play", "GAMES"]
 
 
 async def today(request: Request) -> Response:
@@ -53,23 +53,10 @@ async def _record(request: Request) -> Mapping[str, object]:
     return await shared(request).daily.game(str(params["day"]), str(params["table_id"]), player_of(request.scope))
 
 
-async def game_replay(request: Request) -> Response:
-    """``GET /api/daily/DAY/games/TABLE/replay``: as ``/api/history/.../replay``, for the replay page."""
-    return await replay_answer(request, _record)
-
-
-async def game_record(request: Request) -> Response:
-    """``GET /api/daily/DAY/games/TABLE/record``: the game's ``dehla-record/1`` record, as a download."""
-    name = f"dehla-daily-{request.path_params['day']}-{request.path_params['table_id']}.json"
-    return await record_answer(request, _record, name)
-
-
-async def game_analysis(request: Request) -> Response:
-    """``GET /api/daily/DAY/games/TABLE/analysis/H``: the solver's analysis of the game's hand, as for a finished
-    match of the history (the same service and limits; a daily game is its table's one match)."""
-    return await analysis_answer(request, _record, str(request.path_params["table_id"]), 1)
-
-
-async def game_analysis_progress(request: Request) -> Response:
-    """``GET /api/daily/DAY/games/TABLE/analysis/H/progress``: as the history's."""
-    return progress_answer(request, str(request.path_params["table_id"]), 1)
+#: A daily game's replay, record and analysis, as a finished match's (a daily game is its table's one match):
+#: ``/api/daily/DAY/games/TABLE/...``.
+GAMES = FinishedGames(
+    _record,
+    lambda request: f"dehla-daily-{request.path_params['day']}-{request.path_params['table_id']}.json",
+    lambda request: (str(request.path_params["table_id"]), 1),
+)
