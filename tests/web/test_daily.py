@@ -176,6 +176,20 @@ def test_another_players_game_is_not_shown_before_the_day_ends(client: TestClien
     assert board[0]["games"][0]["figures"] is None and board[0]["games"][0]["table"] == ""
 
 
+def test_a_player_downloads_their_daily_game_as_its_record(client: TestClient) -> None:
+    player = new_player(client)
+    table, _ = finish_deal(client, player, 1)
+    base = f"/api/daily/{daily_of(client).today()}/games/{table}"
+    download = client.get(base + "/record")
+    assert download.status_code == 200 and download.headers["content-type"].startswith("application/json")
+    name = f"dehla-daily-{daily_of(client).today()}-{table}.json"
+    assert download.headers["content-disposition"] == f'attachment; filename="{name}"'
+    assert download.json() == client.get(base + "/replay").json()["record"]
+    new_player(client)  # someone else, while the day lasts: no download either
+    refused = client.get(base + "/record")
+    assert refused.status_code == 404 and refused.json()["code"] == "daily_no_game"
+
+
 def test_the_bots_own_play_of_a_deal_is_computed_once_and_scores_every_game(client: TestClient) -> None:
     service = daily_of(client)
     first, second = new_player(client), new_player(client)

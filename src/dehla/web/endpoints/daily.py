@@ -3,18 +3,17 @@ a finished game's replay."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from dehla.record import replay, replay_json
-from dehla.web.endpoints.common import asker, body, error, shared, unless_gone
+from dehla.web.endpoints.common import body, error, shared
+from dehla.web.endpoints.finished import FinishedGames
 from dehla.web.messages import WebError
 from dehla.web.players import player_of
 
-__all__ = ["today", "day", "days", "play", "game_replay", "game_record", "game_analysis", "game_analysis_progress"]
+__all__ = ["today", "day", "days", "play", "GAMES"]
 
 
 async def today(request: Request) -> Response:
@@ -49,58 +48,15 @@ async def play(request: Request) -> Response:
 
 
 async def _record(request: Request) -> Mapping[str, object]:
+    """The daily game's record, if the asker may see it (``DailyService.game``)."""
     params = request.path_params
     return await shared(request).daily.game(str(params["day"]), str(params["table_id"]), player_of(request.scope))
 
 
-async def game_replay(request: Request) -> Response:
-    """``GET /api/daily/DAY/games/TABLE/replay``: as ``/api/history/.../replay``, for the replay page."""
-    try:
-        data = await _record(request)
-    except WebError as refusal:
-        return error(refusal)
-    return JSONResponse({"record": data, "replay": replay_json(replay(data))})
-
-
-async def game_record(request: Request) -> Response:
-    """``GET /api/daily/DAY/games/TABLE/record``: the game's ``dehla-record/1`` record, as a download."""
-    try:
-        data = await _record(request)
-    except WebError as refusal:
-        return error(refusal)
-    name = f"dehla-daily-{request.path_params['day']}-{request.path_params['table_id']}.json"
-    return Response(
-        json.dumps(data, ensure_ascii=False, indent=1),
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
-    )
-
-
-async def game_analysis(request: Request) -> Response:
-    """``GET /api/daily/DAY/games/TABLE/analysis/H``: the solver's analysis of the game's hand, as for a finished
-    match of the history (the same service and limits)."""
-    try:
-        data = await _record(request)
-        hands = data.get("hands")
-        count = len(hands) if isinstance(hands, list) else 0
-        hand = request.path_params["hand"]
-        if not 0 <= hand < count:
-            raise WebError("no_hand", "not_found", max=count - 1)
-        table_id = str(request.path_params["table_id"])
-        work = shared(request).analyses.hand(table_id, 1, data, hand, asker(request))
-        result = await unless_gone(request, work)
-    except WebError as refusal:
-        return error(refusal)
-    if result is None:  # the page went away: nobody reads the answer
-        return Response(status_code=499)
-    return JSONResponse(result)
-
-
-async def game_analysis_progress(request: Request) -> Response:
-    """``GET /api/daily/DAY/games/TABLE/analysis/H/progress``: as the history's."""
-    found = shared(request)
-    progress = found.analyses.progress(str(request.path_params["table_id"]), 1, request.path_params["hand"])
-    if progress is None:
-        return JSONResponse({"done": 0, "total": 0, "preparing": False})
-    preparing = progress["preparing"] or (not progress["total"] and found.preparation.preparing)
-    return JSONResponse({**progress, "preparing": preparing})
+#: A daily game's replay, record and analysis, as a finished match's (a daily game is its table's one match):
+#: ``/api/daily/DAY/games/TABLE/...``.
+GAMES = FinishedGames(
+    _record,
+    lambda request: f"dehla-daily-{request.path_params['day']}-{request.path_params['table_id']}.json",
+    lambda request: (str(request.path_params["table_id"]), 1),
+)

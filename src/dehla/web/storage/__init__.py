@@ -23,7 +23,8 @@ both take one position of a log; once committed, the entry is announced with
 heartbeats.
 
 Here: which storage a ``--db`` value names.  What is stored and the interface are in ``model``, the SQL
-both backends run in ``sql``, the backends in ``sqlite`` and ``postgres``, their schema versions in ``migrations``.
+both backends run in ``sql``, the daily duplicate's storage (written once over both) in ``daily``, the backends in
+``sqlite`` and ``postgres``, their schema versions in ``migrations``.
 """
 
 from __future__ import annotations

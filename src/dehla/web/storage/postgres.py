@@ -19,23 +19,15 @@ from typing import Any, TypedDict
 
 from dehla.errors import DehlaError
 from dehla.web.storage.connections import NOTIFY, Announcer, PostgresPool, connect
+from dehla.web.storage.daily import DailyTables
 from dehla.web.storage.migrations import migrate
-from dehla.web.storage.model import DailyEntry, FinishedMatch, LeaseLost, QueueEntry, QueueKey, StaleLog, TableRow
+from dehla.web.storage.model import FinishedMatch, LeaseLost, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
 from dehla.web.storage.sql import (
     ADD_PASSKEY,
     BAN,
     BANS,
     BLOCK,
     CANDIDATES,
-    DAILY_DAY,
-    DAILY_DAY_ADD,
-    DAILY_DAYS,
-    DAILY_ENTER,
-    DAILY_ENTRIES,
-    DAILY_ENTRY,
-    DAILY_REFERENCE,
-    DAILY_REFERENCE_ADD,
-    DAILY_RESULT,
     FINISHED_COLUMNS,
     FOLLOW,
     FRIENDS,
@@ -59,11 +51,9 @@ from dehla.web.storage.sql import (
     SET_RATING,
     VISIBLE,
     access_json,
-    daily_entry_row,
     dumps,
     finished_match,
     friend_row,
-    json_object,
     notice_row,
     pick_group,
     queue_seat_statement,
@@ -124,7 +114,7 @@ class _AppendParams(TypedDict):
     entry: str
 
 
-class PostgresStorage:
+class PostgresStorage(DailyTables):
     """PostgreSQL through psycopg 3: a few pooled connections in autocommit (each statement its own transaction).
 
     Any number of serving processes may share one database: every log append is
@@ -545,32 +535,12 @@ class PostgresStorage:
                 sql, params = queue_seat_statement(table_id, player, seat)
                 await connection.execute(sql.replace("?", "%s"), params)
 
-    # -- the daily duplicate -----------------------------------------------------------------
+    # -- how a statement runs, for the tables written once for both backends (the daily duplicate: ``daily``) --
 
-    async def daily_day(self, day: str, seed: str, commitment: str, at: float) -> tuple[str, str]:
-        await self._pool.execute(DAILY_DAY_ADD.replace("?", "%s"), (day, seed, commitment, at))
-        rows = await self._pool.execute(DAILY_DAY.replace("?", "%s"), (day,))
-        return str(rows[0][0]), str(rows[0][1])
+    async def read(self, sql: str, params: tuple[SQLParam, ...]) -> list[Sequence[Any]]:
+        """The rows of one query, on a pooled connection (``?`` placeholders become psycopg's)."""
+        return await self._pool.execute(sql.replace("?", "%s"), params)
 
-    async def daily_days(self, before: str, limit: int = 60) -> list[tuple[str, str, str]]:
-        rows = await self._pool.execute(DAILY_DAYS.replace("?", "%s"), (before, limit))
-        return [(str(day), str(seed), str(commitment)) for day, seed, commitment in rows]
-
-    async def daily_enter(self, entry: DailyEntry) -> DailyEntry:
-        values = (entry.day, entry.deal, entry.player, entry.name, entry.table_id, entry.started)
-        await self._pool.execute(DAILY_ENTER.replace("?", "%s"), values)
-        rows = await self._pool.execute(DAILY_ENTRY.replace("?", "%s"), (entry.day, entry.deal, entry.player))
-        return daily_entry_row(rows[0])
-
-    async def daily_entries(self, day: str) -> list[DailyEntry]:
-        return [daily_entry_row(row) for row in await self._pool.execute(DAILY_ENTRIES.replace("?", "%s"), (day,))]
-
-    async def daily_result(self, day: str, deal: int, player: str, result: Mapping[str, object]) -> None:
-        await self._pool.execute(DAILY_RESULT.replace("?", "%s"), (dumps(result), day, deal, player))
-
-    async def daily_reference(self, day: str, deal: int) -> Mapping[str, object] | None:
-        rows = await self._pool.execute(DAILY_REFERENCE.replace("?", "%s"), (day, deal))
-        return json_object(str(rows[0][0]), "daily reference") if rows else None
-
-    async def save_daily_reference(self, day: str, deal: int, result: Mapping[str, object]) -> None:
-        await self._pool.execute(DAILY_REFERENCE_ADD.replace("?", "%s"), (day, deal, dumps(result)))
+    async def write(self, sql: str, params: tuple[SQLParam, ...]) -> None:
+        """One statement, its own transaction (autocommit)."""
+        await self._pool.execute(sql.replace("?", "%s"), params)

@@ -13,23 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from dehla.errors import DehlaError
+from dehla.web.storage.daily import DailyTables
 from dehla.web.storage.migrations import migrate
-from dehla.web.storage.model import DailyEntry, FinishedMatch, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
+from dehla.web.storage.model import FinishedMatch, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
 from dehla.web.storage.sql import (
     ADD_PASSKEY,
     BAN,
     BANS,
     BLOCK,
     CANDIDATES,
-    DAILY_DAY,
-    DAILY_DAY_ADD,
-    DAILY_DAYS,
-    DAILY_ENTER,
-    DAILY_ENTRIES,
-    DAILY_ENTRY,
-    DAILY_REFERENCE,
-    DAILY_REFERENCE_ADD,
-    DAILY_RESULT,
     FINISHED_COLUMNS,
     FOLLOW,
     FRIENDS,
@@ -53,11 +45,9 @@ from dehla.web.storage.sql import (
     SET_RATING,
     VISIBLE,
     access_json,
-    daily_entry_row,
     dumps,
     finished_match,
     friend_row,
-    json_object,
     notice_row,
     pick_group,
     queue_seat_statement,
@@ -68,7 +58,7 @@ from dehla.web.storage.sql import (
 log = logging.getLogger("dehla.web")
 
 
-class SQLiteStorage:
+class SQLiteStorage(DailyTables):
     """SQLite in WAL mode: writes are group-committed in a worker thread, reads use a connection of their own.
 
     With ``synchronous=FULL`` every commit waits for the disk (an fsync, a few
@@ -432,31 +422,12 @@ class SQLiteStorage:
     async def queue_seat(self, table_id: str, seats: Mapping[str, int | None]) -> None:
         await self._write_all([queue_seat_statement(table_id, player, seat) for player, seat in seats.items()])
 
-    # -- the daily duplicate -----------------------------------------------------------------
+    # -- how a statement runs, for the tables written once for both backends (the daily duplicate: ``daily``) --
 
-    async def daily_day(self, day: str, seed: str, commitment: str, at: float) -> tuple[str, str]:
-        await self._write(DAILY_DAY_ADD, (day, seed, commitment, at))
-        row = self.reader.execute(DAILY_DAY, (day,)).fetchone()
-        return str(row[0]), str(row[1])
+    async def read(self, sql: str, params: tuple[SQLParam, ...]) -> list[Sequence[Any]]:
+        """The rows of one query, from the reading connection (every write that has returned is committed)."""
+        return self.reader.execute(sql, params).fetchall()
 
-    async def daily_days(self, before: str, limit: int = 60) -> list[tuple[str, str, str]]:
-        rows = self.reader.execute(DAILY_DAYS, (before, limit)).fetchall()
-        return [(str(day), str(seed), str(commitment)) for day, seed, commitment in rows]
-
-    async def daily_enter(self, entry: DailyEntry) -> DailyEntry:
-        values = (entry.day, entry.deal, entry.player, entry.name, entry.table_id, entry.started)
-        await self._write(DAILY_ENTER, values)
-        return daily_entry_row(self.reader.execute(DAILY_ENTRY, (entry.day, entry.deal, entry.player)).fetchone())
-
-    async def daily_entries(self, day: str) -> list[DailyEntry]:
-        return [daily_entry_row(row) for row in self.reader.execute(DAILY_ENTRIES, (day,)).fetchall()]
-
-    async def daily_result(self, day: str, deal: int, player: str, result: Mapping[str, object]) -> None:
-        await self._write(DAILY_RESULT, (dumps(result), day, deal, player))
-
-    async def daily_reference(self, day: str, deal: int) -> Mapping[str, object] | None:
-        row = self.reader.execute(DAILY_REFERENCE, (day, deal)).fetchone()
-        return None if row is None else json_object(str(row[0]), "daily reference")
-
-    async def save_daily_reference(self, day: str, deal: int, result: Mapping[str, object]) -> None:
-        await self._write(DAILY_REFERENCE_ADD, (day, deal, dumps(result)))
+    async def write(self, sql: str, params: tuple[SQLParam, ...]) -> None:
+        """One statement, group-committed with whatever else is queued."""
+        await self._write(sql, params)
