@@ -7,6 +7,7 @@ it); skipped without it.  Each test works in a schema of its own (and so on a NO
 from __future__ import annotations
 
 import asyncio
+import itertools
 import multiprocessing
 import os
 import random
@@ -528,3 +529,87 @@ def test_a_postgresql_database_of_the_release_before_upgrades_with_private_match
     asyncio.run(run())
     with psycopg.connect(cluster_db, autocommit=True) as connection:
         assert connection.execute("SELECT version FROM schema_version").fetchall() == [(CURRENT,)]
+
+
+def test_a_claim_made_on_one_process_is_answered_by_people_on_another(cluster_db: str) -> None:
+    """The claimer on one process, the other team's two people on another: they are asked there, one refusal ends
+    the claim on both processes, and a claim that holds, accepted by both, ends the hand for everyone."""
+    from dehla.play.claims import Claim, claim_holds
+
+    servers = _servers(cluster_db, 2, bot_delay=0.02)
+    rules = {"preset": "mendikot", "target": 5}
+    person = {"kind": "person"}
+    try:
+        created = servers[0].post(
+            "/api/tables", {"rules": rules, "seats": [{**person, "name": "Claimer"}, person, {"kind": "bot"}, person]}
+        )
+        table = created["id"]
+        tokens = {invite["seat"]: invite["token"] for invite in created["invites"]}
+        tokens[created["seat"]] = created["token"]
+
+        async def run() -> list[dict[str, Any]]:
+            claimer = await SeatClient(servers[0], table, tokens[0]).open()
+            asked = {seat: await SeatClient(servers[1], table, tokens[seat]).open() for seat in (1, 3)}
+            people = {0: claimer, **asked}
+
+            def notices(client: SeatClient, code: str) -> int:
+                return sum(m["type"] == "notice" and m["code"] == code for m in client.messages)
+
+            async def play_to(holds: bool | None) -> None:
+                """People play their first legal action until the claimer's turn in play where its claim of the
+                remaining tens holds (``holds``), or any such turn (``None``)."""
+                deadline = time.monotonic() + 90
+                while time.monotonic() < deadline:
+                    for seat, client in people.items():
+                        state = client.state
+                        if not (state and state["observation"] and state["table"]["status"] == "playing"):
+                            continue
+                        seen = state["observation"]
+                        if seen["to_act"] != seat or not seen["legal_actions"]:
+                            continue
+                        if seat == 0 and seen["phase"] == "play":
+                            if holds is None:
+                                return
+                            entries = await asyncio.to_thread(load_log, cluster_db, table)
+                            match = replay_log(parse_rules(rules), entries).match
+                            assert match is not None and match.to_act == 0
+                            if len(match.tricks) >= 6 and claim_holds(match, Claim(0, "tens")) == holds:
+                                return
+                        version, errors = state["version"], len(client.errors)
+                        await client.send({"type": "act", "action": seen["legal_actions"][0], "version": version})
+                        answered = lambda s, v=version, e=errors, c=client: s["version"] > v or len(c.errors) > e  # noqa: E731
+                        await client.wait(answered)
+                        assert not client.errors, client.errors
+                    await asyncio.sleep(0.01)
+                raise TimeoutError("no such turn of the claimer")
+
+            # a claim refused by one person of the other team, answering on the other process
+            await play_to(None)
+            await claimer.send({"type": "claim", "what": "tricks"})
+            for client in asked.values():
+                await client.wait(lambda s: s["table"]["claim"] == {"seat": 0, "what": "tricks", "waiting": [1, 3]})
+            await asked[3].send({"type": "claim_answer", "accept": False})
+            for client in people.values():
+                await client.wait_for(lambda c=client: notices(c, "claim_refused") == 1)
+                await client.wait(lambda s: s["table"]["claim"] is None)
+            # a claim that holds, accepted by both on the other process: the hand ends as claimed, everywhere
+            await play_to(True)
+            await claimer.send({"type": "claim", "what": "tens"})
+            for client in asked.values():
+                await client.wait(lambda s: s["table"]["claim"] is not None and s["table"]["claim"]["what"] == "tens")
+                await client.send({"type": "claim_answer", "accept": True})
+            for client in people.values():
+                await client.wait_for(lambda c=client: notices(c, "claim_accepted") == 1)
+                assert notices(client, "claim_refused") == 1
+            for client in people.values():
+                await client.close()
+            return await asyncio.to_thread(load_log, cluster_db, table)
+
+        entries = asyncio.run(run())
+        claims = [entry for entry in entries if entry["type"] == "claim"]
+        assert claims == [{"type": "claim", "seat": 0, "what": "tens"}], claims
+        at = entries.index(claims[0])
+        line = list(itertools.takewhile(lambda entry: entry["type"] != "deal", entries[at + 1 :]))
+        assert line and all(entry["type"] == "action" and entry["by"] == "claim" for entry in line), line
+    finally:
+        _stop(servers)

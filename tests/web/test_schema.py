@@ -111,6 +111,17 @@ def test_a_note_reads_back_as_published_and_a_wrong_one_is_refused() -> None:
         read_note({"k": "took", "seat": None, "t": "table", "n": "node"})
     with pytest.raises(DehlaError, match="note: 'k' must be a kind of note"):
         read_note({"k": "gossip", "t": "table", "n": "node"})
+    # a claim's notes between the processes serving its table carry no card: who claims what, answers, the outcome
+    claim = {"k": "claim", "seat": 0, "what": "tens", "v": 7, "waiting": [1, 3]}
+    assert read_note({**claim, "t": "table", "n": "node"})["note"] == claim
+    answer = {"k": "answer", "seat": 1, "accept": False, "v": 7}
+    assert read_note({**answer, "t": "table", "n": "node"})["note"] == answer
+    settled = {"k": "settled", "seat": 0, "outcome": "accepted", "v": 7}
+    assert read_note({**settled, "t": "table", "n": "node"})["note"] == settled
+    with pytest.raises(DehlaError, match="note: 'outcome' must be 'refused' or 'accepted'"):
+        read_note({**settled, "outcome": "maybe", "t": "table", "n": "node"})
+    with pytest.raises(DehlaError, match="note: 'accept' must be"):
+        read_note({**answer, "accept": "yes", "t": "table", "n": "node"})
 
 
 def test_a_wrong_note_on_the_channel_is_logged_and_ignored(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

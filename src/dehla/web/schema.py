@@ -57,6 +57,10 @@ __all__ = [
     "AskNote",
     "NewNote",
     "SessionNote",
+    "ClaimNote",
+    "AnswerNote",
+    "SettledNote",
+    "ClaimNotes",
     "Note",
     "Heard",
     "read_note",
@@ -516,6 +520,35 @@ class AskNote(TypedDict):
     k: Literal["ask"]
 
 
+class ClaimNote(TypedDict):
+    """A claim of the rest of the hand made at log version ``v`` on the sending process, which proves and settles
+    it; ``waiting`` are the people of the other team asked (no card, as ``ClaimView``)."""
+
+    k: Literal["claim"]
+    seat: int
+    what: str
+    v: int
+    waiting: list[int]
+
+
+class AnswerNote(TypedDict):
+    """A person answered the claim of version ``v`` on the sending process."""
+
+    k: Literal["answer"]
+    seat: int
+    accept: bool
+    v: int
+
+
+class SettledNote(TypedDict):
+    """The process that proved the claim of version ``v`` settled it: ``refused`` or ``accepted``."""
+
+    k: Literal["settled"]
+    seat: int
+    outcome: Literal["refused", "accepted"]
+    v: int
+
+
 class NewNote(TypedDict):
     """A table was made: the others load it."""
 
@@ -523,7 +556,10 @@ class NewNote(TypedDict):
 
 
 #: The notes a table's session publishes.
-SessionNote = ReadyNote | TookNote | ChatNote | ReactNote | HereNote | AskNote
+SessionNote = ReadyNote | TookNote | ChatNote | ReactNote | HereNote | AskNote | ClaimNote | AnswerNote | SettledNote
+
+#: The notes about a claim (``web.table.assist`` hears them).
+ClaimNotes = ClaimNote | AnswerNote | SettledNote
 
 
 #: The notes a process publishes about a table, with the table (``t``) and the sender (``n``) added on the wire.
@@ -587,6 +623,25 @@ def read_note(payload: object) -> Heard:
         note = {"k": "ask"}
     elif kind == "new":
         note = {"k": "new"}
+    elif kind == "claim":
+        note = {
+            "k": "claim",
+            "seat": fields.integer("seat"),
+            "what": fields.text("what"),
+            "v": fields.integer("v"),
+            "waiting": fields.integers("waiting"),
+        }
+    elif kind == "answer":
+        seat, accept = fields.integer("seat"), fields.flag("accept")
+        note = {"k": "answer", "seat": seat, "accept": accept, "v": fields.integer("v")}
+    elif kind == "settled":
+        seat, version = fields.integer("seat"), fields.integer("v")
+        if fields.text("outcome") == "refused":
+            note = {"k": "settled", "seat": seat, "outcome": "refused", "v": version}
+        elif fields.text("outcome") == "accepted":
+            note = {"k": "settled", "seat": seat, "outcome": "accepted", "v": version}
+        else:
+            raise fields.wrong("outcome", "'refused' or 'accepted'")
     else:
         raise fields.wrong("k", "a kind of note")
     return {"t": table, "n": node, "note": note}

@@ -9,7 +9,8 @@
 * A **claim** of every remaining trick (or ten) is proved by the exact solver on the true cards
   (``play.claims``) off the event loop, while the people of the other team are asked; bots accept it when it
   holds.  A claim accepted by all is logged, then its proving line of play is committed like any action;
-  a refused claim says only that it was refused.
+  a refused claim says only that it was refused.  Other processes serving the table hear of the claim, take
+  their people's answers and pass them on (``heard``); the process where it was made settles it and says so.
 """
 
 from __future__ import annotations
@@ -29,12 +30,13 @@ from dehla.play.hints import HINT_TEMPLATES, Hint, hint_for, web_words
 from dehla.web.log import ActionEntry, LogEntry, claim_entry, hint_entry, undo_entry
 from dehla.web.messages import WebError, english, register
 from dehla.web.protocol import ClaimAnswerRequest, ClaimRequest, HintRequest
-from dehla.web.schema import HintMessage, ServerMessage
+from dehla.web.schema import ClaimNotes, HintMessage, ServerMessage
 from dehla.web.table.claims import PendingClaim
+from dehla.web.table.replica import Replica
 from dehla.web.table.seats import SeatInfo
 from dehla.web.table.views import Listener, dumps
 
-__all__ = ["AssistedTable", "hint", "undo", "claim", "claim_answer"]
+__all__ = ["AssistedTable", "hint", "undo", "claim", "claim_answer", "heard"]
 
 log = logging.getLogger("dehla.web")
 
@@ -74,6 +76,7 @@ class AssistedTable(Protocol):
     hand_log: list[ActionEntry]
     claim: PendingClaim | None
     hinting: set[int]
+    replica: Replica
 
     def broadcast(self) -> None: ...
 
@@ -210,6 +213,7 @@ async def claim(table: AssistedTable, client: Listener, request: ClaimRequest) -
     pending = PendingClaim(seat, what, table.game_seq, people, bots=bool(others - people))
     table.claim = pending
     table.send_all(notice(f"claim_{what}", seat=seat))
+    table.replica.publish({"k": "claim", "seat": seat, "what": what, "v": pending.version, "waiting": sorted(people)})
     table.broadcast()
     table.later(_prove(table, pending, match.clone()))
 
@@ -230,18 +234,57 @@ async def claim_answer(table: AssistedTable, client: Listener, request: ClaimAns
     pending = table.claim
     if pending is None or seat not in pending.waiting:
         raise WebError("no_claim", "conflict")
+    if not pending.owner:  # the process where the claim was made settles it
+        table.replica.publish({"k": "answer", "seat": seat, "accept": request["accept"], "v": pending.version})
+        pending.waiting.discard(seat)
+        table.broadcast()
+        return
     if not request["accept"]:
-        _refuse(table)
+        _refuse(table, pending)
         return
     pending.waiting.discard(seat)
     await _settle(table, pending)
 
 
-def _refuse(table: AssistedTable) -> None:
+def heard(table: AssistedTable, note: ClaimNotes) -> None:
+    """A note about a claim from another process serving the table: a claim made there (kept here as a copy to
+    show and answer), an answer given there (settled here if the claim was made here), or the claim settled."""
+    pending = table.claim
+    if note["k"] == "claim":
+        if note["v"] < table.game_seq:
+            return  # the table has moved on since
+        waiting = {seat for seat in note["waiting"] if 0 <= seat < len(table.seats)}
+        table.claim = PendingClaim(note["seat"], note["what"], note["v"], waiting, owner=False)
+        table.send_all(notice(f"claim_{note['what']}", seat=note["seat"]))
+        table.broadcast()
+        return
+    if pending is None or pending.version != note["v"]:
+        return
+    if note["k"] == "answer":
+        if note["seat"] not in pending.waiting:
+            return
+        if pending.owner and not note["accept"]:
+            _refuse(table, pending)
+            return
+        pending.waiting.discard(note["seat"])
+        if pending.owner:
+            table.later(table.decide(lambda: _settle(table, pending)))
+        else:
+            table.broadcast()
+        return
+    if not pending.owner:  # settled where it was made
+        table.claim = None
+        refused = note["outcome"] == "refused"
+        table.send_all(notice("claim_refused") if refused else notice("claim_accepted", seat=note["seat"]))
+        table.broadcast()
+
+
+def _refuse(table: AssistedTable, pending: PendingClaim) -> None:
     """The claim is refused: everyone is told only that (no card, no reason)."""
     table.claim = None
     table.send_all(notice("claim_refused"))
     table.broadcast()
+    table.replica.publish({"k": "settled", "seat": pending.seat, "outcome": "refused", "v": pending.version})
 
 
 async def _settle(table: AssistedTable, pending: PendingClaim) -> None:
@@ -257,18 +300,20 @@ async def _settle(table: AssistedTable, pending: PendingClaim) -> None:
         table.broadcast()
         return
     if pending.line is None and (pending.bots or not pending.waiting):
-        _refuse(table)  # a bot refuses a claim that does not hold; people who all accepted one cannot make it hold
+        # a bot refuses a claim that does not hold; people who all accepted one cannot make it hold
+        _refuse(table, pending)
         return
     if pending.waiting:
         table.broadcast()
         return
     line = pending.line
     if line is None:  # pragma: no cover - refused above once nobody is left to answer
-        _refuse(table)
+        _refuse(table, pending)
         return
     table.claim = None
     await table.step(claim_entry(pending.seat, pending.what))
     table.send_all(notice("claim_accepted", seat=pending.seat))
+    table.replica.publish({"k": "settled", "seat": pending.seat, "outcome": "accepted", "v": pending.version})
     for action in line:
         match = table.match
         assert match is not None and match.to_act is not None

@@ -2,6 +2,8 @@
 
 Only the claimer's seat, what it claims and the seats still to answer are ever shown (``view``); the proof (a
 line of play over the true cards) stays on the server, and a refusal says only that the claim was refused.
+With several processes serving the table, the one where the claim was made (``owner``) proves and settles it;
+the others keep a copy to show and to take answers, and pass the answers on (``web.table.assist``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ class PendingClaim:
     #: Whether the exact solver has answered; ``line`` is its proving line of play, ``None`` when the claim fails.
     proved: bool = False
     line: list[Action] | None = None
+    #: This process proves and settles the claim (it was made here); a copy heard from another process does not.
+    owner: bool = True
 
     def view(self) -> ClaimView:
         return {"seat": self.seat, "what": self.what, "waiting": sorted(self.waiting)}

@@ -17,7 +17,6 @@ from dehla.web.protocol import ActRequest, ClientMessage
 from dehla.web.storage import Storage
 from dehla.web.table import assist
 from dehla.web.table.chat import TableChat
-from dehla.web.table.replica import Replica
 from dehla.web.table.seating import Seating
 from dehla.web.table.views import Listener, dumps, illegal_reason
 
@@ -31,7 +30,6 @@ class CommandedTable(assist.AssistedTable, Protocol):
     clients: set[Listener]
     ready: set[int]
     chat: TableChat
-    replica: Replica
     seating: Seating
     #: The one deal the table plays (no rematch after it).
     fixed: FixedDeal | None

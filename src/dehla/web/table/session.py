@@ -73,6 +73,7 @@ from dehla.web.settings import (
     DEFAULT_TRICK_PAUSE,
 )
 from dehla.web.storage import LeaseLost, StaleLog, Storage
+from dehla.web.table import assist
 from dehla.web.table.archive import keep_finished, log_entries, rate, save_finished
 from dehla.web.table.broadcast import broadcast, hears, public_info, send_all
 from dehla.web.table.chat import CHAT_KEPT, MAX_CHAT, REACTIONS, TableChat
@@ -244,7 +245,8 @@ class TableSession:
     assists: bool = True
     #: The action entries of the hand in play (``step``): who made each, for undo.
     hand_log: list[ActionEntry] = field(default_factory=list)
-    #: A claim of the rest of the hand waiting for its proof and answers (``assist``), kept by this process only.
+    #: A claim of the rest of the hand waiting for its proof and answers (``assist``; a copy where it was made on
+    #: another process serving the table).
     claim: PendingClaim | None = None
     #: Seats whose hint is being thought out.
     hinting: set[int] = field(default_factory=set)
@@ -581,6 +583,11 @@ class TableSession:
         await self.replica.catch_up_locked()
 
     def hear(self, heard: Heard) -> None:
+        note = heard["note"]
+        if note["k"] == "claim" or note["k"] == "answer" or note["k"] == "settled":
+            assist.heard(self, note)
+            self.changed.set()
+            return
         self.replica.hear(heard)
 
     def heard_own(self, heard: Heard) -> None:
