@@ -89,8 +89,8 @@ class TerminalPlayer:
     def hint(self, observation: Observation) -> str:
         """What the ``hard`` search bot would play in this seat, from this seat's observation only.
 
-        Where that is the heuristic's move (no sampled deal could be solved this
-        early), a second line says so and gives the learned value's estimate for it.
+        A second line gives the move's reasons in game terms (``play.reasons``) and, where that is not a
+        solved move, says so and gives the estimate for it.
         """
         hinter: Bot | None = getattr(self, "_hinter", None)
         if hinter is None:
@@ -99,7 +99,7 @@ class TerminalPlayer:
         lines = [f"  hint: the hard bot would play {action}"]
         _, note = hint_note(hinter, observation, action)
         if note:
-            lines.append(f"  ({note})")
+            lines.append(f"  {note}")
         return "\n".join(lines)
 
     def why_not(self, observation: Observation, action: Action) -> str:

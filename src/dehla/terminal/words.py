@@ -95,15 +95,16 @@ def team_seats(team: int, rules: Rules) -> list[int]:
 
 
 def hint_note(bot: object, observation: Observation, action: Action) -> tuple[str, str]:
-    """Where a search bot's hint did not come from solved deals: ``(short, full)`` words saying so, with the
-    estimate for the hinted action (the words are ``play.hints``', shared with the web table).
+    """A hint's ``(short, full)`` words: what the hinted action does in the position (its reasons, such as
+    "It takes the trick: no one still to play can beat it."), and where a search bot's hint did not come from
+    solved deals, saying so, with the estimate for it (the words are ``play.hints``', shared with the web table).
 
-    Both empty when the hint is exact over its samples (or forced), or the hinter is not a search bot.
-    The estimate uses the seat's observation only, as the bot does: nothing hidden is shown.
+    Both empty when the hint has no reason and is exact over its samples (or forced), or the hinter is no bot.
+    The reasons and the estimate use the seat's observation only, as the bot does: nothing hidden is shown.
     """
-    from dehla.bots.search import SearchBot
+    from dehla.bots import Bot
     from dehla.play.hints import hint_of, hint_words
 
-    if not isinstance(bot, SearchBot):
+    if not isinstance(bot, Bot):
         return "", ""
     return hint_words(hint_of(bot, observation, action))
