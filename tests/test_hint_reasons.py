@@ -201,7 +201,7 @@ def _check(match: Match, card: Card, reason: Reason, rng: random.Random) -> None
     events = after.apply(Play(card))
     finished = next((event for event in events if isinstance(event, Trick)), None)
     ends = [(finished, _taken(events, finished))] if finished is not None else _finishes(after, rng)
-    winner_so_far = None if finished else after.observe(seat).trick_winner
+    winner_so_far = finished.winner if finished else after.observe(seat).trick_winner
     led = state.led
     params = reason.params
     code = reason.code
@@ -285,7 +285,7 @@ def _random_decision(rules: str | dict[str, Any], seed: int) -> Match | None:
     return match if match.to_act is not None else None
 
 
-CHECKS = settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+CHECKS = settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
