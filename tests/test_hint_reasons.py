@@ -8,7 +8,6 @@ so that each reason comes up in its first tricks.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -216,8 +215,9 @@ def _check(match: Match, card: Card, reason: Reason, rng: random.Random) -> None
         assert ten is not None and ten.is_ten and (ten == card) == (code != "reason_brings_ten")
         assert all(trick.winner % 2 == team and taken >> ten & 1 for trick, taken in ends)
     elif code == "reason_partner_safe":
-        assert params["seat"] != seat and params["seat"] % 2 == team  # type: ignore[operator]
-        assert all(trick.winner == params["seat"] for trick, _ in ends)
+        partner = params["seat"]
+        assert isinstance(partner, int) and partner != seat and partner % 2 == team
+        assert all(trick.winner == partner for trick, _ in ends)
     elif code == "reason_partner_winning":
         assert params["seat"] != seat and winner_so_far == params["seat"] and winner_so_far % 2 == team
     elif code == "reason_gives_ten":
@@ -300,15 +300,10 @@ def test_every_reason_given_is_true_on_the_real_cards(rules: str | dict[str, Any
     observation = match.observe(seat)
     rng = random.Random(seed)
     for action in observation.legal_actions:
-        reasons = reasons_for(observation, action)
-        check: Callable[[Reason], None]
-        if isinstance(action, Play):
-            check = lambda reason, card=action.card: _check(match, card, reason, rng)  # noqa: E731
-        elif isinstance(action, Call | Hide):
-            suit = action.suit if isinstance(action, Call) else action.card.suit
-            check = lambda reason, suit=suit: _check_suit_choice(match, suit, reason)  # noqa: E731
-        else:
-            assert reasons == ()
-            continue
-        for reason in reasons:
-            check(reason)
+        for reason in reasons_for(observation, action):
+            if isinstance(action, Play):
+                _check(match, action.card, reason, rng)
+            elif isinstance(action, Call | Hide):
+                _check_suit_choice(match, action.suit if isinstance(action, Call) else action.card.suit, reason)
+            else:
+                raise AssertionError(f"{action} has no reasons, yet gave {reason}")

@@ -81,9 +81,7 @@ def hint_of(bot: Bot, observation: Observation, action: Action) -> Hint:
     estimate = estimate_action(observation, action)
     if estimate is None:
         return hint
-    return Hint(
-        action, source, observation.phase, samples, estimate.margin, estimate.scale, estimate.samples, reasons
-    )
+    return Hint(action, source, observation.phase, samples, estimate.margin, estimate.scale, estimate.samples, reasons)
 
 
 def hint_for(observation: Observation, bot: Bot | None = None) -> Hint:

@@ -121,8 +121,8 @@ def _with_card(observation: Observation, card: Card) -> _Trick:
         trump = card.suit
     marks.append(cuts or (trump is not None and card.suit == trump))
     return _Trick(
-        tuple(each for _, each in played) + (card,),
-        tuple(seat for seat, _ in played) + (observation.seat,),
+        (*(each for _, each in played), card),
+        (*(seat for seat, _ in played), observation.seat),
         tuple(marks),
         trump,
     )
@@ -189,7 +189,8 @@ def _play_reasons(observation: Observation, card: Card) -> tuple[Reason, ...]:
             reasons.append(Reason("reason_discards", {"suit": led.letter}))
     if winner == seat:
         last = len(trick.cards) == observation.players
-        reasons.append(Reason("reason_last_takes" if last else "reason_takes_trick" if certain else "reason_wins_so_far"))
+        code = "reason_last_takes" if last else "reason_takes_trick" if certain else "reason_wins_so_far"
+        reasons.append(Reason(code))
     elif winner % 2 == team:
         reasons.append(Reason("reason_partner_safe" if certain else "reason_partner_winning", {"seat": winner}))
     taken = _taken(observation, trick, winner) if certain and winner % 2 == team else 0
