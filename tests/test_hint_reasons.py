@@ -23,6 +23,7 @@ from dehla.engine.events import CentreCollected, Event, Trick, TrumpSet
 from dehla.engine.state import Phase
 from dehla.play.hints import HINT_TEMPLATES, hint_of, hint_words, web_words
 from dehla.play.reasons import REASON_TEMPLATES, Reason, reason_text, reasons_for
+from dehla.terminal.words import hint_note
 
 HANDS = [
     "AH KH 7H 2H AC 9C 3S 4S 2D 3D 4D 5D 6D",
@@ -148,6 +149,13 @@ def test_the_hint_says_its_reasons_on_the_web_and_in_the_terminal() -> None:
     assert short.startswith("You have no diamonds: it trumps the trick. You play last: it takes the trick.")
     assert "It brings 10D home to your team." in full
     assert all(code in HINT_TEMPLATES for code in codes)
+
+
+def test_the_terminal_hint_of_a_bot_that_samples_nothing_gives_its_reasons_only() -> None:
+    observation = _open("2D 10D AD").observe(3)
+    short, full = hint_note(make_bot("heuristic", 3), observation, Play(parse_card("2S")))
+    said = "You have no diamonds: it trumps the trick. You play last: it takes the trick."
+    assert short == full == f"{said} It brings 10D home to your team."
 
 
 def test_every_reason_has_words_with_only_the_params_it_is_given() -> None:

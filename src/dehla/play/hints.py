@@ -16,7 +16,17 @@ from dehla.engine.actions import Action, Call, Hide, Play
 from dehla.engine.observe import Observation
 from dehla.play.reasons import REASON_TEMPLATES, Reason, reason_text, reasons_for
 
-__all__ = ["HINT_BOT", "HINT_TEMPLATES", "Hint", "HintWord", "hint_for", "hint_of", "hint_words", "web_words"]
+__all__ = [
+    "HINT_BOT",
+    "HINT_TEMPLATES",
+    "Hint",
+    "HintWord",
+    "hint_for",
+    "hint_of",
+    "hint_words",
+    "reasons_words",
+    "web_words",
+]
 
 #: The bot that gives hints: the strongest that answers within a few seconds.
 HINT_BOT = "hard"
@@ -126,12 +136,17 @@ def hint_words(hint: Hint) -> tuple[str, str]:
     from solved deals, saying so in brackets, with the estimate.  Both empty when the hint has no reason and is
     exact over its samples (or forced)."""
     short, full = _source_words(hint)
-    why = " ".join(reason_text(reason) for reason in hint.reasons)
+    why = reasons_words(hint)
     if not why:
         return short, full
     if not short:
         return why, why
     return f"{why} ({short})", f"{why} ({full})"
+
+
+def reasons_words(hint: Hint) -> str:
+    """The hint's reasons in English sentences (empty when it has none)."""
+    return " ".join(reason_text(reason) for reason in hint.reasons)
 
 
 def _source_words(hint: Hint) -> tuple[str, str]:

@@ -99,12 +99,17 @@ def hint_note(bot: object, observation: Observation, action: Action) -> tuple[st
     "It takes the trick: no one still to play can beat it."), and where a search bot's hint did not come from
     solved deals, saying so, with the estimate for it (the words are ``play.hints``', shared with the web table).
 
-    Both empty when the hint has no reason and is exact over its samples (or forced), or the hinter is no bot.
+    Both empty when the hint has no reason and is exact over its samples (or forced), or the hinter is no bot;
+    a bot that is no search bot gets its reasons only.
     The reasons and the estimate use the seat's observation only, as the bot does: nothing hidden is shown.
     """
-    from dehla.bots import Bot
-    from dehla.play.hints import hint_of, hint_words
+    from dehla.bots import Bot, SearchBot
+    from dehla.play.hints import hint_of, hint_words, reasons_words
 
     if not isinstance(bot, Bot):
         return "", ""
-    return hint_words(hint_of(bot, observation, action))
+    hint = hint_of(bot, observation, action)
+    if not isinstance(bot, SearchBot):  # a bot that samples no deal: nothing to say of where its move came from
+        why = reasons_words(hint)
+        return why, why
+    return hint_words(hint)
