@@ -26,8 +26,8 @@ __all__ = ["HELP", "TerminalPlayer", "play_lines"]
 HELP = """Type a card to play it: 10h, QS, a♦ (T for ten is fine).
 Other actions when offered: 'call H' (name trump), 'hide 10H' (band hukum), 'reveal' (ask for the hidden trump).
 Commands: 'hand' shows the table again, 'last' the last trick, 'rules' the rules, 'help' this text, 'quit' leaves.
-'hint' shows what the hard search bot would play (it sees only what you see); where that is the heuristic's
-move because no deal can be solved yet, it adds the learned value's estimate, marked '~ estimate'."""
+'hint' shows what the hard search bot would play (it sees only what you see) and what that card does (takes
+the trick, keeps a ten...); where no deal can be solved yet, it adds an estimate, marked '~ estimate'."""
 
 
 class TerminalPlayer:

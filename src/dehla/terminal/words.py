@@ -36,7 +36,7 @@ Teams: partners sit opposite (with 6 or 8 players the teams alternate around the
 KEYS = """\
 ← → choose a card   Enter or Space play it (or hide it, under band hukum)   or click a card
 type a card: 10h, qs, a♦ then Enter (T for ten is fine); 'call h', 'reveal' also work
-h  hint: what the hard search bot would play (it sees only what you see; '~ estimate' where it cannot solve yet)
+h  hint: what the hard search bot would play and why (it sees only what you see; '~ estimate' where not solved)
 l  the last trick      ?  this help      s  save the match record      Ctrl+Q  leave
 After a trick or a collection, any key (or a click) goes on at once."""
 
