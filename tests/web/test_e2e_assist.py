@@ -126,6 +126,9 @@ def test_a_player_asks_for_hints_until_one_says_why_in_words(browser: Any, serve
         raise AssertionError("no hint of a whole hand gave a reason")
     page.screenshot(path=str(SHOTS / "hint-reasons-desktop.png"))
     page.set_viewport_size({"width": 375, "height": 800})
+    page.wait_for_timeout(400)  # the page lays its hand out again 80 ms after a resize
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    assert any(_is_reason(line) for line in page.inner_text("#hint-box").splitlines())
     page.screenshot(path=str(SHOTS / "hint-reasons-phone.png"), full_page=True)
     assert not page.errors
 
