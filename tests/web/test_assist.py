@@ -17,8 +17,10 @@ from typing import Any
 import pytest
 
 from dehla.cards import ALL_CARDS
+from dehla.engine.actions import parse_action
 from dehla.engine.state import Phase
 from dehla.play.claims import Claim, claim_holds
+from dehla.play.reasons import reasons_for
 from dehla.record import parse_records, replay, replay_json
 from dehla.web.log import replay_log
 from dehla.web.messages import WebError
@@ -195,6 +197,10 @@ def test_a_hint_goes_to_the_asking_window_only_and_is_logged(tmp_path: Path) -> 
         assert hint["action"] in legal
         assert hint["words"][0]["code"] == "hint_play" and hint["words"][0]["params"] == {"card": hint["action"]}
         assert all(word["message"] for word in hint["words"])
+        # the move's reasons follow it, as play.reasons gives them for the seat's own view
+        reasons = reasons_for(match.observe(0), parse_action(hint["action"]))
+        sent = [(word["code"], word["params"]) for word in hint["words"][1 : 1 + len(reasons)]]
+        assert sent == [(reason.code, reason.params) for reason in reasons]
         record = await _record(session)
         assert record["hands"][-1]["hints"] == [{"seat": 0, "at": at}]
         await session.handle(me, {"type": "act", "action": hint["action"], "version": session.seq})

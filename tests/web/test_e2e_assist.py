@@ -1,12 +1,14 @@
 """End-to-end, in Debian's chromium: a player asks for a hint and plays the hinted card, takes back a card against
 bots, and claims the rest of the hand (a claim the solver proves, one the other team refuses).
 
-Screenshots of a claim waiting for the other team's answer are saved in tests/web/screenshots/ (375 and 1280 px).
+Screenshots of a claim waiting for the other team's answer, and of a hint that says why, are saved in
+tests/web/screenshots/ (375 and 1280 px).
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +20,8 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 from tests.web.helpers import LiveServer  # noqa: E402
 from tests.web.page_walk import CHROMIUM  # noqa: E402
+
+from dehla.play.reasons import REASON_TEMPLATES  # noqa: E402
 
 SHOTS = Path(__file__).parent / "screenshots"
 
@@ -92,6 +96,40 @@ def test_a_player_asks_for_a_hint_then_plays_the_hinted_card(browser: Any, serve
     page.click(".hand button.hinted")
     _until(page, lambda: hinted not in _hand(page))
     assert hinted not in _hand(page)
+    assert not page.errors
+
+
+def _is_reason(line: str) -> bool:
+    """Is ``line`` one of a hint's reasons in English (``play.reasons``), whatever its card, suit or seat?"""
+    for template in REASON_TEMPLATES.values():
+        pattern = re.sub(r"\\\{\w+\\\}", ".+", re.escape(template))
+        if re.fullmatch(pattern, line):
+            return True
+    return False
+
+
+def test_a_player_asks_for_hints_until_one_says_why_in_words(browser: Any, server: LiveServer) -> None:
+    page = _page(browser)
+    _table_with_bots(page, server)
+    for _ in range(13):  # a hand of mendikot: some hint of it says what its card does (trumps, wins, throws away)
+        _my_card_turn(page)
+        page.click("#hint-button")
+        page.wait_for_selector("#hint-box", timeout=90000)
+        lines = [line for line in page.inner_text("#hint-box").splitlines() if line.strip()]
+        assert "the strongest bot would play" in lines[0]
+        if any(_is_reason(line) for line in lines[1:]):
+            break
+        hinted = page.get_attribute(".hand button.hinted", "data-action")
+        page.click(".hand button.hinted")
+        _until(page, lambda hinted=hinted: hinted not in _hand(page))
+    else:
+        raise AssertionError("no hint of a whole hand gave a reason")
+    page.screenshot(path=str(SHOTS / "hint-reasons-desktop.png"))
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.wait_for_timeout(400)  # the page lays its hand out again 80 ms after a resize
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    assert any(_is_reason(line) for line in page.inner_text("#hint-box").splitlines())
+    page.screenshot(path=str(SHOTS / "hint-reasons-phone.png"), full_page=True)
     assert not page.errors
 
 

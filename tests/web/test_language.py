@@ -30,6 +30,7 @@ from tests.web import page_walk  # noqa: E402
 from tests.web.english import LATIN, english_in, visible_texts  # noqa: E402
 from tests.web.helpers import LiveServer, SeatClient  # noqa: E402
 
+from dehla.play.reasons import REASON_TEMPLATES  # noqa: E402
 from dehla.web import i18n  # noqa: E402
 from dehla.web.messages import TEMPLATES  # noqa: E402
 
@@ -94,6 +95,10 @@ NOT_TRIGGERED = {
             "hint_heuristic_early",
             "hint_estimate",
         )
+    },
+    **{
+        code: "a hint's reasons: which ones depends on the position (each built in tests/test_hint_reasons.py)"
+        for code in REASON_TEMPLATES
     },
     "bad_assists": "a create request with a wrong assists flag, like bad_rated",
     "claim_pending": "a second claim while one waits for answers",

@@ -14,14 +14,27 @@ from dataclasses import dataclass
 from dehla.bots import Bot, make_bot
 from dehla.engine.actions import Action, Call, Hide, Play
 from dehla.engine.observe import Observation
+from dehla.play.reasons import REASON_TEMPLATES, Reason, reason_text, reasons_for
 
-__all__ = ["HINT_BOT", "HINT_TEMPLATES", "Hint", "HintWord", "hint_for", "hint_of", "hint_words", "web_words"]
+__all__ = [
+    "HINT_BOT",
+    "HINT_TEMPLATES",
+    "Hint",
+    "HintWord",
+    "hint_for",
+    "hint_of",
+    "hint_words",
+    "reasons_words",
+    "web_words",
+]
 
 #: The bot that gives hints: the strongest that answers within a few seconds.
 HINT_BOT = "hard"
 
-#: Code -> English template of each sentence a hint may say (the web's catalogs translate these).
+#: Code -> English template of each sentence a hint may say (the web's catalogs translate these): the move,
+#: its reasons in game terms (``play.reasons``), where it came from, and the estimate.
 HINT_TEMPLATES: dict[str, str] = {
+    **REASON_TEMPLATES,
     "hint_play": "Hint: the strongest bot would play {card}.",
     "hint_call": "Hint: the strongest bot would call {suit} trump.",
     "hint_hide": "Hint: the strongest bot would hide {card}.",
@@ -49,7 +62,8 @@ class HintWord:
 class Hint:
     """What the hint bot would do and why: ``source`` is ``forced``, ``solved``, ``playout``, ``model`` or
     ``heuristic`` (``bots.search.move_source``); ``samples`` the sampled deals behind it; ``margin``/``scale``/
-    ``estimated`` the estimate where the move was not solved (``estimated`` 0 when there is none)."""
+    ``estimated`` the estimate where the move was not solved (``estimated`` 0 when there is none); ``reasons``
+    what the move does in the position (``play.reasons``), each true whatever the unseen cards are."""
 
     action: Action
     source: str
@@ -58,23 +72,26 @@ class Hint:
     margin: float = 0.0
     scale: int = 1
     estimated: int = 0
+    reasons: tuple[Reason, ...] = ()
 
 
 def hint_of(bot: Bot, observation: Observation, action: Action) -> Hint:
     """The hint ``bot`` gives by having just chosen ``action`` in ``observation`` (ask right after ``bot.act``)."""
     from dehla.bots.search import SearchBot, estimate_action, move_source
 
+    reasons = reasons_for(observation, action)
     if not isinstance(bot, SearchBot):
-        return Hint(action, "forced" if len(observation.legal_actions) == 1 else "heuristic", observation.phase)
+        source = "forced" if len(observation.legal_actions) == 1 else "heuristic"
+        return Hint(action, source, observation.phase, reasons=reasons)
     source = move_source(bot, observation)
     samples = {"solved": bot.last_samples, "playout": bot.last_playouts, "model": bot.last_estimates}.get(source, 0)
-    hint = Hint(action, source, observation.phase, samples)
+    hint = Hint(action, source, observation.phase, samples, reasons=reasons)
     if source not in ("playout", "model", "heuristic"):
         return hint
     estimate = estimate_action(observation, action)
     if estimate is None:
         return hint
-    return Hint(action, source, observation.phase, samples, estimate.margin, estimate.scale, estimate.samples)
+    return Hint(action, source, observation.phase, samples, estimate.margin, estimate.scale, estimate.samples, reasons)
 
 
 def hint_for(observation: Observation, bot: Bot | None = None) -> Hint:
@@ -85,7 +102,7 @@ def hint_for(observation: Observation, bot: Bot | None = None) -> Hint:
 
 
 def web_words(hint: Hint) -> list[HintWord]:
-    """The hint's sentences as codes and parameters: the move, then where it came from, then the estimate."""
+    """The hint's sentences as codes and parameters: the move, its reasons, where it came from, the estimate."""
     action = hint.action
     if isinstance(action, Play):
         words = [HintWord("hint_play", {"card": str(action.card)})]
@@ -95,6 +112,7 @@ def web_words(hint: Hint) -> list[HintWord]:
         words = [HintWord("hint_hide", {"card": str(action.card)})]
     else:
         words = [HintWord("hint_reveal", {})]
+    words.extend(HintWord(reason.code, dict(reason.params)) for reason in hint.reasons)
     if hint.source == "forced":
         words.append(HintWord("hint_forced", {}))
     elif hint.source == "solved":
@@ -114,8 +132,25 @@ def web_words(hint: Hint) -> list[HintWord]:
 
 
 def hint_words(hint: Hint) -> tuple[str, str]:
-    """``(short, full)`` words for a terminal: where a hint did not come from solved deals, saying so, with the
-    estimate.  Both empty when the hint is exact over its samples (or forced)."""
+    """``(short, full)`` words for a terminal: the move's reasons in English, then, where the hint did not come
+    from solved deals, saying so in brackets, with the estimate.  Both empty when the hint has no reason and is
+    exact over its samples (or forced)."""
+    short, full = _source_words(hint)
+    why = reasons_words(hint)
+    if not why:
+        return short, full
+    if not short:
+        return why, why
+    return f"{why} ({short})", f"{why} ({full})"
+
+
+def reasons_words(hint: Hint) -> str:
+    """The hint's reasons in English sentences (empty when it has none)."""
+    return " ".join(reason_text(reason) for reason in hint.reasons)
+
+
+def _source_words(hint: Hint) -> tuple[str, str]:
+    """Where a hint did not come from solved deals, saying so, with the estimate (empty when it did)."""
     if hint.source == "playout":
         short = "played out, not solved"
         head = f"chosen by playing out {hint.samples} sampled deals with a fast policy, none solved exactly"

@@ -26,8 +26,8 @@ __all__ = ["HELP", "TerminalPlayer", "play_lines"]
 HELP = """Type a card to play it: 10h, QS, a♦ (T for ten is fine).
 Other actions when offered: 'call H' (name trump), 'hide 10H' (band hukum), 'reveal' (ask for the hidden trump).
 Commands: 'hand' shows the table again, 'last' the last trick, 'rules' the rules, 'help' this text, 'quit' leaves.
-'hint' shows what the hard search bot would play (it sees only what you see); where that is the heuristic's
-move because no deal can be solved yet, it adds the learned value's estimate, marked '~ estimate'."""
+'hint' shows what the hard search bot would play (it sees only what you see) and what that card does (takes
+the trick, keeps a ten...); where no deal can be solved yet, it adds an estimate, marked '~ estimate'."""
 
 
 class TerminalPlayer:
@@ -89,8 +89,8 @@ class TerminalPlayer:
     def hint(self, observation: Observation) -> str:
         """What the ``hard`` search bot would play in this seat, from this seat's observation only.
 
-        Where that is the heuristic's move (no sampled deal could be solved this
-        early), a second line says so and gives the learned value's estimate for it.
+        A second line gives the move's reasons in game terms (``play.reasons``) and, where that is not a
+        solved move, says so and gives the estimate for it.
         """
         hinter: Bot | None = getattr(self, "_hinter", None)
         if hinter is None:
@@ -99,7 +99,7 @@ class TerminalPlayer:
         lines = [f"  hint: the hard bot would play {action}"]
         _, note = hint_note(hinter, observation, action)
         if note:
-            lines.append(f"  ({note})")
+            lines.append(f"  {note}")
         return "\n".join(lines)
 
     def why_not(self, observation: Observation, action: Action) -> str:

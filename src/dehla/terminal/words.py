@@ -36,7 +36,7 @@ Teams: partners sit opposite (with 6 or 8 players the teams alternate around the
 KEYS = """\
 ← → choose a card   Enter or Space play it (or hide it, under band hukum)   or click a card
 type a card: 10h, qs, a♦ then Enter (T for ten is fine); 'call h', 'reveal' also work
-h  hint: what the hard search bot would play (it sees only what you see; '~ estimate' where it cannot solve yet)
+h  hint: what the hard search bot would play and why (it sees only what you see; '~ estimate' where not solved)
 l  the last trick      ?  this help      s  save the match record      Ctrl+Q  leave
 After a trick or a collection, any key (or a click) goes on at once."""
 
@@ -95,15 +95,21 @@ def team_seats(team: int, rules: Rules) -> list[int]:
 
 
 def hint_note(bot: object, observation: Observation, action: Action) -> tuple[str, str]:
-    """Where a search bot's hint did not come from solved deals: ``(short, full)`` words saying so, with the
-    estimate for the hinted action (the words are ``play.hints``', shared with the web table).
+    """A hint's ``(short, full)`` words: what the hinted action does in the position (its reasons, such as
+    "It takes the trick: no one still to play can beat it."), and where a search bot's hint did not come from
+    solved deals, saying so, with the estimate for it (the words are ``play.hints``', shared with the web table).
 
-    Both empty when the hint is exact over its samples (or forced), or the hinter is not a search bot.
-    The estimate uses the seat's observation only, as the bot does: nothing hidden is shown.
+    Both empty when the hint has no reason and is exact over its samples (or forced), or the hinter is no bot;
+    a bot that is no search bot gets its reasons only.
+    The reasons and the estimate use the seat's observation only, as the bot does: nothing hidden is shown.
     """
-    from dehla.bots.search import SearchBot
-    from dehla.play.hints import hint_of, hint_words
+    from dehla.bots import Bot, SearchBot
+    from dehla.play.hints import hint_of, hint_words, reasons_words
 
-    if not isinstance(bot, SearchBot):
+    if not isinstance(bot, Bot):
         return "", ""
-    return hint_words(hint_of(bot, observation, action))
+    hint = hint_of(bot, observation, action)
+    if not isinstance(bot, SearchBot):  # a bot that samples no deal: nothing to say of where its move came from
+        why = reasons_words(hint)
+        return why, why
+    return hint_words(hint)
