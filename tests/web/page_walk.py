@@ -13,6 +13,7 @@ import json
 import shutil
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,13 @@ def open_seat(page: Any, server: LiveServer, created: dict[str, Any], lang: str 
     page.wait_for_selector(".felt")
 
 
+def seated(browser: Any, server: LiveServer, width: int = 1280, rules: object = "pagat", lang: str = "en") -> Any:
+    """A person at seat 0 of a table with three bots, its page open from the seat link."""
+    page = new_page(browser, width=width, height=800 if width > 500 else 700, lang=lang)
+    open_seat(page, server, create_table(server, rules), lang)
+    return page
+
+
 def wait_for_turn(page: Any, timeout: float = 30) -> None:
     """Wait until the person may act (a legal card or a trump call): the table is then still."""
     page.wait_for_selector(
@@ -65,24 +73,91 @@ def wait_for_turn(page: Any, timeout: float = 30) -> None:
     )
 
 
-def play_until(page: Any, selector: str, timeout: float = 90) -> None:
-    """Make the person's moves (call trump, first legal card) until ``selector`` is visible."""
+#: A move of the person's: a trump call or a legal card.
+MOVE = ".call-row button:not([disabled]), .hand button.legal:not([disabled])"
+
+#: What the page shows, for a failure's message: the table's phase and turn, the buttons a person could press,
+#: the open dialogs and notices, and the cards on the felt (read in one step, so a re-render cannot split it).
+_SHOWN = """async () => {
+  const seen = (el) => !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length);
+  const words = (el) => (el.innerText || el.textContent || "").replace(/\\s+/g, " ").trim().slice(0, 120);
+  let table = null;
+  try {
+    const {app} = await import("/static/js/state.js");
+    const state = app.page && app.page.state;
+    const obs = state && state.observation;
+    table = state && {version: state.version, seat: state.seat, phase: obs && obs.phase, to_act: obs && obs.to_act,
+      claim: state.table && state.table.claim};
+  } catch (error) { table = String(error); }
+  const buttons = [...document.querySelectorAll("button")].filter(seen).map((b) =>
+    (b.id ? "#" + b.id : b.className ? "." + b.className.split(" ").join(".") : "button")
+    + (b.disabled || b.getAttribute("aria-disabled") === "true" ? " (disabled)" : "") + " " + words(b).slice(0, 30));
+  const notes = [...document.querySelectorAll("dialog[open], .guide-card, #claim-box, .trick-result, #toast")]
+    .filter(seen).map((el) => (el.id ? "#" + el.id : el.tagName.toLowerCase() + "." + el.className) + ": " + words(el));
+  return {url: location.pathname, table, buttons: buttons.slice(0, 40), notes,
+    played: document.querySelectorAll(".felt .played").length,
+    playedFinished: document.querySelectorAll(".felt .played.finished").length};
+}"""
+
+
+def shown(page: Any) -> str:
+    """What the page shows now, in words for a failure's message (why a wait did not end)."""
+    try:
+        return json.dumps(page.evaluate(_SHOWN), ensure_ascii=False, indent=1)
+    except Exception as error:  # the page may be closed or mid-navigation: say so rather than hide the first failure
+        return f"(the page could not be read: {error})"
+
+
+def fail(page: Any, why: str) -> AssertionError:
+    """An assertion error saying ``why``, what the page shows and where its screenshot is (screenshots/failure.png)."""
+    SHOTS.mkdir(exist_ok=True)
+    with contextlib.suppress(Exception):
+        page.screenshot(path=str(SHOTS / "failure.png"), full_page=True)
+    return AssertionError(f"{why} (see screenshots/failure.png); the page shows:\n{shown(page)}")
+
+
+def play_until(
+    page: Any,
+    done: str | Callable[[], Any],
+    timeout: float = 90,
+    click: Callable[[], bool] | None = None,
+) -> Any:
+    """Make the person's moves (call trump, first legal card; "Next hand" and "Rematch" between hands) until
+    ``done`` holds: a selector shown, or a function answering something true (returned).  ``click``: the test's
+    own step first; it answers False when it has acted (or waits), True to let a move be made."""
+    wanted = done if isinstance(done, str) else getattr(done, "__name__", "a condition")
+    if isinstance(done, str):
+        selector = done
+
+        def done() -> Any:
+            found = page.query_selector(selector)
+            return found if found is not None and found.is_visible() else None
+
     deadline = time.monotonic() + timeout
+    misses, missed = 0, ""
     while time.monotonic() < deadline:
-        shown = page.query_selector(selector)
-        if shown is not None and shown.is_visible():
-            return
-        button = page.query_selector(".call-row button:not([disabled]), .hand button.legal:not([disabled])")
+        found = done()
+        if found:
+            return found
+        if click is not None and not click():
+            page.wait_for_timeout(30)
+            continue
+        button = page.query_selector("#next-hand")  # a hand's result between hands: go on
+        if button is None or not button.is_visible():
+            # deals come from secret seeds: a match may end (a kot in one hand) before the moment sought
+            button = page.query_selector("#rematch")
+        if button is None or not button.is_visible():
+            button = page.query_selector(MOVE)
         if button is not None:
-            # the page may re-render between finding the button and clicking it: look again then
-            with contextlib.suppress(Exception):
+            try:
                 button.click(timeout=2000)
+            except Exception as error:  # re-rendered under the click, or covered: look again, and tell of it at the end
+                misses, missed = misses + 1, str(error).strip().splitlines()[-1][:200]
             page.wait_for_timeout(40)
         else:
-            page.wait_for_timeout(60)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / "failure.png"), full_page=True)
-    raise AssertionError(f"{selector} did not show in time (see screenshots/failure.png)")
+            page.wait_for_timeout(30)
+    said = f"; {misses} clicks missed, the last: {missed}" if misses else ""
+    raise fail(page, f"the table did not get there in time (waiting for {wanted}{said})")
 
 
 def finished_match(server: LiveServer, timeout: float = 90) -> tuple[str, int]:
