@@ -276,12 +276,10 @@ def _length_of(page: Any, preset: str) -> str:
 
 @pytest.mark.skipif(not page_walk.AXE.exists(), reason="axe-core is not installed (test.sh installs it from npm)")
 def test_a_guide_card_has_no_accessibility_violation(browser: Any, server: LiveServer) -> None:
-    from tests.web.test_a11y import describe, violations
-
     page = page_walk.new_page(browser, width=375, height=812, bypass_csp=True)
     page_walk.lobby(page, server)
     page.click("#guide-taash")
     page.wait_for_selector(".guide-card")
-    found = violations(page)
-    assert not found, describe(found)
+    found = page_walk.violations(page)
+    assert not found, page_walk.describe(found)
     assert not page.errors
