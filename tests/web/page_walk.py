@@ -13,22 +13,31 @@ import json
 import shutil
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tests.web.helpers import LiveServer
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 SHOTS = Path(__file__).parent / "screenshots"
+#: The mark of a module of browser tests: they need Debian's chromium.
+NEEDS_CHROMIUM = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 #: Where test.sh installs axe-core from npm.
 AXE = ROOT / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
 #: The browser's own language setting for a page in each language (its navigator.languages and Accept-Language).
 BROWSER_LOCALES = {"en": "en-GB", "es": "es-ES", "hi": "hi-IN", "mr": "mr-IN", "gu": "gu-IN"}
 #: A match that ends after its first hand: quick to play to the end, so the match result shows too.
 ONE_HAND = {"preset": "mendikot", "target": 1}
+
+
+def serve(factory: pytest.TempPathFactory, name: str, **options: float | str) -> Iterator[LiveServer]:
+    """The body of a module's ``server`` fixture: the app on a fresh database named ``name``, with ``options``."""
+    with LiveServer(str(factory.mktemp(name) / f"{name}.sqlite3"), **options) as live:
+        yield live
 
 
 def new_page(browser: Any, *, lang: str = "en", width: int = 1280, height: int = 800, bypass_csp: bool = False) -> Any:
@@ -162,9 +171,9 @@ def play_until(
     raise fail(page, f"the table did not get there in time (waiting for {wanted}{said})")
 
 
-def finished_match(server: LiveServer, timeout: float = 90) -> tuple[str, int]:
-    """A match four bots played to its end, for the history and the replay."""
-    body = {"rules": ONE_HAND, "seats": [{"kind": "bot", "bot": "random"}] * 4}
+def finished_match(server: LiveServer, timeout: float = 90, **extra: Any) -> tuple[str, int]:
+    """A match four bots played to its end, for the history and the replay; ``extra``: more of the table's fields."""
+    body = {"rules": ONE_HAND, "seats": [{"kind": "bot", "bot": "random"}] * 4, **extra}
     table = server.post("/api/tables", body)["id"]
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

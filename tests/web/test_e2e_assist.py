@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,13 +22,12 @@ from tests.web.helpers import LiveServer  # noqa: E402
 #: The widths of the claim's screenshots (issue 38): a desktop, a common phone and the narrowest phone.
 WIDTHS = (1280, 375, 320)
 
-pytestmark = pytest.mark.skipif(not Path(page_walk.CHROMIUM).exists(), reason="Debian's chromium is not installed")
+pytestmark = page_walk.NEEDS_CHROMIUM
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(str(tmp_path_factory.mktemp("assist") / "assist.sqlite3"), bot_delay=0.02, hand_pause=0.3) as live:
-        yield live
+    yield from page_walk.serve(tmp_path_factory, "assist", bot_delay=0.02, hand_pause=0.3)
 
 
 def _table_with_bots(page: Any, server: LiveServer, preset: str = "mendikot") -> None:

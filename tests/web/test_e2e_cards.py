@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 from tests.web import page_walk  # noqa: E402
 from tests.web.helpers import LiveServer  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(page_walk.CHROMIUM).exists(), reason="Debian's chromium is not installed")
+pytestmark = page_walk.NEEDS_CHROMIUM
 
 #: Counts the page's animations on every frame, and keeps every message the page sends on its table socket.
 WATCH = """
@@ -53,9 +52,7 @@ STILL = "() => !document.getAnimations().some((a) => a.playState === 'running')"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = str(tmp_path_factory.mktemp("cards") / "cards.sqlite3")
-    with LiveServer(db, bot_delay=0.15, hand_pause=60) as live:
-        yield live
+    yield from page_walk.serve(tmp_path_factory, "cards", bot_delay=0.15, hand_pause=60)
 
 
 def _page(browser: Any, width: int = 1280, height: int = 800, reduced: bool = False, axe: bool = False) -> Any:

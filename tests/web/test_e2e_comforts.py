@@ -10,7 +10,6 @@ import contextlib
 import itertools
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +19,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 from tests.web import page_walk  # noqa: E402
 from tests.web.helpers import LiveServer  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(page_walk.CHROMIUM).exists(), reason="Debian's chromium is not installed")
+pytestmark = page_walk.NEEDS_CHROMIUM
 
 SHOTS = page_walk.SHOTS
 
@@ -37,9 +36,7 @@ SETTLED = "() => !document.getAnimations().some((a) => String(a.id).startsWith('
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     # bots think a little, so that there is a time to wait between turns
-    db = str(tmp_path_factory.mktemp("comforts") / "comforts.sqlite3")
-    with LiveServer(db, bot_delay=0.15, hand_pause=0.5, trick_pause=0.1) as live:
-        yield live
+    yield from page_walk.serve(tmp_path_factory, "comforts", bot_delay=0.15, hand_pause=0.5, trick_pause=0.1)
 
 
 def test_reading_the_hand_while_waiting_and_on_your_turn(browser: Any, server: LiveServer) -> None:

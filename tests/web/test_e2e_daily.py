@@ -5,7 +5,6 @@ with no sideways scrolling and no axe-core violation."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,15 +14,13 @@ pytest.importorskip("playwright.sync_api")
 from tests.web import page_walk
 from tests.web.helpers import LiveServer
 
-pytestmark = pytest.mark.skipif(not Path(page_walk.CHROMIUM).exists(), reason="Debian's chromium is not installed")
+pytestmark = page_walk.NEEDS_CHROMIUM
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = str(tmp_path_factory.mktemp("daily") / "daily.sqlite3")
     # one deal a day, quick bots (serve_for_tests' daily settings), short pauses
-    with LiveServer(db, bot_delay=0.02, hand_pause=60, trick_pause=0.05) as live:
-        yield live
+    yield from page_walk.serve(tmp_path_factory, "daily", bot_delay=0.02, hand_pause=60, trick_pause=0.05)
 
 
 def _play_the_daily_deal(page: Any, server: LiveServer, name: str) -> None:

@@ -12,25 +12,23 @@ import json
 import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
+from tests.web import page_walk  # noqa: E402
 from tests.web.helpers import LiveServer  # noqa: E402
-from tests.web.page_walk import CHROMIUM  # noqa: E402
 
-SHOTS = Path(__file__).parent / "screenshots"
+SHOTS = page_walk.SHOTS
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+pytestmark = page_walk.NEEDS_CHROMIUM
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(str(tmp_path_factory.mktemp("room") / "room.sqlite3"), bot_delay=0.02, hand_pause=0.5) as live:
-        yield live
+    yield from page_walk.serve(tmp_path_factory, "room", bot_delay=0.02, hand_pause=0.5)
 
 
 def _context(browser: Any, width: int = 1280, height: int = 800, lang: str = "en", **options: Any) -> Any:
