@@ -125,6 +125,17 @@ def fail(page: Any, why: str) -> AssertionError:
     return AssertionError(f"{why} (see screenshots/failure.png); the page shows:\n{shown(page)}")
 
 
+def until(condition: Callable[[], Any], timeout: float = 5.0, page: Any = None) -> None:
+    """Poll ``condition()`` until it holds; a failure says what ``page`` (when given) shows."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            if page is not None:
+                raise fail(page, "the condition was not met in time")
+            raise AssertionError("the condition was not met in time")
+        time.sleep(0.05)
+
+
 def play_until(
     page: Any,
     done: str | Callable[[], Any],

@@ -53,15 +53,6 @@ def _my_card_turn(page: Any, timeout: float = 30000) -> None:
     raise AssertionError("no card to play in time")
 
 
-def _until(page: Any, condition: Any, timeout: float = 30) -> None:
-    """Poll ``condition()`` (the page's CSP forbids the string scripts ``wait_for_function`` evaluates)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("the page never got there")
-        page.wait_for_timeout(50)
-
-
 def _toast(page: Any) -> str:
     return str(page.eval_on_selector("#toast", "box => box.textContent"))
 
@@ -81,7 +72,7 @@ def test_a_player_asks_for_a_hint_then_plays_the_hinted_card(browser: Any, serve
     hinted = page.get_attribute(".hand button.hinted", "data-action")
     assert hinted and hinted in _hand(page)
     page.click(".hand button.hinted")
-    _until(page, lambda: hinted not in _hand(page))
+    page_walk.until(lambda: hinted not in _hand(page), 30, page)
     assert hinted not in _hand(page)
     assert not page.errors
 
@@ -93,7 +84,7 @@ def test_a_player_takes_back_a_card_played_against_bots(browser: Any, server: Li
     before = _hand(page)
     played = page.get_attribute(".hand button.legal", "data-action")
     page.click(".hand button.legal")
-    _until(page, lambda: played not in _hand(page))
+    page_walk.until(lambda: played not in _hand(page), 30, page)
     page.wait_for_selector("#undo-button:not([disabled])")
     page.click("#undo-button")
     page.wait_for_selector(f'.hand button[data-action="{played}"]')
@@ -147,7 +138,7 @@ def test_a_claim_is_refused_by_the_other_team_and_reveals_no_card(browser: Any, 
         guest.wait_for_timeout(300)
         page_walk.check_screen(guest, width, f"claim-waiting-{width}")
     guest.click("#claim-refuse")
-    _until(host, lambda: "refused" in _toast(host))
+    page_walk.until(lambda: "refused" in _toast(host), 30, host)
     assert _toast(host) == "The claim was refused."
     # the notice is kept up for the screenshots (its timer hides it after 4.5 s)
     host.evaluate("async () => { const {app} = await import('/static/js/state.js'); clearTimeout(app.toastTimer); }")
@@ -178,7 +169,7 @@ def test_a_claim_the_solver_proves_ends_the_hand(browser: Any, server: LiveServe
             page.wait_for_timeout(60)
             continue
         page.click("#claim-tens")
-        _until(page, lambda: "refused" in _toast(page) or "accepted" in _toast(page))
+        page_walk.until(lambda: "refused" in _toast(page) or "accepted" in _toast(page), 30, page)
         if "accepted" in _toast(page):
             accepted += 1
         else:
