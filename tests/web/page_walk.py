@@ -68,9 +68,11 @@ def open_seat(page: Any, server: LiveServer, created: dict[str, Any], lang: str 
     page.wait_for_selector(".felt")
 
 
-def seated(browser: Any, server: LiveServer, width: int = 1280, rules: object = "pagat", lang: str = "en") -> Any:
-    """A person at seat 0 of a table with three bots, its page open from the seat link."""
-    page = new_page(browser, width=width, height=800 if width > 500 else 700, lang=lang)
+def seated(
+    browser: Any, server: LiveServer, width: int = 1280, rules: object = "pagat", lang: str = "en", axe: bool = False
+) -> Any:
+    """A person at seat 0 of a table with three bots, its page open from the seat link; ``axe``: past the CSP."""
+    page = new_page(browser, width=width, height=800 if width > 500 else 700, lang=lang, bypass_csp=axe)
     open_seat(page, server, create_table(server, rules), lang)
     return page
 
@@ -162,10 +164,11 @@ def play_until(
         if click is not None and not click():
             page.wait_for_timeout(30)
             continue
-        button = page.query_selector("#next-hand")  # a hand's result between hands: go on
+        # deals come from secret seeds: a match may end (a kot in one hand) before the moment sought; its result
+        # offers Rematch in the dialog and, once the dialog is closed, in the panel below the table
+        button = page.query_selector("#rematch, #match-summary button.primary")
         if button is None or not button.is_visible():
-            # deals come from secret seeds: a match may end (a kot in one hand) before the moment sought
-            button = page.query_selector("#rematch")
+            button = page.query_selector("#next-hand")  # a hand's result between hands: go on
         if button is None or not button.is_visible():
             button = page.query_selector(MOVE)
         elif found := done():  # the result dialog opened since the first look: it may be what is waited for
@@ -174,7 +177,9 @@ def play_until(
             try:
                 button.click(timeout=2000)
             except Exception as error:  # re-rendered under the click, or covered: look again, and tell of it at the end
-                misses, missed = misses + 1, str(error).strip().splitlines()[-1][:200]
+                lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+                why = [line for line in lines if "intercepts" in line or "not visible" in line or "detached" in line]
+                misses, missed = misses + 1, " / ".join(lines[:1] + why[-1:])[:300]
             page.wait_for_timeout(40)
         else:
             page.wait_for_timeout(30)

@@ -1,7 +1,7 @@
 """The table's comforts, as a player meets them in Debian's chromium: a hand you can read while you wait,
 the only legal card played for you (a setting), a phone's hand and felt, seats and teams counted from 1.
 
-Screenshots of the table mid-trick at 320, 375 and 1280 px are kept in tests/web/screenshots/.
+Screenshots of the table mid-trick at 320, 375 and 1280 px are kept in tests/web/screenshots/ (checked by axe).
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 def test_a_phone_shows_44_px_of_every_card_and_played_cards_cover_no_name(
     browser: Any, server: LiveServer, width: int
 ) -> None:
-    page = page_walk.seated(browser, server, width=width)
+    page = page_walk.seated(browser, server, width=width, axe=True)
     # mid-trick at the person's turn, with the cards of two seats or more on the felt
     page_walk.play_until(
         page,
@@ -142,8 +142,7 @@ def test_a_phone_shows_44_px_of_every_card_and_played_cards_cover_no_name(
     # where the cards lie, not where the deal or a card's flight to the trick happens to be (js/table/motion.js)
     page.wait_for_function(SETTLED, timeout=10000)
     boxes = page.evaluate(CARD_BOXES)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"table-mid-trick-{width}.png"), full_page=True)
+    page_walk.check_screen(page, width, f"table-mid-trick-{width}")  # no sideways scrolling, no axe violation
     assert boxes["scroll"] <= width, f"the page is {boxes['scroll']} px wide at {width} px"
     shown = [b - a for row in boxes["rows"] for a, b in itertools.pairwise(row)]
     assert shown and min(shown) >= 44, f"an overlapped card shows only {min(shown):.1f} px at {width} px"
