@@ -132,6 +132,7 @@ def test_a_claim_is_refused_by_the_other_team_and_reveals_no_card(browser: Any, 
     guest = guests[0]
     guest.wait_for_selector("#claim-accept")
     assert "claims every remaining trick" in guest.inner_text("#claim-box")
+    assert "You claim every remaining trick." in host.inner_text("#claim-box")  # not "You claims"
     assert guest.is_disabled("#undo-button") and guest.is_disabled("#hint-button")  # not while a claim waits
     for width in WIDTHS:  # the claim waiting for this player's answer, on a desktop and on phones
         guest.set_viewport_size({"width": width, "height": 900 if width > 500 else 700})
