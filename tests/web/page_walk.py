@@ -111,6 +111,11 @@ _SHOWN = """async () => {
 }"""
 
 
+#: The version of the table's state the page shows (null off a table).
+_VERSION = """async () => { const {app} = await import("/static/js/state.js");
+  return app.page && app.page.state ? app.page.state.version : null; }"""
+
+
 def shown(page: Any) -> str:
     """What the page shows now, in words for a failure's message (why a wait did not end)."""
     try:
@@ -169,13 +174,20 @@ def play_until(
         button = page.query_selector("#rematch, #match-summary button.primary")
         if button is None or not button.is_visible():
             button = page.query_selector("#next-hand")  # a hand's result between hands: go on
-        if button is None or not button.is_visible():
+        move = button is None or not button.is_visible()
+        if move:
             button = page.query_selector(MOVE)
         elif found := done():  # the result dialog opened since the first look: it may be what is waited for
             return found
         if button is not None:
             try:
+                before = page.evaluate(_VERSION) if move else None
                 button.click(timeout=2000)
+                # the page shows the turn until the server's answer comes: wait for it, or ``done`` could take the
+                # moment just played for a new one (a stale hand, a card short after the next key press)
+                answered = time.monotonic() + 3
+                while move and page.evaluate(_VERSION) == before and time.monotonic() < answered:
+                    page.wait_for_timeout(20)
             except Exception as error:  # re-rendered under the click, or covered: look again, and tell of it at the end
                 lines = [line.strip() for line in str(error).splitlines() if line.strip()]
                 why = [line for line in lines if "intercepts" in line or "not visible" in line or "detached" in line]
