@@ -27,14 +27,6 @@ pytestmark = [
     pytest.mark.skipif(not page_walk.AXE.exists(), reason="axe-core is not installed (test.sh installs it from npm)"),
 ]
 
-#: axe's own report of one violation, trimmed to what a person fixing it needs.
-_RUN_AXE = """async () => {
-  const result = await axe.run(document, {resultTypes: ["violations"]});
-  return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 5).map((n) => ({target: n.target.join(" "), html: n.html.slice(0, 160),
-      summary: (n.failureSummary || "").split("\\n").slice(0, 3).join(" | ")}))}));
-}"""
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
@@ -46,21 +38,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 @pytest.fixture(scope="module")
 def finished(server: LiveServer) -> tuple[str, int]:
     return page_walk.finished_match(server)
-
-
-def violations(page: Any) -> list[dict[str, Any]]:
-    """Run axe on the page as it is now."""
-    page.add_script_tag(path=str(page_walk.AXE))
-    found: list[dict[str, Any]] = page.evaluate(_RUN_AXE)
-    return found
-
-
-def describe(found: list[dict[str, Any]]) -> str:
-    lines = []
-    for violation in found:
-        lines.append(f"{violation['id']} ({violation['impact']}): {violation['help']}")
-        lines += [f"    {node['target']}: {node['html']}  [{node['summary']}]" for node in violation["nodes"]]
-    return "\n".join(lines)
 
 
 SCREENS: dict[str, Callable[[Any, LiveServer, tuple[str, int], str], object]] = {
@@ -86,11 +63,11 @@ def test_no_accessibility_violation(
     try:
         SCREENS[screen](page, server, finished, lang)
         assert page.evaluate("document.documentElement.lang") == lang  # screen readers pick the voice by it
-        found = violations(page)
+        found = page_walk.violations(page)
         if found:
             page_walk.SHOTS.mkdir(exist_ok=True)
             page.screenshot(path=str(page_walk.SHOTS / "failure.png"), full_page=True)
-        assert not found, f"axe on the {screen} in {lang} at {width} px:\n{describe(found)}"
+        assert not found, f"axe on the {screen} in {lang} at {width} px:\n{page_walk.describe(found)}"
         assert not page.errors, page.errors
     finally:
         page.context.close()

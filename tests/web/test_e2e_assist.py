@@ -1,8 +1,9 @@
 """End-to-end, in Debian's chromium: a player asks for a hint and plays the hinted card, takes back a card against
 bots, and claims the rest of the hand (a claim the solver proves, one the other team refuses).
 
-Screenshots of a claim waiting for the other team's answer, and of a hint that says why, are saved in
-tests/web/screenshots/ (375 and 1280 px).
+Screenshots of a claim waiting for the other team's answer, and of its refusal as the claimer is told it, are kept in
+tests/web/screenshots/ (claim-*.png, at 320, 375 and 1280 px), each with no sideways scrolling and no axe violation;
+so is a hint that says why (hint-reasons-*.png, 375 and 1280 px).
 """
 
 from __future__ import annotations
@@ -11,36 +12,27 @@ import contextlib
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
+from tests.web import page_walk  # noqa: E402
 from tests.web.helpers import LiveServer  # noqa: E402
-from tests.web.page_walk import CHROMIUM  # noqa: E402
 
 from dehla.play.reasons import REASON_TEMPLATES  # noqa: E402
 
-SHOTS = Path(__file__).parent / "screenshots"
+SHOTS = page_walk.SHOTS
+#: The widths of the claim's screenshots (issue 38): a desktop, a common phone and the narrowest phone.
+WIDTHS = (1280, 375, 320)
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+pytestmark = page_walk.NEEDS_CHROMIUM
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(str(tmp_path_factory.mktemp("assist") / "assist.sqlite3"), bot_delay=0.02, hand_pause=0.3) as live:
-        yield live
-
-
-def _page(browser: Any, width: int = 1280) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale="en")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    return page
+    yield from page_walk.serve(tmp_path_factory, "assist", bot_delay=0.02, hand_pause=0.3)
 
 
 def _table_with_bots(page: Any, server: LiveServer, preset: str = "mendikot") -> None:
@@ -66,15 +58,6 @@ def _my_card_turn(page: Any, timeout: float = 30000) -> None:
     raise AssertionError("no card to play in time")
 
 
-def _until(page: Any, condition: Any, timeout: float = 30) -> None:
-    """Poll ``condition()`` (the page's CSP forbids the string scripts ``wait_for_function`` evaluates)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("the page never got there")
-        page.wait_for_timeout(50)
-
-
 def _toast(page: Any) -> str:
     return str(page.eval_on_selector("#toast", "box => box.textContent"))
 
@@ -84,7 +67,7 @@ def _hand(page: Any) -> list[str]:
 
 
 def test_a_player_asks_for_a_hint_then_plays_the_hinted_card(browser: Any, server: LiveServer) -> None:
-    page = _page(browser)
+    page = page_walk.new_page(browser, height=900)
     _table_with_bots(page, server)
     _my_card_turn(page)
     page.keyboard.press("h")  # the key asks as the button does
@@ -94,7 +77,7 @@ def test_a_player_asks_for_a_hint_then_plays_the_hinted_card(browser: Any, serve
     hinted = page.get_attribute(".hand button.hinted", "data-action")
     assert hinted and hinted in _hand(page)
     page.click(".hand button.hinted")
-    _until(page, lambda: hinted not in _hand(page))
+    page_walk.until(lambda: hinted not in _hand(page), 30, page)
     assert hinted not in _hand(page)
     assert not page.errors
 
@@ -109,7 +92,7 @@ def _is_reason(line: str) -> bool:
 
 
 def test_a_player_asks_for_hints_until_one_says_why_in_words(browser: Any, server: LiveServer) -> None:
-    page = _page(browser)
+    page = page_walk.new_page(browser, height=900)
     _table_with_bots(page, server)
     for _ in range(13):  # a hand of mendikot: some hint of it says what its card does (trumps, wins, throws away)
         _my_card_turn(page)
@@ -121,7 +104,7 @@ def test_a_player_asks_for_hints_until_one_says_why_in_words(browser: Any, serve
             break
         hinted = page.get_attribute(".hand button.hinted", "data-action")
         page.click(".hand button.hinted")
-        _until(page, lambda hinted=hinted: hinted not in _hand(page))
+        page_walk.until(lambda hinted=hinted: hinted not in _hand(page), 30, page)
     else:
         raise AssertionError("no hint of a whole hand gave a reason")
     page.screenshot(path=str(SHOTS / "hint-reasons-desktop.png"))
@@ -134,13 +117,13 @@ def test_a_player_asks_for_hints_until_one_says_why_in_words(browser: Any, serve
 
 
 def test_a_player_takes_back_a_card_played_against_bots(browser: Any, server: LiveServer) -> None:
-    page = _page(browser)
+    page = page_walk.new_page(browser, height=900)
     _table_with_bots(page, server)
     _my_card_turn(page)
     before = _hand(page)
     played = page.get_attribute(".hand button.legal", "data-action")
     page.click(".hand button.legal")
-    _until(page, lambda: played not in _hand(page))
+    page_walk.until(lambda: played not in _hand(page), 30, page)
     page.wait_for_selector("#undo-button:not([disabled])")
     page.click("#undo-button")
     page.wait_for_selector(f'.hand button[data-action="{played}"]')
@@ -167,7 +150,7 @@ def _play_to_my_turn(pages: list[Any], mine: Any, timeout: float = 60) -> None:
 
 
 def test_a_claim_is_refused_by_the_other_team_and_reveals_no_card(browser: Any, server: LiveServer) -> None:
-    host = _page(browser)
+    host = page_walk.new_page(browser, height=900, bypass_csp=True)  # axe is injected past the page's CSP
     host.goto(server.url + "/")
     host.fill("#player-name", "Bela")
     host.select_option("#preset", "mendikot")
@@ -178,7 +161,7 @@ def test_a_claim_is_refused_by_the_other_team_and_reveals_no_card(browser: Any, 
     links = [box.input_value() for box in host.query_selector_all("input.invite")]
     guests = []
     for link in links:
-        guest = _page(browser)
+        guest = page_walk.new_page(browser, height=900, bypass_csp=True)
         guest.goto(link)
         guests.append(guest)
     for page in [host, *guests]:
@@ -188,22 +171,27 @@ def test_a_claim_is_refused_by_the_other_team_and_reveals_no_card(browser: Any, 
     guest = guests[0]
     guest.wait_for_selector("#claim-accept")
     assert "claims every remaining trick" in guest.inner_text("#claim-box")
+    assert "You claim every remaining trick." in host.inner_text("#claim-box")  # not "You claims"
     assert guest.is_disabled("#undo-button") and guest.is_disabled("#hint-button")  # not while a claim waits
-    SHOTS.mkdir(exist_ok=True)
-    guest.screenshot(path=str(SHOTS / "claim-desktop.png"))
-    guest.set_viewport_size({"width": 375, "height": 812})
-    guest.wait_for_timeout(300)
-    assert guest.evaluate("document.documentElement.scrollWidth") <= 375
-    guest.screenshot(path=str(SHOTS / "claim-phone.png"), full_page=True)
+    for width in WIDTHS:  # the claim waiting for this player's answer, on a desktop and on phones
+        guest.set_viewport_size({"width": width, "height": 900 if width > 500 else 700})
+        guest.wait_for_timeout(300)
+        page_walk.check_screen(guest, width, f"claim-waiting-{width}")
     guest.click("#claim-refuse")
-    _until(host, lambda: "refused" in _toast(host))
+    page_walk.until(lambda: "refused" in _toast(host), 30, host)
     assert _toast(host) == "The claim was refused."
+    # the notice is kept up for the screenshots (its timer hides it after 4.5 s)
+    host.evaluate("async () => { const {app} = await import('/static/js/state.js'); clearTimeout(app.toastTimer); }")
+    for width in WIDTHS:
+        host.set_viewport_size({"width": width, "height": 900 if width > 500 else 700})
+        host.wait_for_timeout(300)
+        page_walk.check_screen(host, width, f"claim-refused-{width}")
     assert not host.query_selector("#claim-box") and host.query_selector(".hand button.legal")
     assert not host.errors and not any(page.errors for page in guests)
 
 
 def test_a_claim_the_solver_proves_ends_the_hand(browser: Any, server: LiveServer) -> None:
-    page = _page(browser)
+    page = page_walk.new_page(browser, height=900)
     _table_with_bots(page, server)
     deadline = time.monotonic() + 240
     accepted = refused = 0
@@ -221,7 +209,7 @@ def test_a_claim_the_solver_proves_ends_the_hand(browser: Any, server: LiveServe
             page.wait_for_timeout(60)
             continue
         page.click("#claim-tens")
-        _until(page, lambda: "refused" in _toast(page) or "accepted" in _toast(page))
+        page_walk.until(lambda: "refused" in _toast(page) or "accepted" in _toast(page), 30, page)
         if "accepted" in _toast(page):
             accepted += 1
         else:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 from tests.web import page_walk  # noqa: E402
 from tests.web.helpers import LiveServer  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not Path(page_walk.CHROMIUM).exists(), reason="Debian's chromium is not installed")
+pytestmark = page_walk.NEEDS_CHROMIUM
 
 #: Counts the page's animations on every frame, and keeps every message the page sends on its table socket.
 WATCH = """
@@ -53,16 +52,16 @@ STILL = "() => !document.getAnimations().some((a) => a.playState === 'running')"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    db = str(tmp_path_factory.mktemp("cards") / "cards.sqlite3")
-    with LiveServer(db, bot_delay=0.15, hand_pause=60) as live:
-        yield live
+    yield from page_walk.serve(tmp_path_factory, "cards", bot_delay=0.15, hand_pause=60)
 
 
-def _page(browser: Any, width: int = 1280, height: int = 800, reduced: bool = False) -> Any:
+def _page(browser: Any, width: int = 1280, height: int = 800, reduced: bool = False, axe: bool = False) -> Any:
+    """A page that watches its motions; ``axe``: past the page's CSP, so that axe-core can be injected."""
     context = browser.new_context(
         viewport={"width": width, "height": height},
         locale="en-GB",
         reduced_motion="reduce" if reduced else "no-preference",
+        bypass_csp=axe,
     )
     context.add_init_script(WATCH)
     page = context.new_page()
@@ -282,16 +281,13 @@ def test_a_card_played_while_cards_move_is_sent_at_once(browser: Any, server: Li
 @pytest.mark.parametrize("width", [320, 375, 1280])
 def test_screenshots_of_a_trick_in_play_and_a_finished_trick(browser: Any, server: LiveServer, width: int) -> None:
     height = 800 if width > 600 else 720
-    page = _page(browser, width=width, height=height)
+    page = _page(browser, width=width, height=height, axe=True)
     _table(page, server, rules="pagat", trick_pause=5)
     _play_until(page, MID_TRICK)
     page.wait_for_function(STILL)
-    page_walk.SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(page_walk.SHOTS / f"cards-mid-trick-{width}.png"))
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page_walk.check_screen(page, width, f"cards-mid-trick-{width}")  # no sideways scrolling, no axe violation
     _play_until(page, "() => !!document.querySelector('.felt.trick-done')")
     page.wait_for_function(STILL)
-    page.screenshot(path=str(page_walk.SHOTS / f"cards-finished-trick-{width}.png"))
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page_walk.check_screen(page, width, f"cards-finished-trick-{width}")
     assert not page.errors
     page.context.close()

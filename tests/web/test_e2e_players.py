@@ -8,45 +8,34 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("playwright.sync_api")
 
+from tests.web import page_walk
 from tests.web.helpers import LiveServer
-from tests.web.page_walk import CHROMIUM
 
-SHOTS = Path(__file__).parent / "screenshots"
+SHOTS = page_walk.SHOTS
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+pytestmark = page_walk.NEEDS_CHROMIUM
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(
-        str(tmp_path_factory.mktemp("players") / "players.sqlite3"), bot_delay=0.05, hand_pause=0.5
-    ) as live:
-        yield live
-
-
-def _page(browser: Any) -> Any:
-    page = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en").new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    return page
+    yield from page_walk.serve(tmp_path_factory, "players", bot_delay=0.05, hand_pause=0.5)
 
 
 def test_play_now_makes_a_table_only_its_player_sees(browser: Any, server: LiveServer) -> None:
-    player = _page(browser)
+    player = page_walk.new_page(browser)
     player.goto(server.url + "/")
     assert "Only you see this game" in player.inner_text("#quick-private")
     player.click("#quick-play")
     player.wait_for_selector(".felt")
     table = player.url.rsplit("/t/", 1)[1].split("#")[0]
     assert table not in {item["id"] for item in server.get("/api/tables")["tables"]}  # not in the lobby
-    stranger = _page(browser)
+    stranger = page_walk.new_page(browser)
     stranger.goto(f"{server.url}/t/{table}")
     stranger.wait_for_selector("text=Watching this table needs a watch link from its host", timeout=10_000)
     assert not stranger.query_selector(".hand button")
@@ -56,7 +45,7 @@ def test_play_now_makes_a_table_only_its_player_sees(browser: Any, server: LiveS
 def test_an_invite_link_seats_only_the_first_player_and_the_host_hears_of_a_second(
     browser: Any, server: LiveServer
 ) -> None:
-    host = _page(browser)
+    host = page_walk.new_page(browser)
     host.goto(server.url + "/")  # the host's browser has its identity before it makes the table
     created = host.evaluate("""async () => {
       const answer = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
@@ -67,10 +56,10 @@ def test_an_invite_link_seats_only_the_first_player_and_the_host_hears_of_a_seco
     link = f"{server.url}/t/{created['id']}#seat=1&token={created['invites'][0]['token']}"
     host.goto(f"{server.url}/t/{created['id']}#seat=0&token={created['token']}")
     host.wait_for_selector(".felt, #start-now")
-    friend = _page(browser)
+    friend = page_walk.new_page(browser)
     friend.goto(link)
     friend.wait_for_selector(".hand button", timeout=15_000)
-    stranger = _page(browser)
+    stranger = page_walk.new_page(browser)
     stranger.goto(link)
     stranger.wait_for_selector("text=belongs to the person who opened its invite link first", timeout=10_000)
     assert not stranger.query_selector(".hand button")
@@ -84,7 +73,7 @@ def test_an_invite_link_seats_only_the_first_player_and_the_host_hears_of_a_seco
 
 
 def test_four_people_finding_a_game_sit_at_one_table(browser: Any, server: LiveServer) -> None:
-    pages = [_page(browser) for _ in range(4)]
+    pages = [page_walk.new_page(browser) for _ in range(4)]
     for number, page in enumerate(pages):
         page.goto(server.url + "/")
         page.fill("#player-name", f"Finder {number}")
@@ -124,7 +113,7 @@ def _authenticator(page: Any) -> tuple[Any, str]:
 
 def test_a_passkey_keeps_the_player_and_signs_in_on_a_second_device(browser: Any, server: LiveServer) -> None:
     site = server.url.replace("127.0.0.1", "localhost")  # a relying party is a host name, never an address
-    first = _page(browser)
+    first = page_walk.new_page(browser)
     cdp, authenticator = _authenticator(first)
     first.goto(site + "/")
     first.evaluate("""() => fetch("/api/me", {method: "POST", headers: {"Content-Type": "application/json"},
@@ -135,7 +124,7 @@ def test_a_passkey_keeps_the_player_and_signs_in_on_a_second_device(browser: Any
     credentials = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
     assert len(credentials) == 1 and credentials[0]["isResidentCredential"]
     # another device: its own authenticator, holding the same passkey (as a synced passkey would be)
-    second = _page(browser)
+    second = page_walk.new_page(browser)
     other, other_authenticator = _authenticator(second)
     other.send("WebAuthn.addCredential", {"authenticatorId": other_authenticator, "credential": credentials[0]})
     second.goto(site + "/")
@@ -153,7 +142,7 @@ def test_a_rated_match_between_four_browsers_rates_them_as_openskill_does(browse
 
     from dehla.record import replay
 
-    pages = [_page(browser) for _ in range(4)]
+    pages = [page_walk.new_page(browser) for _ in range(4)]
     for page in pages:
         page.goto(server.url + "/")
     created = pages[0].evaluate("""async () => (await fetch("/api/tables", {method: "POST",
@@ -195,7 +184,7 @@ def test_a_rated_match_between_four_browsers_rates_them_as_openskill_does(browse
 
 
 def test_a_private_tables_finished_match_is_not_shown_to_a_stranger(browser: Any, server: LiveServer) -> None:
-    host = _page(browser)
+    host = page_walk.new_page(browser)
     host.goto(server.url + "/")
     created = host.evaluate("""async () => (await fetch("/api/tables", {method: "POST",
       headers: {"Content-Type": "application/json"}, body: JSON.stringify({rules: {preset: "taash", target: 30},
@@ -208,7 +197,7 @@ def test_a_private_tables_finished_match_is_not_shown_to_a_stranger(browser: Any
         time.sleep(0.5)
     host.goto(server.url + "/history")
     host.wait_for_selector(f"a[href='/replay/{created['id']}/1']")  # the host sees it
-    stranger = _page(browser)
+    stranger = page_walk.new_page(browser)
     stranger.goto(server.url + "/history")
     stranger.wait_for_selector("text=No finished matches yet.")
     stranger.goto(f"{server.url}/replay/{created['id']}/1")
@@ -220,7 +209,7 @@ def test_a_private_tables_finished_match_is_not_shown_to_a_stranger(browser: Any
 
 
 def test_thirty_analyses_at_once_from_one_page_are_refused_past_the_limit(browser: Any, server: LiveServer) -> None:
-    page = _page(browser)
+    page = page_walk.new_page(browser)
     page.goto(server.url + "/")
     created = page.evaluate("""async () => (await fetch("/api/tables", {method: "POST",
       headers: {"Content-Type": "application/json"}, body: JSON.stringify({rules: {preset: "taash", target: 200},

@@ -12,25 +12,23 @@ import json
 import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
+from tests.web import page_walk  # noqa: E402
 from tests.web.helpers import LiveServer  # noqa: E402
-from tests.web.page_walk import CHROMIUM  # noqa: E402
 
-SHOTS = Path(__file__).parent / "screenshots"
+SHOTS = page_walk.SHOTS
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+pytestmark = page_walk.NEEDS_CHROMIUM
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(str(tmp_path_factory.mktemp("room") / "room.sqlite3"), bot_delay=0.02, hand_pause=0.5) as live:
-        yield live
+    yield from page_walk.serve(tmp_path_factory, "room", bot_delay=0.02, hand_pause=0.5)
 
 
 def _context(browser: Any, width: int = 1280, height: int = 800, lang: str = "en", **options: Any) -> Any:
@@ -91,15 +89,6 @@ def _play_until(page: Any, selector: str, timeout: float = 60, skip: bool = Fals
     raise AssertionError(f"{selector} did not appear (see screenshots/failure.png)")
 
 
-def _until(condition: Any, timeout: float = 5.0) -> None:
-    """Poll ``condition`` (the page's CSP forbids the string evaluation that wait_for_function uses)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("the condition was not met in time")
-        time.sleep(0.05)
-
-
 def _sweeping(page: Any) -> bool:
     """Whether a finished trick's cards are still on their way (the sweep's animations are finite)."""
     return bool(
@@ -127,7 +116,7 @@ def test_the_finished_trick_stays_with_its_winner_then_goes(browser: Any, server
     _play_until(page, ".trick-result")
     # when we won the trick, the loop may have led the next one as the banner came, which sweeps it away
     # (a key during a sweep is not kept): the bots' next trick is then the one on display
-    _until(lambda: not _sweeping(page))
+    page_walk.until(lambda: not _sweeping(page))
     page.wait_for_selector(".trick-result")
     text = page.inner_text(".trick-result")
     assert "Won by" in text or "You win the trick" in text
@@ -144,7 +133,7 @@ def test_the_finished_trick_stays_with_its_winner_then_goes(browser: Any, server
     page.wait_for_selector(".trick-result", state="detached", timeout=4000)
     assert time.monotonic() - skipped < 4  # well before the 5 s pause would end
     page.wait_for_selector(".hand button.legal", timeout=15000)
-    _until(lambda: page.title().startswith("●"))  # the tab says when it is your turn
+    page_walk.until(lambda: page.title().startswith("●"))  # the tab says when it is your turn
     assert not page.errors and not page.csp
 
 
@@ -411,14 +400,14 @@ def test_the_host_replaces_a_seat_and_sees_the_links(browser: Any, server: LiveS
     first = page.input_value("#invite-1")
     page.click("#host-controls summary")
     page.click("[data-host-invite='1']")
-    _until(lambda: page.query_selector("#invite-1") and page.input_value("#invite-1") != first)
+    page_walk.until(lambda: page.query_selector("#invite-1") and page.input_value("#invite-1") != first)
     page.click("[data-host-bot='1']")
-    _until(lambda: not page.query_selector("#invite-1"))
+    page_walk.until(lambda: not page.query_selector("#invite-1"))
     assert "watch" in page.input_value("#watch-link")
     table = page.url.rsplit("/", 1)[1]
     assert table not in {item["id"] for item in server.get("/api/tables")["tables"]}
     page.click("#host-listed")  # the host opens the table to anyone: the lobby lists it
-    _until(lambda: table in {item["id"] for item in server.get("/api/tables")["tables"]})
+    page_walk.until(lambda: table in {item["id"] for item in server.get("/api/tables")["tables"]})
     assert not page.errors and not page.csp
 
 

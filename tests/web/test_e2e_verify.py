@@ -4,12 +4,9 @@ and both refuse a record whose deal was altered."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import time
-import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,50 +15,41 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 from tests.test_fairdeal import VECTORS  # noqa: E402
+from tests.web import page_walk  # noqa: E402
 from tests.web.helpers import LiveServer  # noqa: E402
-from tests.web.page_walk import CHROMIUM  # noqa: E402
 
 from dehla.cli.main import main  # noqa: E402
 
-SHOTS = Path(__file__).parent / "screenshots"
+SHOTS = page_walk.SHOTS
+#: The ``verify`` fixture: ``dehla verify`` on a record, its status and output.
+Verify = Callable[[dict[str, Any]], tuple[int, str]]
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+pytestmark = page_walk.NEEDS_CHROMIUM
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(str(tmp_path_factory.mktemp("verify") / "verify.sqlite3"), bot_delay=0.02, hand_pause=0.5) as live:
-        yield live
+    yield from page_walk.serve(tmp_path_factory, "verify", bot_delay=0.02, hand_pause=0.5)
 
 
 @pytest.fixture(scope="module")
 def finished(server: LiveServer) -> tuple[str, dict[str, Any]]:
     """A match of four bots played to its end: the table and its kept record."""
-    body = json.dumps(
-        {
-            "rules": {"preset": "mendikot", "target": 1},
-            "trick_pause": 0,
-            "seats": [{"kind": "bot", "bot": "random"}] * 4,
-        }
-    ).encode()
-    request = urllib.request.Request(server.url + "/api/tables", body, {"Content-Type": "application/json"})
-    table = json.loads(urllib.request.urlopen(request, timeout=10).read())["id"]
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if json.loads(urllib.request.urlopen(server.url + "/api/history", timeout=10).read())["matches"]:
-            break
-        time.sleep(0.2)
-    record = json.loads(urllib.request.urlopen(f"{server.url}/api/history/{table}/1/record", timeout=10).read())
-    return table, record
+    table, match_no = page_walk.finished_match(server, 60, trick_pause=0)
+    return table, server.get(f"/api/history/{table}/{match_no}/record")
 
 
-def _page(browser: Any, width: int = 1100) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale="en")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    return page
+@pytest.fixture
+def verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Verify:
+    """``dehla verify`` on a record written to a file: its exit status and what it printed."""
+
+    def run(record: dict[str, Any]) -> tuple[int, str]:
+        path = tmp_path / "record.json"
+        path.write_text(json.dumps(record))
+        status = main(["verify", str(path)])
+        return status, capsys.readouterr().out
+
+    return run
 
 
 def _swapped(record: dict[str, Any]) -> tuple[dict[str, Any], str, str]:
@@ -74,32 +62,17 @@ def _swapped(record: dict[str, Any]) -> tuple[dict[str, Any], str, str]:
     return altered, first[3], second[8]
 
 
-def _verify(tmp_path: Path, record: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    path = tmp_path / "record.json"
-    path.write_text(json.dumps(record))
-    status = main(["verify", str(path)])
-    return status, capsys.readouterr().out
-
-
 def test_a_player_sees_the_commitment_while_playing_and_the_seed_when_the_hand_is_over(
     browser: Any, server: LiveServer
 ) -> None:
-    page = _page(browser)
+    page = page_walk.new_page(browser, width=1100, height=900)
     page.goto(server.url + "/")
     page.fill("#player-name", "Asha")
     page.click("#quick-play")
     page.wait_for_selector("#deal-commitment")
     commitment = page.get_attribute("#deal-commitment", "data-commitment")
     assert commitment and len(commitment) == 64 and commitment[:12] in page.inner_text(".table-head")
-    deadline = time.monotonic() + 90
-    while not page.query_selector("#hand-summary") and time.monotonic() < deadline:
-        for selector in (".call-row button", ".hand button.legal"):
-            button = page.query_selector(selector)
-            if button is not None:
-                with contextlib.suppress(playwright_api.Error):  # re-rendered under the click: look again
-                    button.click(timeout=2000)
-                break
-        page.wait_for_timeout(50)
+    page_walk.play_until(page, "#hand-summary")
     page.wait_for_selector("#hand-summary #revealed-seed")
     page.click("#revealed-seed summary")
     seed = page.inner_text("#revealed-seed code").strip()
@@ -114,14 +87,10 @@ def test_a_player_sees_the_commitment_while_playing_and_the_seed_when_the_hand_i
 
 
 def test_a_finished_hands_deal_is_checked_by_the_button_and_by_dehla_verify(
-    browser: Any,
-    server: LiveServer,
-    finished: tuple[str, dict[str, Any]],
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    browser: Any, server: LiveServer, finished: tuple[str, dict[str, Any]], verify: Verify
 ) -> None:
     table, record = finished
-    page = _page(browser, width=375)
+    page = page_walk.new_page(browser, width=375, height=900)
     page.goto(f"{server.url}/replay/{table}/1")
     page.wait_for_selector("#check-deal")
     assert record["hands"][0]["seed"] in page.inner_text("#deal-check")
@@ -133,20 +102,16 @@ def test_a_finished_hands_deal_is_checked_by_the_button_and_by_dehla_verify(
     SHOTS.mkdir(exist_ok=True)
     page.locator("#deal-check").screenshot(path=str(SHOTS / "replay-deal-check-phone.png"))
     assert not page.errors
-    status, out = _verify(tmp_path, record, capsys)
+    status, out = verify(record)
     assert status == 0 and "hand 0: the deal follows from the revealed seed" in out
 
 
 def test_an_altered_deal_is_refused_by_the_button_and_by_dehla_verify(
-    browser: Any,
-    server: LiveServer,
-    finished: tuple[str, dict[str, Any]],
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    browser: Any, server: LiveServer, finished: tuple[str, dict[str, Any]], verify: Verify
 ) -> None:
     table, record = finished
     altered, moved_to_0, moved_to_2 = _swapped(record)
-    page = _page(browser)
+    page = page_walk.new_page(browser, width=1100, height=900)
 
     def serve_altered(route: Any) -> None:
         response = route.fetch()
@@ -166,7 +131,7 @@ def test_an_altered_deal_is_refused_by_the_button_and_by_dehla_verify(
     assert f"{names[2]} holds {_short(moved_to_2)}" in said
     page.screenshot(path=str(SHOTS / "replay-deal-refused.png"), full_page=True)
     assert not page.errors
-    status, out = _verify(tmp_path, altered, capsys)
+    status, out = verify(altered)
     assert status == 1 and f"hand 0: MISMATCH: seat 0 holds {moved_to_0}, which the seed does not deal it" in out
 
 
@@ -177,7 +142,7 @@ def _short(card: str) -> str:
 
 def test_the_pages_derivation_deals_the_fixed_vectors(browser: Any, server: LiveServer) -> None:
     """The browser's own derivation (js/verify.js, Web Crypto) against the vectors the engine is held to."""
-    page = _page(browser)
+    page = page_walk.new_page(browser, width=1100, height=900)
     page.goto(server.url + "/")
     page.wait_for_selector("#quick-play")
     for seed, preset, hand, cards, drawn in VECTORS:

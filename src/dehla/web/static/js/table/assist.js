@@ -83,8 +83,10 @@ export class AssistPanel {
     const claim = table.claim;
     if (claim) {
       const who = seatName(table, claim.seat, state.seat);
-      const text = claim.what === "tens" ? t("{who} claims every remaining ten.", {who})
-        : t("{who} claims every remaining trick.", {who});
+      const mine = claim.seat === state.seat;   // "You claim ...", never "You claims ..."
+      const text = claim.what === "tens"
+        ? (mine ? t("You claim every remaining ten.") : t("{who} claims every remaining ten.", {who}))
+        : (mine ? t("You claim every remaining trick.") : t("{who} claims every remaining trick.", {who}));
       const row = h("div", {class: "claim-box", id: "claim-box", role: "status"}, h("p", {}, text));
       if (claim.waiting.includes(state.seat)) {
         row.append(h("div", {class: "claim-answer"},
