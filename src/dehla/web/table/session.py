@@ -53,6 +53,7 @@ from dehla.web.log import (
     action_entry,
     deal_entry,
     match_entry,
+    seal_entry,
     seat_entry,
     upgrade_entry,
 )
@@ -236,6 +237,8 @@ class TableSession:
     blocking: dict[Listener, frozenset[str]] = field(default_factory=dict)
     #: The seed of each hand of the match in play (secret until its hand is over; ``None`` for an old deal).
     seeds: list[bytes | None] = field(default_factory=list)
+    #: The next hand's number and seed, drawn when the hand before it ended (its commitment shown before the deal).
+    next_seed: tuple[int, bytes] | None = None
     #: Tasks of the session's own (kept until done: the loop holds tasks only weakly).
     background: set[asyncio.Future[None]] = field(default_factory=set)
     #: A table that plays one given deal and ends after it (the daily duplicate's), or ``None``: random deals.
@@ -496,16 +499,26 @@ class TableSession:
 
     async def commit(self, seat: int, action: Action, by: str, lease: bool = False) -> None:
         await self.step(action_entry(seat, action, by), lease)
-        self.broadcast()
         match = self.match
+        if match is not None and match.is_chance and match.results and not match.is_over and self.fixed is None:
+            # the hand is over: the next hand's seed is drawn now, so that its commitment is shown before its deal
+            await self.step(seal_entry(match.hand_number, self.context.new_seed()), lease)
+        self.broadcast()
         if match is not None and (match.is_over or (self.fixed is not None and match.results)):
             await self.finish()
 
     async def deal(self, lease: bool = False) -> None:
         match = self.match
         assert match is not None and match.is_chance
-        # a secret seed, committed to now and revealed after the hand; a fixed deal's (the daily's) is its own
-        seed = self.context.new_seed() if self.fixed is None else self.fixed.seed
+        # a secret seed, committed to before the deal (sealed when the hand before ended, or now) and revealed
+        # after the hand; a fixed deal's (the daily's) is its own
+        sealed = self.next_seed
+        if self.fixed is not None:
+            seed = self.fixed.seed
+        elif sealed is not None and sealed[0] == match.hand_number:
+            seed = sealed[1]
+        else:
+            seed = self.context.new_seed()
         await self.step(deal_entry(deal_from_seed(self.rules, seed, match.hand_number), seed), lease)
         self.broadcast()
 
