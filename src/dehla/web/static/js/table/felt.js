@@ -221,6 +221,7 @@ export class Felt {
     }
     felt.append(this.centre(state, obs, finished));
     for (const pile of this.piles(state, obs, finished)) felt.append(pile);
+    this.placePiles();
     this.keepNamesClear();
     if (finished) {
       const {won, collect, collectShort} = this.words(finished);
@@ -240,6 +241,24 @@ export class Felt {
       felt.append(h("div", {class: "trick-result last"}, t("Last trick, won by {name}", {name: this.name(last.winner)})));
     }
     this.page.motion.felt(felt, state);   // backs for hidden hands; cards just played travel in (motion.js)
+  }
+
+  /** Each pile just off its seat's name box (below a side seat, beside the others), inside the felt. */
+  placePiles() {
+    const area = this.box.getBoundingClientRect();
+    for (const pile of this.box.querySelectorAll(".won-pile")) {
+      const seat = this.box.querySelector('.seat[data-seat="' + pile.dataset.seat + '"]');
+      if (!seat) continue;
+      const r = seat.getBoundingClientRect(), p = pile.getBoundingClientRect();
+      const side = pile.dataset.side === "1";
+      let x = side ? r.left + r.width / 2 : r.right + 4 + p.width / 2;
+      let y = side ? r.bottom + 3 + p.height / 2 : r.top + r.height / 2;
+      if (!side && x + p.width / 2 > area.right - 2) x = r.left - 4 - p.width / 2;   // no room on the right: the left
+      if (side && y + p.height / 2 > area.bottom - 2) y = r.top - 3 - p.height / 2;
+      x = Math.min(Math.max(x, area.left + 2 + p.width / 2), area.right - 2 - p.width / 2);
+      pile.style.setProperty("left", (x - area.left - this.box.clientLeft) + "px");
+      pile.style.setProperty("top", (y - area.top - this.box.clientTop) + "px");
+    }
   }
 
   /** A played card never covers a name box: a card that overlaps any seat moves off it along the shorter way. */
@@ -265,18 +284,16 @@ export class Felt {
     for (const pile of wonPiles(obs, finished, centreFamily)) {
       if (pile.seat === null || !pile.cards) continue;
       const pos = seatPosition(pile.seat, state.seat, obs.players, obs.direction);
-      // beside the name box: below a side seat, to the right of the seats at the top and the bottom
+      // beside the name box (placePiles): below a side seat, to the right of the seats at the top and the bottom
       const side = Math.abs(Math.cos(pos.angle)) > 0.7;
-      const x = side ? pos.x : pos.x + (pos.narrow ? 25 : 17);
-      const y = side ? pos.y + (pos.narrow ? 12 : 14) : pos.y;
       const count = centreFamily ? tn("{n} card", "{n} cards", pile.cards) : tn("{n} trick", "{n} tricks", pile.tricks);
       const backs = Math.min(MOST_PILE_BACKS, centreFamily ? Math.ceil(pile.cards / obs.players) : pile.tricks);
       out.push(place(h("div", {class: "won-pile team-" + pile.team, id: "won-pile-" + pile.team, role: "group",
         "data-team": pile.team, "data-seat": pile.seat, "data-tricks": pile.tricks, "data-cards": pile.cards, "data-tens": pile.tens,
-        "aria-label": t("Cards won by {team}", {team: teamName(pile.team, state.seat)})},
+        "data-side": side ? "1" : "0", "aria-label": t("Cards won by {team}", {team: teamName(pile.team, state.seat)})},
       h("span", {class: "pile-stack", "aria-hidden": "true"},
         Array.from({length: Math.max(1, backs)}, () => h("span", {class: "card back tiny"}))),
-      h("span", {class: "won-count"}, count + " · " + tn("{n} ten", "{n} tens", pile.tens))), x, y));
+      h("span", {class: "won-count"}, count + " · " + tn("{n} ten", "{n} tens", pile.tens))), pos.x, pos.y));
     }
     return out;
   }
