@@ -32,7 +32,10 @@ MOVE = ".call-row button:not([disabled]), .hand button.legal:not([disabled])"
 #: the trick ends from the pile's middle (the motion is set to its end to measure it, then let finish).
 SWEEPS = """
 window.__sweeps = []; window.__most = 0;
-const frame = () => { window.__most = Math.max(window.__most, document.getAnimations().length); requestAnimationFrame(frame); };
+const frame = () => {
+  window.__most = Math.max(window.__most, document.getAnimations().length);
+  requestAnimationFrame(frame);
+};
 requestAnimationFrame(frame);
 document.addEventListener("dehla-sweep", (event) => {
   const id = event.detail.target;
@@ -44,19 +47,25 @@ document.addEventListener("dehla-sweep", (event) => {
     const goal = pile.getBoundingClientRect();
     for (const card of document.querySelectorAll(".felt .played.finished .card")) {
       const r = card.getBoundingClientRect();
-      sweep.far.push(Math.hypot(r.left + r.width / 2 - goal.left - goal.width / 2, r.top + r.height / 2 - goal.top - goal.height / 2));
+      const dx = r.left + r.width / 2 - goal.left - goal.width / 2;
+      const dy = r.top + r.height / 2 - goal.top - goal.height / 2;
+      sweep.far.push(Math.hypot(dx, dy));
     }
   }
   for (const a of moving) a.play();
   window.__sweeps.push(sweep);
-  setTimeout(() => { const now = id && document.getElementById(id); sweep.after = now ? Number(now.dataset.tricks) : null; }, 700);
+  setTimeout(() => {
+    const now = id && document.getElementById(id);
+    sweep.after = now ? Number(now.dataset.tricks) : null;
+  }, 700);
 });
 """
 
 #: Both teams' piles as drawn: their counts, words, label, and whether anything but card backs is in them.
 PILES = """() => [...document.querySelectorAll('.felt .won-pile')].map((p) => ({
   team: Number(p.dataset.team), seat: Number(p.dataset.seat), tricks: Number(p.dataset.tricks),
-  cards: Number(p.dataset.cards), tens: Number(p.dataset.tens), words: p.textContent, label: p.getAttribute('aria-label'),
+  cards: Number(p.dataset.cards), tens: Number(p.dataset.tens), words: p.textContent,
+  label: p.getAttribute('aria-label'),
   faces: p.querySelectorAll('.card:not(.back)').length, box: p.getBoundingClientRect().toJSON()}))"""
 
 SETTLED = "() => !document.getAnimations().some((a) => a.playState === 'running')"
@@ -89,7 +98,9 @@ def _seat(page: Any, server: LiveServer, rules: object = "mendikot", **extra: An
     return created
 
 
-def _play_until(page: Any, done: Callable[[], Any], timeout: float = 120, click: Callable[[], bool] | None = None) -> Any:
+def _play_until(
+    page: Any, done: Callable[[], Any], timeout: float = 120, click: Callable[[], bool] | None = None
+) -> Any:
     """Make the person's moves (the first legal choice, Next hand between hands) until ``done()`` is true."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -219,25 +230,33 @@ def _guide_clicks(page: Any, seen: list[str]) -> Callable[[], bool]:
     return click
 
 
+def _guided_band_hukum_hand(browser: Any, server: LiveServer, seen: list[str]) -> Any:
+    """A guided first hand of Mendikot with band hukum played until the guide's card for asking trump (the page),
+    or to its end (``None``): the moment comes only if this player is void in the suit led while trump is hidden."""
+    page = _page(browser, width=375)
+    created = page_walk.create_table(server, "mendikot-band")
+    page.goto(server.url + "/")
+    page.evaluate("(id) => localStorage.setItem('dehla.guide', JSON.stringify({table: id, seen: []}))", created["id"])
+    page_walk.open_seat(page, server, created)
+    found = _play_until(
+        page,
+        lambda: page.query_selector('.guide-card[data-step="ask"]') or page.query_selector("#guide-finish"),
+        click=_guide_clicks(page, seen),
+        timeout=120,
+    )
+    if found.get_attribute("data-step") == "ask":
+        return page
+    page.context.close()
+    return None
+
+
 def test_the_guide_explains_asking_for_the_hidden_trump_in_band_hukum(browser: Any, server: LiveServer) -> None:
-    # a guided first hand of Mendikot with band hukum; the moment comes only if this player is ever void in the
-    # suit led while the trump is hidden, so a few hands (each a new guided table) are tried
+    # a few hands (each a new guided table) are tried, for a deal where the player may ask
     for _ in range(6):
-        page = _page(browser, width=375)
-        created = page_walk.create_table(server, "mendikot-band")
-        page.goto(server.url + "/")
-        page.evaluate("(id) => localStorage.setItem('dehla.guide', JSON.stringify({table: id, seen: []}))", created["id"])
-        page_walk.open_seat(page, server, created)
         seen: list[str] = []
-        found = _play_until(
-            page,
-            lambda: page.query_selector('.guide-card[data-step="ask"]') or page.query_selector("#guide-finish"),
-            click=_guide_clicks(page, seen),
-            timeout=120,
-        )
-        if found.get_attribute("data-step") == "ask":
+        page = _guided_band_hukum_hand(browser, server, seen)
+        if page is not None:
             break
-        page.context.close()
     else:
         pytest.fail("in six band hukum hands the player was never able to ask for the trump")
     text = page.inner_text('.guide-card[data-step="ask"] .guide-text')

@@ -19,10 +19,10 @@ from dehla.rules import Rules
 from dehla.web.daily_deal import FixedDeal
 from dehla.web.schema import (
     DealSeal,
-    NextSeal,
     FinishedTrick,
     FinishedTrickView,
     LastAction,
+    NextSeal,
     SeatView,
     ServerMessage,
     StateMessage,
