@@ -61,10 +61,11 @@ def play_until(page: Any, done: Callable[[], Any], timeout: float = 90, click: C
         if click is not None and not click():
             page.wait_for_timeout(30)
             continue
-        button = page.query_selector("#next-hand")  # a hand's result between hands: go on
+        # deals come from secret seeds: a match may end (a kot in one hand) before the moment sought; its dialog
+        # holds Rematch and Close (#next-hand), and Rematch comes first (Close would leave no #rematch)
+        button = page.query_selector("#rematch")
         if button is None or not button.is_visible():
-            # deals come from secret seeds: a match may end (a kot in one hand) before the moment sought
-            button = page.query_selector("#rematch")
+            button = page.query_selector("#next-hand")  # a hand's result between hands: go on
         if button is None or not button.is_visible():
             button = page.query_selector(MOVE)
         if button is not None:
