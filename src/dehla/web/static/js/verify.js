@@ -188,6 +188,6 @@ export function nextSealLine(table, hand) {
   if (next) promised.set(table.id + "/" + table.match_no + "/" + next.hand, next.commitment);
   const commitment = promised.get(table.id + "/" + table.match_no + "/" + hand);
   if (!commitment) return null;
-  return h("p", {class: "seal next-seal", id: "next-commitment", "data-commitment": commitment, title: commitment},
-    t("Next hand's deal commitment, fixed before its deal") + ": ", h("code", {}, commitment.slice(0, 16) + "…"));
+  return h("p", {class: "seal next-seal", id: "next-commitment", "data-commitment": commitment},
+    t("Next hand's deal commitment, fixed before its deal") + ": ", h("code", {}, commitment));
 }
