@@ -148,8 +148,8 @@ def test_the_trick_travels_to_the_winners_pile_and_the_piles_count_grows(
         assert sweep["after"] == sweep["before"] + 1 and sweep["cardsAfter"] >= sweep["cardsBefore"] + 4, sweep
     if rules == "pagat":  # a trick nobody collects goes to the centre, as before
         assert "centre-pile" in [s["target"] for s in page.evaluate("window.__sweeps")]
-    piles = page.evaluate(PILES)
-    assert piles and all(p["faces"] == 0 for p in piles)  # face down: nothing but backs
+    piles = _play_until(page, lambda: page.evaluate(PILES))  # (none at the very start of a hand)
+    assert all(p["faces"] == 0 for p in piles)  # face down: nothing but backs
     for pile in piles:
         assert pile["label"] == ("Cards won by Us" if pile["team"] == 0 else "Cards won by Them")
         # tricks where each trick goes to its winner, cards where a collection of the centre brings many at once
@@ -272,7 +272,8 @@ def _guided_band_hukum_hand(browser: Any, server: LiveServer, seen: list[str]) -
         click=_guide_clicks(page, seen),
         timeout=120,
     )
-    if found.get_attribute("data-step") == "ask":
+    # (a move already on its way as the moment came may have taken it: then this hand does not count)
+    if found.get_attribute("data-step") == "ask" and page.is_visible("#ask-trump"):
         return page
     page.context.close()
     return None
@@ -289,7 +290,6 @@ def test_the_guide_explains_asking_for_the_hidden_trump_in_band_hukum(browser: A
         pytest.fail("in six band hukum hands the player was never able to ask for the trump")
     text = page.inner_text('.guide-card[data-step="ask"] .guide-text')
     assert "Ask for trump" in text and "hidden" in text and "turned up" in text
-    assert page.is_visible("#ask-trump")  # the button the card speaks of is there, and the move is the player's
     assert {"deal", "trump"} <= set(seen)
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "guide-ask-trump-375.png"))
