@@ -184,8 +184,14 @@ def test_a_table_with_both_piles_fits_the_screen_and_covers_no_name(
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     seats = page.eval_on_selector_all(".felt .seat", "all => all.map((s) => s.getBoundingClientRect().toJSON())")
     felt = page.eval_on_selector(".felt", "f => f.getBoundingClientRect().toJSON()")
+    played = page.eval_on_selector_all(
+        ".felt .played .card", "all => all.map((c) => c.getBoundingClientRect().toJSON())"
+    )
     for pile in page.evaluate(PILES):
         box = pile["box"]
+        for card in played:  # the pile's words stay readable: no card played covers them
+            covered = box["left"] < card["right"] and card["left"] < box["right"]
+            assert not (covered and box["top"] < card["bottom"] and card["top"] < box["bottom"]), f"covered at {width}"
         assert felt["left"] <= box["left"] and box["right"] <= felt["right"], f"a pile leaves the felt at {width} px"
         for seat in seats:
             covers = box["left"] < seat["right"] and seat["left"] < box["right"]

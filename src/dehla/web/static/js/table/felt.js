@@ -263,7 +263,8 @@ export class Felt {
 
   /** A played card never covers a name box: a card that overlaps any seat moves off it along the shorter way. */
   keepNamesClear() {
-    const seats = [...this.box.querySelectorAll(".seat")].map((seat) => seat.getBoundingClientRect());
+    // (nor a team's pile of won cards, whose counts must stay readable)
+    const seats = [...this.box.querySelectorAll(".seat, .won-pile")].map((seat) => seat.getBoundingClientRect());
     for (const card of this.box.querySelectorAll(".played")) {
       for (const seat of seats) {
         const r = card.getBoundingClientRect();
