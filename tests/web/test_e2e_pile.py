@@ -106,7 +106,7 @@ def _seat(page: Any, server: LiveServer, rules: object = "mendikot", **extra: An
 def _play_until(
     page: Any, done: Callable[[], Any], timeout: float = 120, click: Callable[[], bool] | None = None
 ) -> Any:
-    """Make the person's moves (the first legal choice, Next hand between hands) until ``done()`` is true."""
+    """Make the person's moves (the first legal choice, Next hand between hands, Rematch) until ``done()`` is true."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         found = done()
@@ -115,7 +115,10 @@ def _play_until(
         if click is not None and not click():
             page.wait_for_timeout(30)
             continue
-        button = page.query_selector("#next-hand")
+        # a match may end first (a kot in one hand): Rematch, before the dialog's Close (#next-hand)
+        button = page.query_selector("#rematch")
+        if button is None or not button.is_visible():
+            button = page.query_selector("#next-hand")
         if button is None or not button.is_visible():
             button = page.query_selector(MOVE)
         if button is not None:
