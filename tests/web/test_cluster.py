@@ -115,7 +115,9 @@ def _check_versions(entries: list[dict[str, Any]], clients: list[SeatClient]) ->
                 continue
             # the last action is the newest action entry up to this version (a seat event may have followed it)
             entry = next(
-                item for item in reversed(entries[: message["version"]]) if item["type"] not in ("seat", "settings")
+                item
+                for item in reversed(entries[: message["version"]])
+                if item["type"] not in ("seat", "settings", "seal")
             )
             shown = last["action"]  # a hidden trump card is "hide ?" to all but its chooser
             assert entry["type"] == "action" and entry["seat"] == last["seat"], (message, entry)

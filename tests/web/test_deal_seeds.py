@@ -185,3 +185,38 @@ def test_a_restarted_server_shows_the_same_commitment_and_keeps_the_seed_secret(
     assert seed is not None and restored == seed  # the production source: 32 bytes from secrets
     assert len(seed) == 32
     assert before == after == {"hand": 0, "commitment": hashlib.sha256(seed).hexdigest(), "seed": None}
+
+
+def test_the_next_hands_commitment_is_shown_between_hands_before_its_deal_and_is_the_records(played: Any) -> None:
+    windows, record, log = played
+    seeds = [hand["seed"] for hand in record["hands"]]
+    # the log seals each later hand's seed as soon as the hand before it ends, and its deal uses that seed
+    sealed = {entry["hand"]: entry["seed"] for entry in log if entry.get("type") == "seal"}
+    assert sealed == {hand: seeds[hand] for hand in range(1, len(seeds))}
+    for window in windows:
+        shown: dict[int, str] = {}
+        over = 0  # hands finished when a message was sent (the scored hands are sent only when they change)
+        for text in window.texts:
+            state = json.loads(text)
+            if state["type"] != "state" or state["observation"] is None:
+                continue
+            over = len(state["observation"]["match"].get("hands", [None] * over))
+            for hand in range(over, len(seeds)):
+                assert seeds[hand] not in text  # no seed is sent before its hand is over
+            upcoming = state["table"]["next_deal"]
+            if upcoming is not None:
+                assert state["observation"]["phase"] == "deal" and upcoming["hand"] == over
+                shown[upcoming["hand"]] = upcoming["commitment"]
+        # every later hand's commitment was on the between-hands screen, and it is the one the record carries
+        assert shown == {hand: record["hands"][hand]["commitment"] for hand in range(1, len(seeds))}
+
+
+def test_a_seal_entry_with_a_bad_seed_is_refused_with_a_clear_message() -> None:
+    from dehla.errors import DehlaError
+    from dehla.web.log import upgrade_entry
+
+    assert upgrade_entry({"type": "seal", "hand": 1, "seed": "00ff"}) == {"type": "seal", "hand": 1, "seed": "00ff"}
+    with pytest.raises(DehlaError, match="hexadecimal"):
+        upgrade_entry({"type": "seal", "hand": 1, "seed": "xyz"})
+    with pytest.raises(DehlaError, match="hand"):
+        upgrade_entry({"type": "seal", "seed": "00ff"})

@@ -698,6 +698,7 @@ def test_a_table_is_a_fold_of_its_log_through_the_one_step(tmp_path: Path) -> No
         match_players: dict[int, str] = field(default_factory=dict)
         ready: set[int] = field(default_factory=set)
         seeds: list[bytes | None] = field(default_factory=list)
+        next_seed: tuple[int, bytes] | None = None
         hand_log: list[ActionEntry] = field(default_factory=list)
         assists: bool = True
 

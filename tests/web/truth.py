@@ -37,7 +37,7 @@ def apply_entry(rules: Any, match: Match | None, raw: dict[str, Any]) -> Match |
     entry = upgrade_entry(raw)
     if entry["type"] == "match":
         return Match(rules, entry["first_dealer"])
-    if entry["type"] in ("seat", "settings"):
+    if entry["type"] in ("seat", "settings", "seal"):  # a seal holds the next hand's seed, no card
         return match
     assert match is not None
     if entry["type"] == "deal":

@@ -21,7 +21,10 @@ one at a time, and the seat changes that happen between them:
   actions after it: the hand's last ``K`` actions no longer stand (a record hand's ``undos``);
 * ``{"type": "claim", "seat": S, "what": "tricks"|"tens"}`` — seat ``S``'s claim of the rest of the hand was
   proved and accepted; the action entries that follow (``by`` "claim") are the line of play that proves it
-  (a record hand's ``claim``).
+  (a record hand's ``claim``);
+* ``{"type": "seal", "hand": N, "seed": HEX}`` — the seed of the match's hand ``N`` (0-based), drawn when the hand
+  before it ended so that its commitment is shown on the result screen before the deal; secret until hand ``N``
+  is over, and the ``deal`` entry of hand ``N`` carries the same seed.
 
 Restoring a table builds the current match's record from the log and replays it
 with ``dehla.record.replay`` (the same code as ``dehla replay``), so there is one
@@ -38,6 +41,7 @@ from typing import Literal, NotRequired, TypedDict
 from dehla.cards import cards_text, parse_card, parse_cards
 from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
+from dehla.engine.fairdeal import seed_from_hex
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
 from dehla.record import FORMAT, RecordHandJSON, RecordJSON, replay
@@ -69,6 +73,8 @@ __all__ = [
     "hint_entry",
     "undo_entry",
     "claim_entry",
+    "SealEntry",
+    "seal_entry",
     "last_action",
     "annotate",
 ]
@@ -132,7 +138,16 @@ class ClaimEntry(TypedDict):
 
 
 #: An entry of a table's log (the forms listed in the module's docstring).
-LogEntry = MatchEntry | DealEntry | ActionEntry | SeatEntry | SettingsEntry | HintEntry | UndoEntry | ClaimEntry
+class SealEntry(TypedDict):
+    type: Literal["seal"]
+    hand: int
+    #: The hand's seed (hex), drawn before its deal so that its commitment can be shown first; never sent.
+    seed: str
+
+
+LogEntry = (
+    MatchEntry | DealEntry | ActionEntry | SeatEntry | SettingsEntry | HintEntry | UndoEntry | ClaimEntry | SealEntry
+)
 
 
 def match_entry(match_no: int, first_dealer: int) -> MatchEntry:
@@ -181,6 +196,10 @@ def undo_entry(seat: int, count: int, card: str) -> UndoEntry:
 
 def claim_entry(seat: int, what: str) -> ClaimEntry:
     return {"type": "claim", "seat": seat, "what": what}
+
+
+def seal_entry(hand: int, seed: bytes) -> SealEntry:
+    return {"type": "seal", "hand": hand, "seed": seed.hex()}
 
 
 def deal_of(entry: DealEntry) -> Deal:
@@ -269,6 +288,8 @@ def upgrade_entry(raw: object) -> LogEntry:
         return undo_entry(fields.integer("seat"), fields.integer("count"), fields.text("card"))
     if kind == "claim":
         return claim_entry(fields.integer("seat"), fields.text("what"))
+    if kind == "seal":
+        return seal_entry(fields.integer("hand"), seed_from_hex(fields.text("seed"), "log entry: 'seed'"))
     raise DehlaError(f"unknown log entry {kind!r}")
 
 
@@ -326,6 +347,8 @@ def replay_log(rules: Rules, entries: Iterable[object]) -> Replayed:
             result.seat_events.append(entry)
         elif entry["type"] == "settings":
             result.settings = entry
+        elif entry["type"] == "seal":
+            continue  # the next hand's seed: its deal entry carries it again
         elif record is not None and record["hands"]:
             annotate(record["hands"][-1], entry)
     if record is not None:

@@ -35,6 +35,7 @@ __all__ = [
     "SeatView",
     "TableInfo",
     "DealSeal",
+    "NextSeal",
     "LastAction",
     "TrickCard",
     "Collected",
@@ -291,6 +292,13 @@ class DealSeal(TypedDict):
     seed: str | None
 
 
+class NextSeal(TypedDict):
+    """The next hand's commitment (SHA-256 of its secret seed, hex), shown between hands before its deal."""
+
+    hand: int
+    commitment: str
+
+
 class TableInfo(TypedDict):
     """What anyone may know about a table (``TableSession.public_info``): no cards, no tokens."""
 
@@ -315,6 +323,8 @@ class TableInfo(TypedDict):
     rated: bool
     #: The commitment to the latest hand's deal, and its seed once that hand is over (``None`` before a deal).
     deal: DealSeal | None
+    #: The next hand's commitment once its seed is drawn (when the hand before ended), until its deal.
+    next_deal: NextSeal | None
     #: The table plays one deal and ends (the daily duplicate's): no next hand, no rematch.
     one_deal: bool
     #: Hints and undo against bots are allowed here.

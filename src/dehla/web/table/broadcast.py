@@ -22,6 +22,7 @@ from dehla.web.schema import (
     FinishedTrick,
     FinishedTrickView,
     LastAction,
+    NextSeal,
     SeatView,
     ServerMessage,
     StateMessage,
@@ -33,7 +34,7 @@ from dehla.web.table.replica import Replica
 from dehla.web.table.seats import SeatInfo
 from dehla.web.table.views import Listener, Views, dumps, dumps_state, encode
 
-__all__ = ["ShownTable", "deal_seal", "public_info", "state_message", "broadcast", "send_all", "hears"]
+__all__ = ["ShownTable", "deal_seal", "next_seal", "public_info", "state_message", "broadcast", "send_all", "hears"]
 
 
 class ShownTable(Protocol):
@@ -64,6 +65,7 @@ class ShownTable(Protocol):
     finished_trick: FinishedTrick | None
     trick_ended: float
     seeds: list[bytes | None]
+    next_seed: tuple[int, bytes] | None
     blocking: dict[Listener, frozenset[str]]
     replica: Replica
     driver: TableDriver
@@ -114,6 +116,7 @@ def public_info(table: ShownTable, now: float) -> TableInfo:
         "trick_pause": table.trick_pause,
         "rated": table.rated,
         "deal": deal_seal(table),
+        "next_deal": next_seal(table),
         "one_deal": table.fixed is not None,
         "assists": table.assists and not table.rated,
         "claim": table.claim.view() if table.claim is not None else None,
@@ -132,6 +135,16 @@ def deal_seal(table: ShownTable) -> DealSeal | None:
         return None
     over = hand < len(match.results)
     return {"hand": hand, "commitment": commitment_of(seed), "seed": seed.hex() if over else None}
+
+
+def next_seal(table: ShownTable) -> NextSeal | None:
+    """The next hand's commitment, from the moment its seed is drawn (the hand before ended) to its deal; never
+    its seed."""
+    sealed = table.next_seed
+    match = table.match
+    if sealed is None or match is None or not match.is_chance or sealed[0] != match.hand_number:
+        return None
+    return {"hand": sealed[0], "commitment": commitment_of(sealed[1])}
 
 
 def finished_trick_view(table: ShownTable, now: float) -> FinishedTrickView | None:

@@ -53,6 +53,7 @@ from dehla.web.log import (
     action_entry,
     deal_entry,
     match_entry,
+    seal_entry,
     seat_entry,
     upgrade_entry,
 )
@@ -157,6 +158,18 @@ def new_deal_seed() -> bytes:
     return secrets.token_bytes(SEED_BYTES)
 
 
+def dealt_seed(
+    match: Match, fixed: FixedDeal | None, sealed: tuple[int, bytes] | None, new_seed: Callable[[], bytes]
+) -> bytes:
+    """The secret seed a hand is dealt from, committed to before its deal and revealed after the hand: the one
+    sealed for it when the hand before ended, else a new one (the match's first hand); a fixed deal's own."""
+    if fixed is not None:
+        return fixed.seed
+    if sealed is not None and sealed[0] == match.hand_number:
+        return sealed[1]
+    return new_seed()
+
+
 def new_table_id() -> str:
     """A table's id: short, random, and only letters and digits (it goes in links)."""
     return secrets.token_urlsafe(8).replace("-", "x").replace("_", "y")
@@ -237,6 +250,7 @@ class TableSession:
     blocking: dict[Listener, frozenset[str]] = field(default_factory=dict)
     #: The seed of each hand of the match in play (secret until its hand is over; ``None`` for an old deal).
     seeds: list[bytes | None] = field(default_factory=list)
+    next_seed: tuple[int, bytes] | None = None  # the next hand's (number, seed) from ``seal_next_hand`` to its deal
     #: Tasks of the session's own (kept until done: the loop holds tasks only weakly).
     background: set[asyncio.Future[None]] = field(default_factory=set)
     #: A table that plays one given deal and ends after it (the daily duplicate's), or ``None``: random deals.
@@ -498,6 +512,7 @@ class TableSession:
 
     async def commit(self, seat: int, action: Action, by: str, lease: bool = False) -> None:
         await self.step(action_entry(seat, action, by), lease)
+        await seal_next_hand(self, lease)
         self.broadcast()
         match = self.match
         if match is not None and (match.is_over or (self.fixed is not None and match.results)):
@@ -506,8 +521,7 @@ class TableSession:
     async def deal(self, lease: bool = False) -> None:
         match = self.match
         assert match is not None and match.is_chance
-        # a secret seed, committed to now and revealed after the hand; a fixed deal's (the daily's) is its own
-        seed = self.context.new_seed() if self.fixed is None else self.fixed.seed
+        seed = dealt_seed(match, self.fixed, self.next_seed, self.context.new_seed)
         await self.step(deal_entry(deal_from_seed(self.rules, seed, match.hand_number), seed), lease)
         self.broadcast()
 
@@ -632,3 +646,12 @@ class TableSession:
 
     async def stop_driver(self) -> None:
         await self.driver.stop()
+
+
+async def seal_next_hand(table: TableSession, lease: bool) -> None:
+    """When a hand has just ended and another follows, draw the next hand's seed now (a ``seal`` entry), so that
+    its commitment is shown on the result screen before its deal (a table playing one given deal has none)."""
+    match = table.match
+    if match is None or table.fixed is not None or not match.is_chance or not match.results or match.is_over:
+        return
+    await table.step(seal_entry(match.hand_number, table.context.new_seed()), lease)

@@ -49,6 +49,9 @@ class TableState(Protocol):
     #: The seed of each hand of the match dealt so far (``None`` for a deal logged without one); secret until the
     #: hand is over.
     seeds: list[bytes | None]
+    #: The next hand's seed and number, drawn when a hand ended (a ``seal`` entry) so that its commitment is shown
+    #: before its deal; ``None`` once dealt.  Secret until that hand is over.
+    next_seed: tuple[int, bytes] | None
     #: The action entries of the hand in play, in order (who made each: an undo may take back only bots' moves).
     hand_log: list[ActionEntry]
     #: Hints and undo are allowed here (the host's setting; never at a rated table).
@@ -77,6 +80,7 @@ def apply_entry(state: TableState, entry: LogEntry) -> Applied:
         state.match = Match(state.rules, entry["first_dealer"])
         state.match_no = entry["match_no"]
         state.seeds = []
+        state.next_seed = None
         state.status = "playing"
         state.last = None
         state.ready.clear()
@@ -87,6 +91,7 @@ def apply_entry(state: TableState, entry: LogEntry) -> Applied:
         match = _match(state, "deal")
         match.apply(deal_of(entry))
         state.seeds.append(seed_of(entry))
+        state.next_seed = None
         state.hand_log.clear()
         state.last = None
         state.ready.clear()
@@ -117,6 +122,9 @@ def apply_entry(state: TableState, entry: LogEntry) -> Applied:
         state.last = last_action(state.hand_log[-1]) if state.hand_log else None
         state.finished_trick = None
         return Applied(game=True)
+    if entry["type"] == "seal":
+        state.next_seed = (entry["hand"], bytes.fromhex(entry["seed"]))
+        return Applied()
     if entry["type"] == "hint" or entry["type"] == "claim":
         return Applied()  # annotations: the claim's line of play follows as action entries
     listed, watchers = entry["listed"], entry["watchers_allowed"]

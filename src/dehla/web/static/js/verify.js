@@ -176,3 +176,18 @@ export function revealedSeed(table, hand) {
     h("p", {class: "muted"}, t("Commitment shown before the hand") + ": ", h("code", {}, seal.commitment)),
     h("p", {class: "muted"}, t("The seed's SHA-256 must be that commitment; the replay's Check this deal and dehla verify recompute the deal from the seed.")));
 }
+
+/** Commitments to next hands, by table, match and hand, kept from the table info between hands (it carries one
+    only until the deal), so that the result dialog drawn again still shows the one published before the deal. */
+const promised = new Map();
+
+/** The result dialog's line for the hand to come: its commitment, published before its cards are dealt (null if
+    the table has none, as for a match's last hand or a table that plays one given deal). */
+export function nextSealLine(table, hand) {
+  const next = table.next_deal;
+  if (next) promised.set(table.id + "/" + table.match_no + "/" + next.hand, next.commitment);
+  const commitment = promised.get(table.id + "/" + table.match_no + "/" + hand);
+  if (!commitment) return null;
+  return h("p", {class: "seal next-seal", id: "next-commitment", "data-commitment": commitment},
+    t("Next hand's deal commitment, fixed before its deal") + ": ", h("code", {}, commitment));
+}

@@ -1,14 +1,50 @@
-/* The felt: seats around the table, the trick in play, the centre pile, and each finished trick seen to
-   its end: it stays with the winning card marked and "won by NAME" for the table's pause (a tap or key
-   skips it), then its cards visibly go to the centre pile or to the winner's side. */
+/* The felt: seats around the table, the trick in play, the centre pile, each team's pile of won cards (face
+   down beside the seat that first took cards for it this hand, with its tricks and tens in words), and each
+   finished trick seen to its end: it stays with the winning card marked and "won by NAME" for the table's pause
+   (a tap or key skips it), then its cards visibly go to the centre pile or to the winner's pile. */
 
 import {h, reducedMotion, announce} from "../dom.js";
 import {t, tn} from "../i18n.js";
 import {cardBack, cardFace, cardsShort, isTen} from "../cards.js";
-import {botLevel, seatName} from "../names.js";
+import {botLevel, seatName, teamName} from "../names.js";
 import {trickWonSound} from "../sound.js";
 
 const SWEEP_MS = 420;
+const MOST_PILE_BACKS = 4;
+
+/** Each team's won cards this hand, from the observation alone (every card in it was seen face up): the tricks it
+    won, the cards it holds, its tens, and the seat its pile lies by (the first of the team to take cards).  While a
+    finished trick is still shown, its cards are not in a pile yet: they go there when it is swept away. */
+export function wonPiles(obs, finished, centreFamily) {
+  let tricks = obs.tricks;
+  const last = tricks.length ? tricks[tricks.length - 1] : null;
+  const pending = finished && last && last.cards.length === finished.cards.length
+    && finished.cards.every((play) => last.cards.includes(play.card)) ? last : null;
+  if (pending) tricks = tricks.slice(0, -1);
+  return [0, 1].map((team) => {
+    const holderTrick = tricks.find((trick) => (centreFamily ? trick.collected_by : trick.winner) % 2 === team
+      && (centreFamily ? trick.collected_by !== null && trick.collected_by !== undefined : true));
+    let cards = (obs.captured[team] || []).length;
+    let tens = (obs.captured[team] || []).filter(isTen).length;
+    if (pending) {
+      if (!centreFamily && pending.winner % 2 === team) {
+        cards -= pending.cards.length;
+        tens -= pending.cards.filter(isTen).length;
+      }
+      if (centreFamily && finished.collected && finished.collected.team === team) {
+        cards -= finished.collected.cards;
+        tens -= (finished.collected.tens || []).length;
+      }
+    }
+    return {
+      team,
+      tricks: tricks.filter((trick) => trick.winner % 2 === team).length,
+      cards: Math.max(0, cards),
+      tens: Math.max(0, tens),
+      seat: holderTrick ? (centreFamily ? holderTrick.collected_by : holderTrick.winner) : null,
+    };
+  });
+}
 
 export function seatPosition(seat, mySeat, players, direction) {
   const me = mySeat === null ? 0 : mySeat;
@@ -110,7 +146,11 @@ export class Felt {
     if (reducedMotion() || !this.box.isConnected) { finish(); return; }
     this.sweeping = true;
     const toCentre = this.page.state.table.options.collection === "centre" && !trick.collected;
-    const target = toCentre ? this.box.querySelector(".pile") : this.box.querySelector('.seat[data-seat="' + trick.winner + '"]');
+    // to the centre, or to the pile of the team that takes the cards (by the winner's seat if it has none yet)
+    const team = trick.collected ? trick.collected.team : trick.winner % 2;
+    const taker = trick.collected ? trick.collected.seat : trick.winner;
+    const target = toCentre ? this.box.querySelector(".pile")
+      : this.box.querySelector("#won-pile-" + team) || this.box.querySelector('.seat[data-seat="' + taker + '"]');
     const moving = [...this.box.querySelectorAll(".played.finished")];
     if (trick.collected) moving.push(...this.box.querySelectorAll(".collect-cards"));
     const banner = this.box.querySelector(".trick-result");
@@ -122,11 +162,14 @@ export class Felt {
       const dx = gx - (r.left + r.width / 2), dy = gy - (r.top + r.height / 2);
       const from = getComputedStyle(el).transform;
       const centred = el.classList.contains("played") ? "translate(-50%, -50%) " : "";
-      return el.animate([{transform: from === "none" ? "none" : from, opacity: 1},
-        {transform: centred + "translate(" + dx + "px, " + dy + "px) scale(.45)", opacity: toCentre ? 0.9 : 0.15}],
+      const animation = el.animate([{transform: from === "none" ? "none" : from, opacity: 1},
+        {transform: centred + "translate(" + dx + "px, " + dy + "px) scale(.35)", opacity: toCentre ? 0.9 : 0.5}],
       {duration: SWEEP_MS, easing: "cubic-bezier(.4,.1,.3,1)", fill: "forwards"});
+      animation.id = "dehla-sweep";
+      return animation;
     });
     if (banner) animations.push(banner.animate([{opacity: 1}, {opacity: 1, offset: 0.4}, {opacity: 0}], {duration: SWEEP_MS, fill: "forwards"}));
+    this.box.dispatchEvent(new CustomEvent("dehla-sweep", {bubbles: true, detail: {target: target.id || null}}));
     Promise.all(animations.map((item) => item.finished)).catch(() => null).then(finish);
   }
 
@@ -177,6 +220,8 @@ export class Felt {
       }
     }
     felt.append(this.centre(state, obs, finished));
+    for (const pile of this.piles(state, obs, finished)) felt.append(pile);
+    this.placePiles();
     this.keepNamesClear();
     if (finished) {
       const {won, collect, collectShort} = this.words(finished);
@@ -198,9 +243,28 @@ export class Felt {
     this.page.motion.felt(felt, state);   // backs for hidden hands; cards just played travel in (motion.js)
   }
 
+  /** Each pile just off its seat's name box (below a side seat, beside the others), inside the felt. */
+  placePiles() {
+    const area = this.box.getBoundingClientRect();
+    for (const pile of this.box.querySelectorAll(".won-pile")) {
+      const seat = this.box.querySelector('.seat[data-seat="' + pile.dataset.seat + '"]');
+      if (!seat) continue;
+      const r = seat.getBoundingClientRect(), p = pile.getBoundingClientRect();
+      const side = pile.dataset.side === "1";
+      let x = side ? r.left + r.width / 2 : r.right + 4 + p.width / 2;
+      let y = side ? r.bottom + 3 + p.height / 2 : r.top + r.height / 2;
+      if (!side && x + p.width / 2 > area.right - 2) x = r.left - 4 - p.width / 2;   // no room on the right: the left
+      if (side && y + p.height / 2 > area.bottom - 2) y = r.top - 3 - p.height / 2;
+      x = Math.min(Math.max(x, area.left + 2 + p.width / 2), area.right - 2 - p.width / 2);
+      pile.style.setProperty("left", (x - area.left - this.box.clientLeft) + "px");
+      pile.style.setProperty("top", (y - area.top - this.box.clientTop) + "px");
+    }
+  }
+
   /** A played card never covers a name box: a card that overlaps any seat moves off it along the shorter way. */
   keepNamesClear() {
-    const seats = [...this.box.querySelectorAll(".seat")].map((seat) => seat.getBoundingClientRect());
+    // (nor a team's pile of won cards, whose counts must stay readable)
+    const seats = [...this.box.querySelectorAll(".seat, .won-pile")].map((seat) => seat.getBoundingClientRect());
     for (const card of this.box.querySelectorAll(".played")) {
       for (const seat of seats) {
         const r = card.getBoundingClientRect();
@@ -211,6 +275,28 @@ export class Felt {
         else card.style.setProperty("top", (card.offsetTop + dy) + "px");
       }
     }
+  }
+
+  /** The teams' piles of won cards, face down by the seat that holds each (nothing of them is hidden information:
+      only counts, and the tens, which every seat saw played). */
+  piles(state, obs, finished) {
+    const centreFamily = state.table.options.collection === "centre";
+    const out = [];
+    for (const pile of wonPiles(obs, finished, centreFamily)) {
+      if (pile.seat === null || !pile.cards) continue;
+      const pos = seatPosition(pile.seat, state.seat, obs.players, obs.direction);
+      // beside the name box (placePiles): below a side seat, to the right of the seats at the top and the bottom
+      const side = Math.abs(Math.cos(pos.angle)) > 0.7;
+      const count = centreFamily ? tn("{n} card", "{n} cards", pile.cards) : tn("{n} trick", "{n} tricks", pile.tricks);
+      const backs = Math.min(MOST_PILE_BACKS, centreFamily ? Math.ceil(pile.cards / obs.players) : pile.tricks);
+      out.push(place(h("div", {class: "won-pile team-" + pile.team, id: "won-pile-" + pile.team, role: "group",
+        "data-team": pile.team, "data-seat": pile.seat, "data-tricks": pile.tricks, "data-cards": pile.cards, "data-tens": pile.tens,
+        "data-side": side ? "1" : "0", "aria-label": t("Cards won by {team}", {team: teamName(pile.team, state.seat)})},
+      h("span", {class: "pile-stack", "aria-hidden": "true"},
+        Array.from({length: Math.max(1, backs)}, () => h("span", {class: "card back tiny"}))),
+      h("span", {class: "won-count"}, count + " · " + tn("{n} ten", "{n} tens", pile.tens))), pos.x, pos.y));
+    }
+    return out;
   }
 
   centre(state, obs, finished) {

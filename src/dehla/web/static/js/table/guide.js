@@ -1,12 +1,12 @@
 /* The guided first hand: at a table the lobby made for it, each new thing (the deal, the trump, following
-   suit, a trick won, the centre, the tens, the hand's end) is explained in a small card the first time it
+   suit, asking for a hidden trump, a trick won, the centre, the tens, the hand's end) is explained in a small card the first time it
    happens, from the state the page already receives; "Leave the guide" ends it at any point. */
 
 import {announce, h} from "../dom.js";
 import {t} from "../i18n.js";
 import {pref, setPref} from "../storage.js";
 
-const ORDER = ["deal", "trump", "follow", "trick", "centre", "tens", "end"];
+const ORDER = ["deal", "trump", "follow", "ask", "trick", "centre", "tens", "end"];
 
 /** The guide this browser follows: {table, seen: [step, ...]} or null. */
 export function guideFor(tableId) {
@@ -40,6 +40,7 @@ function stepText(step, options) {
     case "deal": return t("The deal: your cards are at the bottom, the others' stay hidden. Partners sit opposite each other: you play with the player across the table.");
     case "trump": return trumpText(options);
     case "follow": return t("Following suit: when a card has been led, you must play the same suit if you have it; the cards you may not play are dimmed. With none of that suit, play any card.");
+    case "ask": return t("You have no card of the suit led, and the trump is still hidden (band hukum). You may play any card, or press Ask for trump: the hidden card is turned up, its suit is trump from then on, and you must then play a trump to this trick if you have one.");
     case "trick": return options.collection === "centre"
       ? t("A trick was won: the highest trump wins it, else the highest card of the suit led. Its winner leads the next trick.")
       : t("A trick was won: the highest trump wins it, else the highest card of the suit led. Its cards go to the winner's team, and the winner leads the next trick.");
@@ -61,6 +62,8 @@ function reached(state) {
   if (playing && obs.hand.length) found.add("deal");
   if (obs.phase === "call" || obs.phase === "hide" || obs.trump || obs.trump_hidden) found.add("trump");
   if (obs.phase === "play" && obs.to_act === mine && obs.trick.length) found.add("follow");
+  // band hukum: the first time this player may ask for the hidden trump (they cannot follow suit)
+  if (obs.phase === "play" && obs.to_act === mine && (obs.legal_actions || []).includes("reveal")) found.add("ask");
   if (finished || obs.tricks.length) found.add("trick");
   if (options.collection === "centre" && (finished || obs.tricks.length)) found.add("centre");
   const cards = [...obs.trick.map((play) => play.card), ...(finished ? finished.cards.map((play) => play.card) : [])];

@@ -5,7 +5,7 @@ import {h} from "../dom.js";
 import {t, tn} from "../i18n.js";
 import {scoreUnit, teamName} from "../names.js";
 import {extrasText, tieText, tricksMatter} from "../outcome.js";
-import {revealedSeed} from "../verify.js";
+import {nextSealLine, revealedSeed} from "../verify.js";
 
 export class ResultsDialog {
   constructor(page) {
@@ -99,7 +99,8 @@ export class ResultsDialog {
       h("table", {class: "result-table"},
         h("thead", {}, h("tr", {}, h("td", {}), reorder([0, 1].map((team) => h("th", {scope: "col", class: "side team-" + team}, names[team]))))),
         h("tbody", {}, rows)),
-      tie ? h("p", {class: "tie"}, tie) : null, lines, revealedSeed(table, obs.match.hands.length - 1));
+      tie ? h("p", {class: "tie"}, tie) : null, lines, revealedSeed(table, obs.match.hands.length - 1),
+      obs.match.over ? null : nextSealLine(table, obs.match.hands.length));
     const buttons = h("div", {class: "dialog-buttons"});
     if (obs.match.over) {
       const winner = obs.match.winner;
