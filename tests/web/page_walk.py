@@ -171,7 +171,10 @@ def play_until(
             continue
         # deals come from secret seeds: a match may end (a kot in one hand) before the moment sought; its result
         # offers Rematch in the dialog and, once the dialog is closed, in the panel below the table
-        button = page.query_selector("#rematch, #match-summary button.primary")
+        # (the dialog's first: while it is open, it covers the panel's)
+        button = page.query_selector("#rematch")
+        if button is None or not button.is_visible():
+            button = page.query_selector("#match-summary button.primary")
         if button is None or not button.is_visible():
             button = page.query_selector("#next-hand")  # a hand's result between hands: go on
         move = button is None or not button.is_visible()

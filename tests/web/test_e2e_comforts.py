@@ -39,16 +39,27 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     yield from page_walk.serve(tmp_path_factory, "comforts", bot_delay=0.15, hand_pause=0.5, trick_pause=0.1)
 
 
+def _once_settled(page: Any, read: str) -> Any:
+    """``read`` (a script answering the hand or null), read again once no card is moving if it answered: a card
+    flying in or the trick going to its pile may outlast a bot's thought here, so a still moment is waited for."""
+    if not page.evaluate(read):
+        return None
+    with contextlib.suppress(playwright_api.Error):
+        page.wait_for_function(SETTLED, timeout=3000)
+    return page.evaluate(read)
+
+
 def test_reading_the_hand_while_waiting_and_on_your_turn(browser: Any, server: LiveServer) -> None:
     page = page_walk.seated(browser, server)
     # while a bot thinks, every card shows in full: none dimmed, none marked as not playable for a reason
     # (read once the deal has landed: a card still flying in from the dealer is drawn fading in)
     waiting = page_walk.play_until(
         page,
-        lambda: page.evaluate(
+        lambda: _once_settled(
+            page,
             "() => { const b = [...document.querySelectorAll('.hand .card-button')];"
-            " return b.length && b.every((x) => x.classList.contains('waiting')) && (" + SETTLED + ")()"
-            " ? (" + READ_HAND + ")() : null; }"
+            " return b.length && b.every((x) => x.classList.contains('waiting'))"
+            " ? (" + READ_HAND + ")() : null; }",
         ),
     )
     assert all(card["opacity"] == 1 and "dimmed" not in card["cls"] for card in waiting)
@@ -56,11 +67,11 @@ def test_reading_the_hand_while_waiting_and_on_your_turn(browser: Any, server: L
     # on a turn that must follow suit, only the cards that may not be played are dimmed, each saying why
     hand = page_walk.play_until(
         page,
-        lambda: page.evaluate(
+        lambda: _once_settled(
+            page,
             "() => { const b = [...document.querySelectorAll('.hand .card-button')];"
             " return b.some((x) => x.classList.contains('dimmed')) && b.some((x) => x.classList.contains('legal'))"
-            " && (" + SETTLED + ")()"
-            " ? (" + READ_HAND + ")() : null; }"
+            " ? (" + READ_HAND + ")() : null; }",
         ),
     )
     dimmed = [card for card in hand if "dimmed" in card["cls"]]

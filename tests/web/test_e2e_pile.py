@@ -182,14 +182,12 @@ def test_a_table_with_both_piles_fits_the_screen_and_covers_no_name(
 
 @pytest.mark.skipif(not page_walk.AXE.exists(), reason="axe-core is not installed (test.sh installs it from npm)")
 def test_a_table_with_piles_has_no_accessibility_violation(browser: Any, server: LiveServer) -> None:
-    from tests.web.test_a11y import describe, violations
-
     page = _page(browser, width=375, bypass_csp=True)
     _seat(page, server)
     _play_until(page, lambda: len(page.evaluate(PILES)) == 2 and page.query_selector(".hand button.legal"))
     page.wait_for_function(SETTLED, timeout=10000)
-    found = violations(page)
-    assert not found, describe(found)
+    found = page_walk.violations(page)
+    assert not found, page_walk.describe(found)
     assert not page.errors
     page.context.close()
 
