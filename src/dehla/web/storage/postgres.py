@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -20,15 +19,15 @@ from typing import Any, TypedDict
 from dehla.errors import DehlaError
 from dehla.web.storage.connections import NOTIFY, Announcer, PostgresPool, connect
 from dehla.web.storage.daily import DailyTables
+from dehla.web.storage.matches import MatchTables
 from dehla.web.storage.migrations import migrate
-from dehla.web.storage.model import FinishedMatch, LeaseLost, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
+from dehla.web.storage.model import LeaseLost, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
 from dehla.web.storage.sql import (
     ADD_PASSKEY,
     BAN,
     BANS,
     BLOCK,
     CANDIDATES,
-    FINISHED_COLUMNS,
     FOLLOW,
     FRIENDS,
     HISTORY_OF,
@@ -37,7 +36,6 @@ from dehla.web.storage.sql import (
     NOTICES,
     PASSKEY,
     PLAYER_ROWS,
-    PLAYERS_MATCHES,
     QUEUE_COUNTS,
     QUEUE_ENTRY,
     QUEUE_JOIN,
@@ -49,10 +47,7 @@ from dehla.web.storage.sql import (
     SAW,
     SET_NAME,
     SET_RATING,
-    VISIBLE,
-    access_json,
     dumps,
-    finished_match,
     friend_row,
     notice_row,
     pick_group,
@@ -60,6 +55,7 @@ from dehla.web.storage.sql import (
     read_queue_entry,
     report_row,
 )
+from dehla.web.storage.statements import Statement
 
 log = logging.getLogger("dehla.web")
 
@@ -114,7 +110,7 @@ class _AppendParams(TypedDict):
     entry: str
 
 
-class PostgresStorage(DailyTables):
+class PostgresStorage(DailyTables, MatchTables):
     """PostgreSQL through psycopg 3: a few pooled connections in autocommit (each statement its own transaction).
 
     Any number of serving processes may share one database: every log append is
@@ -194,9 +190,6 @@ class PostgresStorage(DailyTables):
             (row.table_id, row.created, dumps(row.meta), lease),
         )
 
-    async def update_table(self, table_id: str, meta: Mapping[str, object]) -> None:
-        await self._pool.execute("UPDATE tables SET meta = %s WHERE id = %s", (dumps(meta), table_id))
-
     async def append(self, table_id: str, seq: int, entry: Mapping[str, object], *, lease: str | None = None) -> None:
         text = dumps(entry)
         # the entry rides on the NOTIFY (at most 8000 bytes), so the other processes need not read it back
@@ -265,20 +258,6 @@ class PostgresStorage(DailyTables):
         finally:
             self._flushing = None
 
-    async def load_tables(self) -> list[TableRow]:
-        rows = await self._pool.execute("SELECT id, created, meta FROM tables ORDER BY created")
-        return [TableRow(table_id, json.loads(meta), float(created)) for table_id, created, meta in rows]
-
-    async def load_table(self, table_id: str) -> TableRow | None:
-        rows = await self._pool.execute("SELECT id, created, meta FROM tables WHERE id = %s", (table_id,))
-        return TableRow(rows[0][0], json.loads(rows[0][2]), float(rows[0][1])) if rows else None
-
-    async def load_log(self, table_id: str, since: int = 0) -> list[object]:
-        rows = await self._pool.execute(
-            "SELECT entry FROM log WHERE table_id = %s AND seq >= %s ORDER BY seq", (table_id, since)
-        )
-        return [json.loads(entry) for (entry,) in rows]
-
     async def recent_tables(self, limit: int) -> list[str]:
         """The ids of the newest tables (a lobby on one process lists those another has just made)."""
         rows = await self._pool.execute("SELECT id FROM tables ORDER BY created DESC LIMIT %s", (limit,))
@@ -323,49 +302,6 @@ class PostgresStorage(DailyTables):
         await self._pool.execute("UPDATE tables SET lease_owner = NULL WHERE lease_owner = %s", (node,))
         await self._pool.execute("DELETE FROM nodes WHERE id = %s", (node,))
         await self._pool.execute("DELETE FROM nodes WHERE seen < now() - interval '1 day'")
-
-    async def save_finished(self, finished: FinishedMatch) -> None:
-        key = (finished.table_id, finished.match_no)
-        async with self._pool.connection() as connection, connection.transaction():
-            await connection.execute(
-                "INSERT INTO finished (table_id, match_no, finished, summary, record, listed, access) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, match_no) DO UPDATE SET "
-                "finished = EXCLUDED.finished, summary = EXCLUDED.summary, record = EXCLUDED.record, "
-                "listed = EXCLUDED.listed, access = EXCLUDED.access",
-                (
-                    *key,
-                    finished.finished,
-                    dumps(finished.summary),
-                    dumps(finished.record),
-                    finished.listed,
-                    access_json(finished),
-                ),
-            )
-            await connection.execute("DELETE FROM finished_players WHERE table_id = %s AND match_no = %s", key)
-            seats = dict(finished.seats)
-            for player in sorted(set(finished.players)):
-                await connection.execute(
-                    "INSERT INTO finished_players (table_id, match_no, player, seat) VALUES (%s, %s, %s, %s)",
-                    (*key, player, seats.get(player)),
-                )
-
-    async def list_finished(self, player: str | None = None, limit: int = 100) -> list[FinishedMatch]:
-        rows = await self._pool.execute(VISIBLE.replace("?", "%s"), (player, limit))
-        return [finished_match(row) for row in rows]
-
-    async def get_finished(self, table_id: str, match_no: int) -> FinishedMatch | None:
-        rows = await self._pool.execute(
-            f"SELECT {FINISHED_COLUMNS} FROM finished WHERE table_id = %s AND match_no = %s", (table_id, match_no)
-        )
-        return finished_match(rows[0]) if rows else None
-
-    async def finished_numbers(self, table_id: str) -> set[int]:
-        rows = await self._pool.execute("SELECT match_no FROM finished WHERE table_id = %s", (table_id,))
-        return {int(row[0]) for row in rows}
-
-    async def player_matches(self, player: str, limit: int = 500) -> list[tuple[FinishedMatch, int | None]]:
-        rows = await self._pool.execute(PLAYERS_MATCHES.replace("?", "%s"), (player, limit))
-        return [(finished_match(row[:-1]), None if row[-1] is None else int(row[-1])) for row in rows]
 
     async def secret(self, name: str) -> str:
         await self._pool.execute(
@@ -535,7 +471,7 @@ class PostgresStorage(DailyTables):
                 sql, params = queue_seat_statement(table_id, player, seat)
                 await connection.execute(sql.replace("?", "%s"), params)
 
-    # -- how a statement runs, for the tables written once for both backends (the daily duplicate: ``daily``) --
+    # -- how a statement runs, for the tables written once for both backends (``statements``) --
 
     async def read(self, sql: str, params: tuple[SQLParam, ...]) -> list[Sequence[Any]]:
         """The rows of one query, on a pooled connection (``?`` placeholders become psycopg's)."""
@@ -544,3 +480,9 @@ class PostgresStorage(DailyTables):
     async def write(self, sql: str, params: tuple[SQLParam, ...]) -> None:
         """One statement, its own transaction (autocommit)."""
         await self._pool.execute(sql.replace("?", "%s"), params)
+
+    async def write_all(self, statements: Sequence[Statement]) -> None:
+        """Several statements in one transaction, on one pooled connection."""
+        async with self._pool.connection() as connection, connection.transaction():
+            for sql, params in statements:
+                await connection.execute(sql.replace("?", "%s"), params)

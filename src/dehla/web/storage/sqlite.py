@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import sqlite3
@@ -14,15 +13,15 @@ from typing import Any
 
 from dehla.errors import DehlaError
 from dehla.web.storage.daily import DailyTables
+from dehla.web.storage.matches import MatchTables
 from dehla.web.storage.migrations import migrate
-from dehla.web.storage.model import FinishedMatch, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
+from dehla.web.storage.model import QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
 from dehla.web.storage.sql import (
     ADD_PASSKEY,
     BAN,
     BANS,
     BLOCK,
     CANDIDATES,
-    FINISHED_COLUMNS,
     FOLLOW,
     FRIENDS,
     HISTORY_OF,
@@ -31,7 +30,6 @@ from dehla.web.storage.sql import (
     NOTICES,
     PASSKEY,
     PLAYER_ROWS,
-    PLAYERS_MATCHES,
     QUEUE_COUNTS,
     QUEUE_ENTRY,
     QUEUE_JOIN,
@@ -43,10 +41,7 @@ from dehla.web.storage.sql import (
     SAW,
     SET_NAME,
     SET_RATING,
-    VISIBLE,
-    access_json,
     dumps,
-    finished_match,
     friend_row,
     notice_row,
     pick_group,
@@ -54,11 +49,12 @@ from dehla.web.storage.sql import (
     read_queue_entry,
     report_row,
 )
+from dehla.web.storage.statements import Statement
 
 log = logging.getLogger("dehla.web")
 
 
-class SQLiteStorage(DailyTables):
+class SQLiteStorage(DailyTables, MatchTables):
     """SQLite in WAL mode: writes are group-committed in a worker thread, reads use a connection of their own.
 
     With ``synchronous=FULL`` every commit waits for the disk (an fsync, a few
@@ -196,75 +192,12 @@ class SQLiteStorage(DailyTables):
             "INSERT INTO tables (id, created, meta) VALUES (?, ?, ?)", (row.table_id, row.created, dumps(row.meta))
         )
 
-    async def update_table(self, table_id: str, meta: Mapping[str, object]) -> None:
-        await self._write("UPDATE tables SET meta = ? WHERE id = ?", (dumps(meta), table_id))
-
     async def append(self, table_id: str, seq: int, entry: Mapping[str, object], *, lease: str | None = None) -> None:
         # one process serves a SQLite file, so there is no lease to check; a taken position is refused by the key
         try:
             await self._write("INSERT INTO log (table_id, seq, entry) VALUES (?, ?, ?)", (table_id, seq, dumps(entry)))
         except sqlite3.IntegrityError:
             raise StaleLog(f"table {table_id}: log position {seq} is taken") from None
-
-    async def load_tables(self) -> list[TableRow]:
-        rows = self.reader.execute("SELECT id, created, meta FROM tables ORDER BY created").fetchall()
-        return [TableRow(table_id, json.loads(meta), created) for table_id, created, meta in rows]
-
-    async def load_table(self, table_id: str) -> TableRow | None:
-        row = self.reader.execute("SELECT id, created, meta FROM tables WHERE id = ?", (table_id,)).fetchone()
-        return None if row is None else TableRow(row[0], json.loads(row[2]), row[1])
-
-    async def load_log(self, table_id: str, since: int = 0) -> list[object]:
-        rows = self.reader.execute(
-            "SELECT entry FROM log WHERE table_id = ? AND seq >= ? ORDER BY seq", (table_id, since)
-        ).fetchall()
-        return [json.loads(entry) for (entry,) in rows]
-
-    async def save_finished(self, finished: FinishedMatch) -> None:
-        key = (finished.table_id, finished.match_no)
-        statements: list[tuple[str, tuple[SQLParam, ...]]] = [
-            (
-                "INSERT OR REPLACE INTO finished (table_id, match_no, finished, summary, record, listed, access) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    *key,
-                    finished.finished,
-                    dumps(finished.summary),
-                    dumps(finished.record),
-                    finished.listed,
-                    access_json(finished),
-                ),
-            ),
-            ("DELETE FROM finished_players WHERE table_id = ? AND match_no = ?", key),
-        ]
-        seats = dict(finished.seats)
-        statements += [
-            (
-                "INSERT INTO finished_players (table_id, match_no, player, seat) VALUES (?, ?, ?, ?)",
-                (*key, player, seats.get(player)),
-            )
-            for player in sorted(set(finished.players))
-        ]
-        await self._write_all(statements)
-
-    async def list_finished(self, player: str | None = None, limit: int = 100) -> list[FinishedMatch]:
-        rows = self.reader.execute(VISIBLE, (player, limit)).fetchall()
-        return [finished_match(row) for row in rows]
-
-    async def get_finished(self, table_id: str, match_no: int) -> FinishedMatch | None:
-        row = self.reader.execute(
-            f"SELECT {FINISHED_COLUMNS} FROM finished WHERE table_id = ? AND match_no = ?",
-            (table_id, match_no),
-        ).fetchone()
-        return None if row is None else finished_match(row)
-
-    async def finished_numbers(self, table_id: str) -> set[int]:
-        rows = self.reader.execute("SELECT match_no FROM finished WHERE table_id = ?", (table_id,)).fetchall()
-        return {int(row[0]) for row in rows}
-
-    async def player_matches(self, player: str, limit: int = 500) -> list[tuple[FinishedMatch, int | None]]:
-        rows = self.reader.execute(PLAYERS_MATCHES, (player, limit)).fetchall()
-        return [(finished_match(row[:-1]), None if row[-1] is None else int(row[-1])) for row in rows]
 
     async def secret(self, name: str) -> str:
         await self._write(
@@ -422,7 +355,7 @@ class SQLiteStorage(DailyTables):
     async def queue_seat(self, table_id: str, seats: Mapping[str, int | None]) -> None:
         await self._write_all([queue_seat_statement(table_id, player, seat) for player, seat in seats.items()])
 
-    # -- how a statement runs, for the tables written once for both backends (the daily duplicate: ``daily``) --
+    # -- how a statement runs, for the tables written once for both backends (``statements``) --
 
     async def read(self, sql: str, params: tuple[SQLParam, ...]) -> list[Sequence[Any]]:
         """The rows of one query, from the reading connection (every write that has returned is committed)."""
@@ -431,3 +364,7 @@ class SQLiteStorage(DailyTables):
     async def write(self, sql: str, params: tuple[SQLParam, ...]) -> None:
         """One statement, group-committed with whatever else is queued."""
         await self._write(sql, params)
+
+    async def write_all(self, statements: Sequence[Statement]) -> None:
+        """Several statements, queued together so that one transaction commits them all."""
+        await self._write_all(list(statements))
