@@ -22,30 +22,24 @@ from dehla.web.storage.daily import DailyTables
 from dehla.web.storage.matches import MatchTables
 from dehla.web.storage.migrations import migrate
 from dehla.web.storage.model import LeaseLost, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
+from dehla.web.storage.players import PlayerTables
 from dehla.web.storage.sql import (
-    ADD_PASSKEY,
     BAN,
     BANS,
     BLOCK,
     CANDIDATES,
     FOLLOW,
     FRIENDS,
-    HISTORY_OF,
-    LEADERBOARD,
     NOTICE,
     NOTICES,
-    PASSKEY,
-    PLAYER_ROWS,
     QUEUE_COUNTS,
     QUEUE_ENTRY,
     QUEUE_JOIN,
     QUEUE_WAITING,
-    RATING,
     RATING_HISTORY,
     REPORT,
     REPORTS,
     SAW,
-    SET_NAME,
     SET_RATING,
     dumps,
     friend_row,
@@ -110,7 +104,7 @@ class _AppendParams(TypedDict):
     entry: str
 
 
-class PostgresStorage(DailyTables, MatchTables):
+class PostgresStorage(DailyTables, MatchTables, PlayerTables):
     """PostgreSQL through psycopg 3: a few pooled connections in autocommit (each statement its own transaction).
 
     Any number of serving processes may share one database: every log append is
@@ -303,34 +297,6 @@ class PostgresStorage(DailyTables, MatchTables):
         await self._pool.execute("DELETE FROM nodes WHERE id = %s", (node,))
         await self._pool.execute("DELETE FROM nodes WHERE seen < now() - interval '1 day'")
 
-    async def secret(self, name: str) -> str:
-        await self._pool.execute(
-            "INSERT INTO secrets (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
-            (name, secrets.token_urlsafe(32)),
-        )
-        rows = await self._pool.execute("SELECT value FROM secrets WHERE name = %s", (name,))
-        return str(rows[0][0])
-
-    async def player_name(self, player: str) -> str | None:
-        rows = await self._pool.execute("SELECT name FROM players WHERE id = %s", (player,))
-        return str(rows[0][0]) if rows else None
-
-    async def set_player_name(self, player: str, name: str) -> None:
-        await self._pool.execute(SET_NAME.replace("?", "%s"), (player, name, time.time()))
-
-    async def delete_player(self, player: str) -> None:
-        async with self._pool.connection() as connection, connection.transaction():
-            for table, column in PLAYER_ROWS:
-                await connection.execute(f"DELETE FROM {table} WHERE {column} = %s", (player,))
-
-    async def ratings(self, family: str, players: Sequence[str]) -> dict[str, tuple[float, float, int]]:
-        found: dict[str, tuple[float, float, int]] = {}
-        for player in players:
-            rows = await self._pool.execute(RATING.replace("?", "%s"), (player, family))
-            if rows:
-                found[str(rows[0][0])] = (float(rows[0][1]), float(rows[0][2]), int(rows[0][3]))
-        return found
-
     async def save_ratings(
         self, table_id: str, match_no: int, family: str, updates: Mapping[str, tuple[str, float, float, int]], at: float
     ) -> bool:
@@ -345,14 +311,6 @@ class PostgresStorage(DailyTables, MatchTables):
                 await connection.execute(SET_RATING.replace("?", "%s"), (player, family, name, mu, sigma, matches))
                 await connection.execute(RATING_HISTORY.replace("?", "%s"), (player, family, at, mu, sigma))
         return True
-
-    async def leaderboard(self, family: str, limit: int = 50) -> list[tuple[str, str, float, float, int]]:
-        rows = await self._pool.execute(LEADERBOARD.replace("?", "%s"), (family, limit))
-        return [(str(a), str(b), float(c), float(d), int(e)) for a, b, c, d, e in rows]
-
-    async def rating_history(self, player: str) -> list[tuple[str, float, float, float]]:
-        rows = await self._pool.execute(HISTORY_OF.replace("?", "%s"), (player,))
-        return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
 
     async def report(self, table_id: str, reporter: str, player: str | None, name: str, text: str) -> None:
         await self._pool.execute(
@@ -413,21 +371,6 @@ class PostgresStorage(DailyTables, MatchTables):
 
     async def dismiss(self, player: str, notice: str) -> None:
         await self._pool.execute("DELETE FROM notices WHERE player = %s AND id = %s", (player, notice))
-
-    async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
-        await self._pool.execute(
-            ADD_PASSKEY.replace("?", "%s"), (credential, player, public_key, sign_count, time.time())
-        )
-
-    async def passkey(self, credential: str) -> tuple[str, str, int] | None:
-        rows = await self._pool.execute(PASSKEY.replace("?", "%s"), (credential,))
-        return (str(rows[0][0]), str(rows[0][1]), int(rows[0][2])) if rows else None
-
-    async def passkey_used(self, credential: str, sign_count: int) -> None:
-        await self._pool.execute("UPDATE passkeys SET sign_count = %s WHERE id = %s", (sign_count, credential))
-
-    async def passkeys_of(self, player: str) -> list[str]:
-        return [str(row[0]) for row in await self._pool.execute("SELECT id FROM passkeys WHERE player = %s", (player,))]
 
     async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
         async with self._pool.connection() as connection, connection.transaction():

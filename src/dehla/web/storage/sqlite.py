@@ -16,30 +16,24 @@ from dehla.web.storage.daily import DailyTables
 from dehla.web.storage.matches import MatchTables
 from dehla.web.storage.migrations import migrate
 from dehla.web.storage.model import QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
+from dehla.web.storage.players import PlayerTables
 from dehla.web.storage.sql import (
-    ADD_PASSKEY,
     BAN,
     BANS,
     BLOCK,
     CANDIDATES,
     FOLLOW,
     FRIENDS,
-    HISTORY_OF,
-    LEADERBOARD,
     NOTICE,
     NOTICES,
-    PASSKEY,
-    PLAYER_ROWS,
     QUEUE_COUNTS,
     QUEUE_ENTRY,
     QUEUE_JOIN,
     QUEUE_WAITING,
-    RATING,
     RATING_HISTORY,
     REPORT,
     REPORTS,
     SAW,
-    SET_NAME,
     SET_RATING,
     dumps,
     friend_row,
@@ -54,7 +48,7 @@ from dehla.web.storage.statements import Statement
 log = logging.getLogger("dehla.web")
 
 
-class SQLiteStorage(DailyTables, MatchTables):
+class SQLiteStorage(DailyTables, MatchTables, PlayerTables):
     """SQLite in WAL mode: writes are group-committed in a worker thread, reads use a connection of their own.
 
     With ``synchronous=FULL`` every commit waits for the disk (an fsync, a few
@@ -199,27 +193,6 @@ class SQLiteStorage(DailyTables, MatchTables):
         except sqlite3.IntegrityError:
             raise StaleLog(f"table {table_id}: log position {seq} is taken") from None
 
-    async def secret(self, name: str) -> str:
-        await self._write(
-            "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (name, secrets.token_urlsafe(32))
-        )
-        row = self.reader.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
-        return str(row[0])
-
-    async def player_name(self, player: str) -> str | None:
-        row = self.reader.execute("SELECT name FROM players WHERE id = ?", (player,)).fetchone()
-        return None if row is None else str(row[0])
-
-    async def set_player_name(self, player: str, name: str) -> None:
-        await self._write(SET_NAME, (player, name, time.time()))
-
-    async def delete_player(self, player: str) -> None:
-        await self._write_all([(f"DELETE FROM {table} WHERE {column} = ?", (player,)) for table, column in PLAYER_ROWS])
-
-    async def ratings(self, family: str, players: Sequence[str]) -> dict[str, tuple[float, float, int]]:
-        rows = [self.reader.execute(RATING, (player, family)).fetchone() for player in players]
-        return {str(row[0]): (float(row[1]), float(row[2]), int(row[3])) for row in rows if row is not None}
-
     async def save_ratings(
         self, table_id: str, match_no: int, family: str, updates: Mapping[str, tuple[str, float, float, int]], at: float
     ) -> bool:
@@ -236,14 +209,6 @@ class SQLiteStorage(DailyTables, MatchTables):
             statements.append((RATING_HISTORY, (player, family, at, mu, sigma)))
         await self._write_all(statements)
         return True
-
-    async def leaderboard(self, family: str, limit: int = 50) -> list[tuple[str, str, float, float, int]]:
-        rows = self.reader.execute(LEADERBOARD, (family, limit)).fetchall()
-        return [(str(a), str(b), float(c), float(d), int(e)) for a, b, c, d, e in rows]
-
-    async def rating_history(self, player: str) -> list[tuple[str, float, float, float]]:
-        rows = self.reader.execute(HISTORY_OF, (player,)).fetchall()
-        return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
 
     async def report(self, table_id: str, reporter: str, player: str | None, name: str, text: str) -> None:
         await self._write(REPORT, (secrets.token_hex(6), time.time(), table_id, reporter, player, name, text))
@@ -305,19 +270,6 @@ class SQLiteStorage(DailyTables, MatchTables):
 
     async def dismiss(self, player: str, notice: str) -> None:
         await self._write("DELETE FROM notices WHERE player = ? AND id = ?", (player, notice))
-
-    async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
-        await self._write(ADD_PASSKEY, (credential, player, public_key, sign_count, time.time()))
-
-    async def passkey(self, credential: str) -> tuple[str, str, int] | None:
-        row = self.reader.execute(PASSKEY, (credential,)).fetchone()
-        return None if row is None else (str(row[0]), str(row[1]), int(row[2]))
-
-    async def passkey_used(self, credential: str, sign_count: int) -> None:
-        await self._write("UPDATE passkeys SET sign_count = ? WHERE id = ?", (sign_count, credential))
-
-    async def passkeys_of(self, player: str) -> list[str]:
-        return [str(row[0]) for row in self.reader.execute("SELECT id FROM passkeys WHERE player = ?", (player,))]
 
     async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
         await self._write_all(
