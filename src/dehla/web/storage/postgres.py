@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
@@ -23,31 +21,19 @@ from dehla.web.storage.matches import MatchTables
 from dehla.web.storage.migrations import migrate
 from dehla.web.storage.model import LeaseLost, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
 from dehla.web.storage.players import PlayerTables
+from dehla.web.storage.social import SocialTables
 from dehla.web.storage.sql import (
-    BAN,
-    BANS,
-    BLOCK,
     CANDIDATES,
-    FOLLOW,
-    FRIENDS,
-    NOTICE,
-    NOTICES,
     QUEUE_COUNTS,
     QUEUE_ENTRY,
     QUEUE_JOIN,
     QUEUE_WAITING,
     RATING_HISTORY,
-    REPORT,
-    REPORTS,
-    SAW,
     SET_RATING,
     dumps,
-    friend_row,
-    notice_row,
     pick_group,
     queue_seat_statement,
     read_queue_entry,
-    report_row,
 )
 from dehla.web.storage.statements import Statement
 
@@ -104,7 +90,7 @@ class _AppendParams(TypedDict):
     entry: str
 
 
-class PostgresStorage(DailyTables, MatchTables, PlayerTables):
+class PostgresStorage(DailyTables, MatchTables, PlayerTables, SocialTables):
     """PostgreSQL through psycopg 3: a few pooled connections in autocommit (each statement its own transaction).
 
     Any number of serving processes may share one database: every log append is
@@ -312,65 +298,8 @@ class PostgresStorage(DailyTables, MatchTables, PlayerTables):
                 await connection.execute(RATING_HISTORY.replace("?", "%s"), (player, family, at, mu, sigma))
         return True
 
-    async def report(self, table_id: str, reporter: str, player: str | None, name: str, text: str) -> None:
-        await self._pool.execute(
-            REPORT.replace("?", "%s"), (secrets.token_hex(6), time.time(), table_id, reporter, player, name, text)
-        )
-
-    async def reports(self, limit: int = 100) -> list[tuple[str, float, str, str, str | None, str, str]]:
-        return [report_row(row) for row in await self._pool.execute(REPORTS.replace("?", "%s"), (limit,))]
-
-    async def ban(self, player: str, reason: str) -> None:
-        await self._pool.execute(BAN.replace("?", "%s"), (player, time.time(), reason))
-
     async def unban(self, player: str) -> bool:
         return bool(await self._pool.execute("DELETE FROM bans WHERE player = %s RETURNING player", (player,)))
-
-    async def bans(self) -> list[tuple[str, float, str]]:
-        return [(str(a), float(b), str(c)) for a, b, c in await self._pool.execute(BANS)]
-
-    async def banned(self, player: str) -> bool:
-        return bool(await self._pool.execute("SELECT 1 FROM bans WHERE player = %s", (player,)))
-
-    async def block(self, player: str, blocked: str, name: str) -> None:
-        await self._pool.execute(BLOCK.replace("?", "%s"), (player, blocked, name))
-
-    async def unblock(self, player: str, blocked: str) -> None:
-        await self._pool.execute("DELETE FROM blocks WHERE player = %s AND blocked = %s", (player, blocked))
-
-    async def blocked_by(self, player: str) -> dict[str, str]:
-        rows = await self._pool.execute("SELECT blocked, name FROM blocks WHERE player = %s", (player,))
-        return {str(blocked): str(name) for blocked, name in rows}
-
-    async def blocks_among(self, players: Sequence[str]) -> set[tuple[str, str]]:
-        rows = await self._pool.execute(
-            "SELECT player, blocked FROM blocks WHERE player = ANY(%(p)s) AND blocked = ANY(%(p)s)",
-            {"p": list(players)},
-        )
-        return {(str(a), str(b)) for a, b in rows}
-
-    async def follow(self, player: str, friend: str, name: str) -> None:
-        await self._pool.execute(FOLLOW.replace("?", "%s"), (player, friend, name))
-
-    async def unfollow(self, player: str, friend: str) -> None:
-        await self._pool.execute("DELETE FROM friends WHERE player = %s AND friend = %s", (player, friend))
-
-    async def friends(self, player: str) -> list[tuple[str, str, float | None]]:
-        return [friend_row(row) for row in await self._pool.execute(FRIENDS.replace("?", "%s"), (player,))]
-
-    async def saw(self, player: str, at: float) -> None:
-        await self._pool.execute(SAW.replace("?", "%s"), (player, at))
-
-    async def notify_player(self, player: str, table_id: str, seat: int, sender: str) -> None:
-        await self._pool.execute(
-            NOTICE.replace("?", "%s"), (secrets.token_hex(6), player, time.time(), table_id, seat, sender)
-        )
-
-    async def notices(self, player: str) -> list[tuple[str, float, str, int, str]]:
-        return [notice_row(row) for row in await self._pool.execute(NOTICES.replace("?", "%s"), (player,))]
-
-    async def dismiss(self, player: str, notice: str) -> None:
-        await self._pool.execute("DELETE FROM notices WHERE player = %s AND id = %s", (player, notice))
 
     async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
         async with self._pool.connection() as connection, connection.transaction():

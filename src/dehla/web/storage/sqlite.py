@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import sqlite3
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,38 +15,26 @@ from dehla.web.storage.matches import MatchTables
 from dehla.web.storage.migrations import migrate
 from dehla.web.storage.model import QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
 from dehla.web.storage.players import PlayerTables
+from dehla.web.storage.social import SocialTables
 from dehla.web.storage.sql import (
-    BAN,
-    BANS,
-    BLOCK,
     CANDIDATES,
-    FOLLOW,
-    FRIENDS,
-    NOTICE,
-    NOTICES,
     QUEUE_COUNTS,
     QUEUE_ENTRY,
     QUEUE_JOIN,
     QUEUE_WAITING,
     RATING_HISTORY,
-    REPORT,
-    REPORTS,
-    SAW,
     SET_RATING,
     dumps,
-    friend_row,
-    notice_row,
     pick_group,
     queue_seat_statement,
     read_queue_entry,
-    report_row,
 )
 from dehla.web.storage.statements import Statement
 
 log = logging.getLogger("dehla.web")
 
 
-class SQLiteStorage(DailyTables, MatchTables, PlayerTables):
+class SQLiteStorage(DailyTables, MatchTables, PlayerTables, SocialTables):
     """SQLite in WAL mode: writes are group-committed in a worker thread, reads use a connection of their own.
 
     With ``synchronous=FULL`` every commit waits for the disk (an fsync, a few
@@ -210,66 +196,10 @@ class SQLiteStorage(DailyTables, MatchTables, PlayerTables):
         await self._write_all(statements)
         return True
 
-    async def report(self, table_id: str, reporter: str, player: str | None, name: str, text: str) -> None:
-        await self._write(REPORT, (secrets.token_hex(6), time.time(), table_id, reporter, player, name, text))
-
-    async def reports(self, limit: int = 100) -> list[tuple[str, float, str, str, str | None, str, str]]:
-        return [report_row(row) for row in self.reader.execute(REPORTS, (limit,)).fetchall()]
-
-    async def ban(self, player: str, reason: str) -> None:
-        await self._write(BAN, (player, time.time(), reason))
-
     async def unban(self, player: str) -> bool:
         found = self.reader.execute("SELECT 1 FROM bans WHERE player = ?", (player,)).fetchone() is not None
         await self._write("DELETE FROM bans WHERE player = ?", (player,))
         return found
-
-    async def bans(self) -> list[tuple[str, float, str]]:
-        return [(str(a), float(b), str(c)) for a, b, c in self.reader.execute(BANS).fetchall()]
-
-    async def banned(self, player: str) -> bool:
-        return self.reader.execute("SELECT 1 FROM bans WHERE player = ?", (player,)).fetchone() is not None
-
-    async def block(self, player: str, blocked: str, name: str) -> None:
-        await self._write(BLOCK, (player, blocked, name))
-
-    async def unblock(self, player: str, blocked: str) -> None:
-        await self._write("DELETE FROM blocks WHERE player = ? AND blocked = ?", (player, blocked))
-
-    async def blocked_by(self, player: str) -> dict[str, str]:
-        rows = self.reader.execute("SELECT blocked, name FROM blocks WHERE player = ?", (player,)).fetchall()
-        return {str(blocked): str(name) for blocked, name in rows}
-
-    async def blocks_among(self, players: Sequence[str]) -> set[tuple[str, str]]:
-        if not players:
-            return set()
-        marks = ", ".join("?" * len(players))
-        rows = self.reader.execute(
-            f"SELECT player, blocked FROM blocks WHERE player IN ({marks}) AND blocked IN ({marks})",
-            (*players, *players),
-        ).fetchall()
-        return {(str(a), str(b)) for a, b in rows}
-
-    async def follow(self, player: str, friend: str, name: str) -> None:
-        await self._write(FOLLOW, (player, friend, name))
-
-    async def unfollow(self, player: str, friend: str) -> None:
-        await self._write("DELETE FROM friends WHERE player = ? AND friend = ?", (player, friend))
-
-    async def friends(self, player: str) -> list[tuple[str, str, float | None]]:
-        return [friend_row(row) for row in self.reader.execute(FRIENDS, (player,)).fetchall()]
-
-    async def saw(self, player: str, at: float) -> None:
-        await self._write(SAW, (player, at))
-
-    async def notify_player(self, player: str, table_id: str, seat: int, sender: str) -> None:
-        await self._write(NOTICE, (secrets.token_hex(6), player, time.time(), table_id, seat, sender))
-
-    async def notices(self, player: str) -> list[tuple[str, float, str, int, str]]:
-        return [notice_row(row) for row in self.reader.execute(NOTICES, (player,)).fetchall()]
-
-    async def dismiss(self, player: str, notice: str) -> None:
-        await self._write("DELETE FROM notices WHERE player = ? AND id = ?", (player, notice))
 
     async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
         await self._write_all(
