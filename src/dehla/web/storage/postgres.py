@@ -19,21 +19,17 @@ from dehla.web.storage.connections import NOTIFY, Announcer, PostgresPool, conne
 from dehla.web.storage.daily import DailyTables
 from dehla.web.storage.matches import MatchTables
 from dehla.web.storage.migrations import migrate
-from dehla.web.storage.model import LeaseLost, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
+from dehla.web.storage.model import LeaseLost, QueueKey, SQLParam, StaleLog, TableRow
 from dehla.web.storage.players import PlayerTables
+from dehla.web.storage.queue import QueueTables
 from dehla.web.storage.social import SocialTables
 from dehla.web.storage.sql import (
     CANDIDATES,
-    QUEUE_COUNTS,
-    QUEUE_ENTRY,
-    QUEUE_JOIN,
     QUEUE_WAITING,
     RATING_HISTORY,
     SET_RATING,
     dumps,
     pick_group,
-    queue_seat_statement,
-    read_queue_entry,
 )
 from dehla.web.storage.statements import Statement
 
@@ -90,7 +86,7 @@ class _AppendParams(TypedDict):
     entry: str
 
 
-class PostgresStorage(DailyTables, MatchTables, PlayerTables, SocialTables):
+class PostgresStorage(DailyTables, MatchTables, PlayerTables, QueueTables, SocialTables):
     """PostgreSQL through psycopg 3: a few pooled connections in autocommit (each statement its own transaction).
 
     Any number of serving processes may share one database: every log append is
@@ -301,24 +297,6 @@ class PostgresStorage(DailyTables, MatchTables, PlayerTables, SocialTables):
     async def unban(self, player: str) -> bool:
         return bool(await self._pool.execute("DELETE FROM bans WHERE player = %s RETURNING player", (player,)))
 
-    async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
-        async with self._pool.connection() as connection, connection.transaction():
-            await connection.execute("DELETE FROM queue WHERE player = %s", (player,))
-            await connection.execute(
-                QUEUE_JOIN.replace("?", "%s"), (player, name, key.preset, key.target, key.rated, since)
-            )
-
-    async def queue_leave(self, player: str) -> None:
-        await self._pool.execute("DELETE FROM queue WHERE player = %s", (player,))
-
-    async def queue_entry(self, player: str) -> QueueEntry | None:
-        rows = await self._pool.execute(QUEUE_ENTRY.replace("?", "%s"), (player,))
-        return read_queue_entry(rows[0]) if rows else None
-
-    async def queue_counts(self) -> list[tuple[QueueKey, int]]:
-        rows = await self._pool.execute(QUEUE_COUNTS)
-        return [(QueueKey(str(preset), int(target), bool(rated)), int(n)) for preset, target, rated, n in rows]
-
     async def queue_claim(
         self, key: QueueKey, count: int, table_id: str, only: str | None = None
     ) -> list[tuple[str, str]]:
@@ -336,12 +314,6 @@ class PostgresStorage(DailyTables, MatchTables, PlayerTables, SocialTables):
             for player, _ in players:
                 await connection.execute("UPDATE queue SET table_id = %s WHERE player = %s", (table_id, player))
         return players
-
-    async def queue_seat(self, table_id: str, seats: Mapping[str, int | None]) -> None:
-        async with self._pool.connection() as connection, connection.transaction():
-            for player, seat in seats.items():
-                sql, params = queue_seat_statement(table_id, player, seat)
-                await connection.execute(sql.replace("?", "%s"), params)
 
     # -- how a statement runs, for the tables written once for both backends (``statements``) --
 

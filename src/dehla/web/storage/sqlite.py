@@ -13,28 +13,24 @@ from dehla.errors import DehlaError
 from dehla.web.storage.daily import DailyTables
 from dehla.web.storage.matches import MatchTables
 from dehla.web.storage.migrations import migrate
-from dehla.web.storage.model import QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
+from dehla.web.storage.model import QueueKey, SQLParam, StaleLog, TableRow
 from dehla.web.storage.players import PlayerTables
+from dehla.web.storage.queue import QueueTables
 from dehla.web.storage.social import SocialTables
 from dehla.web.storage.sql import (
     CANDIDATES,
-    QUEUE_COUNTS,
-    QUEUE_ENTRY,
-    QUEUE_JOIN,
     QUEUE_WAITING,
     RATING_HISTORY,
     SET_RATING,
     dumps,
     pick_group,
-    queue_seat_statement,
-    read_queue_entry,
 )
 from dehla.web.storage.statements import Statement
 
 log = logging.getLogger("dehla.web")
 
 
-class SQLiteStorage(DailyTables, MatchTables, PlayerTables, SocialTables):
+class SQLiteStorage(DailyTables, MatchTables, PlayerTables, QueueTables, SocialTables):
     """SQLite in WAL mode: writes are group-committed in a worker thread, reads use a connection of their own.
 
     With ``synchronous=FULL`` every commit waits for the disk (an fsync, a few
@@ -201,25 +197,6 @@ class SQLiteStorage(DailyTables, MatchTables, PlayerTables, SocialTables):
         await self._write("DELETE FROM bans WHERE player = ?", (player,))
         return found
 
-    async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
-        await self._write_all(
-            [
-                ("DELETE FROM queue WHERE player = ?", (player,)),
-                (QUEUE_JOIN, (player, name, key.preset, key.target, key.rated, since)),
-            ]
-        )
-
-    async def queue_leave(self, player: str) -> None:
-        await self._write("DELETE FROM queue WHERE player = ?", (player,))
-
-    async def queue_entry(self, player: str) -> QueueEntry | None:
-        row = self.reader.execute(QUEUE_ENTRY, (player,)).fetchone()
-        return None if row is None else read_queue_entry(row)
-
-    async def queue_counts(self) -> list[tuple[QueueKey, int]]:
-        rows = self.reader.execute(QUEUE_COUNTS).fetchall()
-        return [(QueueKey(str(preset), int(target), bool(rated)), int(n)) for preset, target, rated, n in rows]
-
     async def queue_claim(
         self, key: QueueKey, count: int, table_id: str, only: str | None = None
     ) -> list[tuple[str, str]]:
@@ -233,9 +210,6 @@ class SQLiteStorage(DailyTables, MatchTables, PlayerTables, SocialTables):
             [("UPDATE queue SET table_id = ? WHERE player = ?", (table_id, player)) for player, _ in players]
         )
         return players
-
-    async def queue_seat(self, table_id: str, seats: Mapping[str, int | None]) -> None:
-        await self._write_all([queue_seat_statement(table_id, player, seat) for player, seat in seats.items()])
 
     # -- how a statement runs, for the tables written once for both backends (``statements``) --
 
