@@ -6,26 +6,13 @@ PostgreSQL runs when a server is reachable (``DEHLA_TEST_POSTGRES``), each test 
 from __future__ import annotations
 
 import asyncio
-import os
-import secrets
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
+from tests.web.helpers import POSTGRES_URL, postgres_reachable, postgres_schema
 
 from dehla.web.storage import FinishedMatch, QueueKey, Storage, TableRow, open_storage
-
-URL = os.environ.get("DEHLA_TEST_POSTGRES", "postgresql://dehla:dehla@127.0.0.1:5432/dehla_test")
-
-
-def _reachable() -> bool:
-    try:
-        import psycopg
-
-        with psycopg.connect(URL, connect_timeout=2):
-            return True
-    except Exception:
-        return False
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -34,18 +21,10 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield str(tmp_path / "twins.sqlite3")
         return
-    if not _reachable():
-        pytest.skip(f"no PostgreSQL server at {URL}")
-    import psycopg
-
-    schema = "twins_" + secrets.token_hex(4)
-    with psycopg.connect(URL, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield URL + ("&" if "?" in URL else "?") + f"options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(URL, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+    if not postgres_reachable():
+        pytest.skip(f"no PostgreSQL server at {POSTGRES_URL}")
+    with postgres_schema("twins") as url:
+        yield url
 
 
 def _run(database: str, steps: Callable[[Storage], Awaitable[None]]) -> None:
