@@ -1,14 +1,14 @@
 """The players' names, ratings and passkeys, and the server's secrets, written once for both backends.
 
-Saving a match's ratings stays in each backend: PostgreSQL makes sure, in one transaction, that no other process
-rated the match first.
+Saving a match's ratings stays in each backend (over ``rating_statements``): PostgreSQL makes sure, in one
+transaction, that no other process rated the match first.
 """
 
 from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from dehla.web.storage.sql import (
     ADD_PASSKEY,
@@ -17,11 +17,22 @@ from dehla.web.storage.sql import (
     PASSKEY,
     PLAYER_ROWS,
     RATING,
+    RATING_HISTORY,
     SET_NAME,
+    SET_RATING,
 )
-from dehla.web.storage.statements import Statements
+from dehla.web.storage.statements import Statement, Statements
 
-__all__ = ["PlayerTables"]
+__all__ = ["PlayerTables", "rating_statements"]
+
+
+def rating_statements(family: str, updates: Mapping[str, tuple[str, float, float, int]], at: float) -> list[Statement]:
+    """A rated match's new ratings and their history (``save_ratings``, once the match is marked rated)."""
+    statements: list[Statement] = []
+    for player, (name, mu, sigma, matches) in updates.items():
+        statements.append((SET_RATING, (player, family, name, mu, sigma, matches)))
+        statements.append((RATING_HISTORY, (player, family, at, mu, sigma)))
+    return statements
 
 
 class PlayerTables(Statements):

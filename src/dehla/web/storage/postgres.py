@@ -16,21 +16,12 @@ from typing import Any, TypedDict
 
 from dehla.errors import DehlaError
 from dehla.web.storage.connections import NOTIFY, Announcer, PostgresPool, connect
-from dehla.web.storage.daily import DailyTables
-from dehla.web.storage.matches import MatchTables
 from dehla.web.storage.migrations import migrate
 from dehla.web.storage.model import LeaseLost, QueueKey, SQLParam, StaleLog, TableRow
-from dehla.web.storage.players import PlayerTables
-from dehla.web.storage.queue import QueueTables
-from dehla.web.storage.social import SocialTables
-from dehla.web.storage.sql import (
-    CANDIDATES,
-    QUEUE_WAITING,
-    RATING_HISTORY,
-    SET_RATING,
-    dumps,
-    pick_group,
-)
+from dehla.web.storage.players import rating_statements
+from dehla.web.storage.queue import claim_statements, waiting_statement
+from dehla.web.storage.shared import SharedTables
+from dehla.web.storage.sql import dumps, pick_group
 from dehla.web.storage.statements import Statement
 
 log = logging.getLogger("dehla.web")
@@ -77,6 +68,12 @@ RETURNING id
 """
 
 
+async def _run_all(connection: Any, statements: Sequence[Statement]) -> None:
+    """Run statements (``?`` placeholders) in order on one connection (within the caller's transaction)."""
+    for sql, params in statements:
+        await connection.execute(sql.replace("?", "%s"), params)
+
+
 class _AppendParams(TypedDict):
     """The parameters of ``_APPEND``."""
 
@@ -86,7 +83,7 @@ class _AppendParams(TypedDict):
     entry: str
 
 
-class PostgresStorage(DailyTables, MatchTables, PlayerTables, QueueTables, SocialTables):
+class PostgresStorage(SharedTables):
     """PostgreSQL through psycopg 3: a few pooled connections in autocommit (each statement its own transaction).
 
     Any number of serving processes may share one database: every log append is
@@ -289,9 +286,7 @@ class PostgresStorage(DailyTables, MatchTables, PlayerTables, QueueTables, Socia
             )
             if await cursor.fetchone() is None:
                 return False  # another process rated it first
-            for player, (name, mu, sigma, matches) in updates.items():
-                await connection.execute(SET_RATING.replace("?", "%s"), (player, family, name, mu, sigma, matches))
-                await connection.execute(RATING_HISTORY.replace("?", "%s"), (player, family, at, mu, sigma))
+            await _run_all(connection, rating_statements(family, updates, at))
         return True
 
     async def unban(self, player: str) -> bool:
@@ -303,16 +298,13 @@ class PostgresStorage(DailyTables, MatchTables, PlayerTables, QueueTables, Socia
         async with self._pool.connection() as connection, connection.transaction():
             # the waiting rows are locked, so two processes never claim one player; rows another is claiming are
             # skipped, not waited for
-            cursor = await connection.execute(
-                QUEUE_WAITING.replace("?", "%s") + " FOR UPDATE SKIP LOCKED",
-                (key.preset, key.target, key.rated, count * CANDIDATES),
-            )
+            sql, params = waiting_statement(key, count)
+            cursor = await connection.execute(sql.replace("?", "%s") + " FOR UPDATE SKIP LOCKED", params)
             waiting = [(str(player), str(name)) for player, name in await cursor.fetchall()]
             players = pick_group(waiting, await self.blocks_among([player for player, _ in waiting]), count, only)
             if not players:
                 return []
-            for player, _ in players:
-                await connection.execute("UPDATE queue SET table_id = %s WHERE player = %s", (table_id, player))
+            await _run_all(connection, claim_statements(table_id, players))
         return players
 
     # -- how a statement runs, for the tables written once for both backends (``statements``) --
@@ -328,5 +320,4 @@ class PostgresStorage(DailyTables, MatchTables, PlayerTables, QueueTables, Socia
     async def write_all(self, statements: Sequence[Statement]) -> None:
         """Several statements in one transaction, on one pooled connection."""
         async with self._pool.connection() as connection, connection.transaction():
-            for sql, params in statements:
-                await connection.execute(sql.replace("?", "%s"), params)
+            await _run_all(connection, statements)

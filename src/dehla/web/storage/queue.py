@@ -1,18 +1,36 @@
 """The queues of "Find a game", written once for both backends.
 
-Claiming a group stays in each backend: PostgreSQL locks the waiting rows so that two processes never claim one
-player.
+Claiming a group stays in each backend (over ``waiting_statement`` and ``claim_statements``): PostgreSQL locks the
+waiting rows so that two processes never claim one player.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from dehla.web.storage.model import QueueEntry, QueueKey
-from dehla.web.storage.sql import QUEUE_COUNTS, QUEUE_ENTRY, QUEUE_JOIN, queue_seat_statement, read_queue_entry
-from dehla.web.storage.statements import Statements
+from dehla.web.storage.sql import (
+    CANDIDATES,
+    QUEUE_COUNTS,
+    QUEUE_ENTRY,
+    QUEUE_JOIN,
+    QUEUE_WAITING,
+    queue_seat_statement,
+    read_queue_entry,
+)
+from dehla.web.storage.statements import Statement, Statements
 
-__all__ = ["QueueTables"]
+__all__ = ["QueueTables", "claim_statements", "waiting_statement"]
+
+
+def waiting_statement(key: QueueKey, count: int) -> Statement:
+    """The longest waiting of a queue, as many as a claim of ``count`` seats looks at (``CANDIDATES`` a seat)."""
+    return QUEUE_WAITING, (key.preset, key.target, key.rated, count * CANDIDATES)
+
+
+def claim_statements(table_id: str, players: Sequence[tuple[str, str]]) -> list[Statement]:
+    """The claimed players, given their table."""
+    return [("UPDATE queue SET table_id = ? WHERE player = ?", (table_id, player)) for player, _ in players]
 
 
 class QueueTables(Statements):

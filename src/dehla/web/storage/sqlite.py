@@ -10,27 +10,18 @@ from pathlib import Path
 from typing import Any
 
 from dehla.errors import DehlaError
-from dehla.web.storage.daily import DailyTables
-from dehla.web.storage.matches import MatchTables
 from dehla.web.storage.migrations import migrate
 from dehla.web.storage.model import QueueKey, SQLParam, StaleLog, TableRow
-from dehla.web.storage.players import PlayerTables
-from dehla.web.storage.queue import QueueTables
-from dehla.web.storage.social import SocialTables
-from dehla.web.storage.sql import (
-    CANDIDATES,
-    QUEUE_WAITING,
-    RATING_HISTORY,
-    SET_RATING,
-    dumps,
-    pick_group,
-)
+from dehla.web.storage.players import rating_statements
+from dehla.web.storage.queue import claim_statements, waiting_statement
+from dehla.web.storage.shared import SharedTables
+from dehla.web.storage.sql import dumps, pick_group
 from dehla.web.storage.statements import Statement
 
 log = logging.getLogger("dehla.web")
 
 
-class SQLiteStorage(DailyTables, MatchTables, PlayerTables, QueueTables, SocialTables):
+class SQLiteStorage(SharedTables):
     """SQLite in WAL mode: writes are group-committed in a worker thread, reads use a connection of their own.
 
     With ``synchronous=FULL`` every commit waits for the disk (an fsync, a few
@@ -100,18 +91,8 @@ class SQLiteStorage(DailyTables, MatchTables, PlayerTables, QueueTables, SocialT
                 connection.close()
         self._db = self._reader = None
 
-    async def _write(self, sql: str, params: tuple[SQLParam, ...]) -> None:
-        """Queue one statement and wait until the transaction holding it is committed."""
-        if self._db is None:
-            raise DehlaError("the storage is not open")
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append((sql, params, done))
-        if self._flushing is None:
-            self._flushing = asyncio.get_running_loop().create_task(self._flush())
-        await done
-
-    async def _write_all(self, statements: list[tuple[str, tuple[SQLParam, ...]]]) -> None:
-        """Queue several statements together (so one transaction commits them all) and wait for them."""
+    async def write_all(self, statements: Sequence[Statement]) -> None:
+        """Queue statements together (so one transaction commits them all) and wait until it is committed."""
         if self._db is None:
             raise DehlaError("the storage is not open")
         loop = asyncio.get_running_loop()
@@ -164,14 +145,14 @@ class SQLiteStorage(DailyTables, MatchTables, PlayerTables, QueueTables, SocialT
         return outcomes
 
     async def create_table(self, row: TableRow, lease: str | None = None) -> None:
-        await self._write(
+        await self.write(
             "INSERT INTO tables (id, created, meta) VALUES (?, ?, ?)", (row.table_id, row.created, dumps(row.meta))
         )
 
     async def append(self, table_id: str, seq: int, entry: Mapping[str, object], *, lease: str | None = None) -> None:
         # one process serves a SQLite file, so there is no lease to check; a taken position is refused by the key
         try:
-            await self._write("INSERT INTO log (table_id, seq, entry) VALUES (?, ?, ?)", (table_id, seq, dumps(entry)))
+            await self.write("INSERT INTO log (table_id, seq, entry) VALUES (?, ?, ?)", (table_id, seq, dumps(entry)))
         except sqlite3.IntegrityError:
             raise StaleLog(f"table {table_id}: log position {seq} is taken") from None
 
@@ -183,35 +164,29 @@ class SQLiteStorage(DailyTables, MatchTables, PlayerTables, QueueTables, SocialT
             "SELECT 1 FROM rated_matches WHERE table_id = ? AND match_no = ?", (table_id, match_no)
         ).fetchone():
             return False
-        statements: list[tuple[str, tuple[SQLParam, ...]]] = [
-            ("INSERT INTO rated_matches (table_id, match_no) VALUES (?, ?)", (table_id, match_no))
-        ]
-        for player, (name, mu, sigma, matches) in updates.items():
-            statements.append((SET_RATING, (player, family, name, mu, sigma, matches)))
-            statements.append((RATING_HISTORY, (player, family, at, mu, sigma)))
-        await self._write_all(statements)
+        marked: Statement = ("INSERT INTO rated_matches (table_id, match_no) VALUES (?, ?)", (table_id, match_no))
+        await self.write_all([marked, *rating_statements(family, updates, at)])
         return True
 
     async def unban(self, player: str) -> bool:
         found = self.reader.execute("SELECT 1 FROM bans WHERE player = ?", (player,)).fetchone() is not None
-        await self._write("DELETE FROM bans WHERE player = ?", (player,))
+        await self.write("DELETE FROM bans WHERE player = ?", (player,))
         return found
 
     async def queue_claim(
         self, key: QueueKey, count: int, table_id: str, only: str | None = None
     ) -> list[tuple[str, str]]:
-        # one process serves a SQLite file, and nothing awaits between the read and the write below but the write
-        rows = self.reader.execute(QUEUE_WAITING, (key.preset, key.target, key.rated, count * CANDIDATES)).fetchall()
+        # one process serves a SQLite file, and nothing between the read and the write below gives the loop away (the
+        # blocks are read on the reading connection at once) but the write
+        rows = self.reader.execute(*waiting_statement(key, count)).fetchall()
         waiting = [(str(player), str(name)) for player, name in rows]
         players = pick_group(waiting, await self.blocks_among([player for player, _ in waiting]), count, only)
         if not players:
             return []
-        await self._write_all(
-            [("UPDATE queue SET table_id = ? WHERE player = ?", (table_id, player)) for player, _ in players]
-        )
+        await self.write_all(claim_statements(table_id, players))
         return players
 
-    # -- how a statement runs, for the tables written once for both backends (``statements``) --
+    # -- how a statement runs, for the tables written once for both backends (``statements``; ``write_all`` above) --
 
     async def read(self, sql: str, params: tuple[SQLParam, ...]) -> list[Sequence[Any]]:
         """The rows of one query, from the reading connection (every write that has returned is committed)."""
@@ -219,8 +194,4 @@ class SQLiteStorage(DailyTables, MatchTables, PlayerTables, QueueTables, SocialT
 
     async def write(self, sql: str, params: tuple[SQLParam, ...]) -> None:
         """One statement, group-committed with whatever else is queued."""
-        await self._write(sql, params)
-
-    async def write_all(self, statements: Sequence[Statement]) -> None:
-        """Several statements, queued together so that one transaction commits them all."""
-        await self._write_all(list(statements))
+        await self.write_all([(sql, params)])
