@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,36 @@ import websockets
 
 HERE = Path(__file__).parent
 CARD_TEXT = re.compile(r"(?<![A-Za-z0-9])(10|[2-9JQKA])([SHDC])(?![A-Za-z0-9])")
+
+
+#: The PostgreSQL server the tests use when it is reachable (.ci/run starts Debian's postgresql).
+POSTGRES_URL = os.environ.get("DEHLA_TEST_POSTGRES", "postgresql://dehla:dehla@127.0.0.1:5432/dehla_test")
+
+
+def postgres_reachable() -> bool:
+    """Whether ``POSTGRES_URL`` answers (the PostgreSQL tests are skipped when it does not)."""
+    try:
+        import psycopg
+
+        with psycopg.connect(POSTGRES_URL, connect_timeout=2):
+            return True
+    except Exception:
+        return False
+
+
+@contextlib.contextmanager
+def postgres_schema(prefix: str, base: str = POSTGRES_URL) -> Iterator[str]:
+    """A fresh schema of the test database ``base``, as a URL whose connections use it; dropped afterwards."""
+    import psycopg
+
+    schema = f"{prefix}_{os.urandom(4).hex()}"
+    with psycopg.connect(base, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(base, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def free_port() -> int:

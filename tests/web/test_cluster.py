@@ -11,13 +11,12 @@ import itertools
 import multiprocessing
 import os
 import random
-import secrets
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.web.helpers import LiveServer, SeatClient
+from tests.web.helpers import LiveServer, SeatClient, postgres_schema
 from tests.web.test_no_leaks import _check, _drive_seat
 from tests.web.truth import apply_entry, load_log
 
@@ -49,14 +48,8 @@ pytestmark = pytest.mark.skipif(_WHY is not None, reason=_WHY or "")
 @pytest.fixture
 def cluster_db() -> Iterator[str]:
     """A fresh schema of the test database, as a URL whose connections use it."""
-    import psycopg
-
-    schema = "cluster_" + secrets.token_hex(4)
-    with psycopg.connect(BASE, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {schema}")
-    yield f"{BASE}{'&' if '?' in BASE else '?'}options=-csearch_path%3D{schema}"
-    with psycopg.connect(BASE, autocommit=True) as connection:
-        connection.execute(f"DROP SCHEMA {schema} CASCADE")
+    with postgres_schema("cluster", BASE) as url:
+        yield url
 
 
 def _servers(url: str, count: int, **options: float | str) -> list[LiveServer]:

@@ -3,30 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 from collections.abc import Iterator
 
 import pytest
-from tests.web.helpers import LiveServer, SeatClient
+from tests.web.helpers import POSTGRES_URL, LiveServer, SeatClient, postgres_reachable
 from tests.web.test_no_leaks import _drive_seat
 
 from dehla.web.storage import FinishedMatch, PostgresStorage, TableRow, open_storage
 
-URL = os.environ.get("DEHLA_TEST_POSTGRES", "postgresql://dehla:dehla@127.0.0.1:5432/dehla_test")
-
-
-def _reachable() -> bool:
-    try:
-        import psycopg
-
-        with psycopg.connect(URL, connect_timeout=2):
-            return True
-    except Exception:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _reachable(), reason=f"no PostgreSQL server at {URL}")
+URL = POSTGRES_URL
+pytestmark = pytest.mark.skipif(not postgres_reachable(), reason=f"no PostgreSQL server at {URL}")
 
 
 @pytest.fixture

@@ -23,8 +23,11 @@ both take one position of a log; once committed, the entry is announced with
 heartbeats.
 
 Here: which storage a ``--db`` value names.  What is stored and the interface are in ``model``, the SQL
-both backends run in ``sql``, the daily duplicate's storage (written once over both) in ``daily``, the backends in
-``sqlite`` and ``postgres``, their schema versions in ``migrations``.
+both backends run in ``sql``.  The tables both backends store alike are written once, over the three ways of running
+a statement each backend gives (``statements``): the tables' loads and finished matches in ``matches``, the players
+in ``players``, reports, bans, blocks, friends and notices in ``social``, the queues in ``queue``, the daily duplicate
+in ``daily``.  What differs (the log's append, row locks, leases, ``NOTIFY``) is in the backends, ``sqlite`` and
+``postgres``; their schema versions in ``migrations``.
 """
 
 from __future__ import annotations

@@ -1,17 +1,14 @@
 """The daily duplicate's tables (``dehla.web.daily``), written once for both backends.
 
 SQLite and PostgreSQL run the same statements (``sql``) and read the same rows back; they differ only in how a
-statement reaches the database.  So each backend says that in two methods, ``read`` and ``write``, and the daily's
-storage is written here once over them.
+statement reaches the database, which each backend says in ``statements.Statements``'s methods.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
 
-from dehla.web.storage.model import DailyEntry, SQLParam
+from dehla.web.storage.model import DailyEntry
 from dehla.web.storage.sql import (
     DAILY_DAY,
     DAILY_DAY_ADD,
@@ -26,20 +23,13 @@ from dehla.web.storage.sql import (
     dumps,
     json_object,
 )
+from dehla.web.storage.statements import Statements
 
 __all__ = ["DailyTables"]
 
 
-class DailyTables(ABC):
+class DailyTables(Statements):
     """Each day's seed, the players' entries and the bots' own results, over the backend's ``read`` and ``write``."""
-
-    @abstractmethod
-    async def read(self, sql: str, params: tuple[SQLParam, ...]) -> list[Sequence[Any]]:
-        """The rows of one query (``sql`` with ``?`` placeholders), seeing every write that has returned."""
-
-    @abstractmethod
-    async def write(self, sql: str, params: tuple[SQLParam, ...]) -> None:
-        """Run one statement (``?`` placeholders); it is committed when this returns."""
 
     async def daily_day(self, day: str, seed: str, commitment: str, at: float) -> tuple[str, str]:
         await self.write(DAILY_DAY_ADD, (day, seed, commitment, at))

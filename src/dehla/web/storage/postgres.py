@@ -10,56 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import secrets
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 from dehla.errors import DehlaError
 from dehla.web.storage.connections import NOTIFY, Announcer, PostgresPool, connect
-from dehla.web.storage.daily import DailyTables
 from dehla.web.storage.migrations import migrate
-from dehla.web.storage.model import FinishedMatch, LeaseLost, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
-from dehla.web.storage.sql import (
-    ADD_PASSKEY,
-    BAN,
-    BANS,
-    BLOCK,
-    CANDIDATES,
-    FINISHED_COLUMNS,
-    FOLLOW,
-    FRIENDS,
-    HISTORY_OF,
-    LEADERBOARD,
-    NOTICE,
-    NOTICES,
-    PASSKEY,
-    PLAYER_ROWS,
-    PLAYERS_MATCHES,
-    QUEUE_COUNTS,
-    QUEUE_ENTRY,
-    QUEUE_JOIN,
-    QUEUE_WAITING,
-    RATING,
-    RATING_HISTORY,
-    REPORT,
-    REPORTS,
-    SAW,
-    SET_NAME,
-    SET_RATING,
-    VISIBLE,
-    access_json,
-    dumps,
-    finished_match,
-    friend_row,
-    notice_row,
-    pick_group,
-    queue_seat_statement,
-    read_queue_entry,
-    report_row,
-)
+from dehla.web.storage.model import LeaseLost, QueueKey, SQLParam, StaleLog, TableRow
+from dehla.web.storage.players import rating_statements
+from dehla.web.storage.queue import claim_statements, waiting_statement
+from dehla.web.storage.shared import SharedTables
+from dehla.web.storage.sql import dumps, pick_group
+from dehla.web.storage.statements import Statement
 
 log = logging.getLogger("dehla.web")
 
@@ -105,6 +68,12 @@ RETURNING id
 """
 
 
+async def _run_all(connection: Any, statements: Sequence[Statement]) -> None:
+    """Run statements (``?`` placeholders) in order on one connection (within the caller's transaction)."""
+    for sql, params in statements:
+        await connection.execute(sql.replace("?", "%s"), params)
+
+
 class _AppendParams(TypedDict):
     """The parameters of ``_APPEND``."""
 
@@ -114,7 +83,7 @@ class _AppendParams(TypedDict):
     entry: str
 
 
-class PostgresStorage(DailyTables):
+class PostgresStorage(SharedTables):
     """PostgreSQL through psycopg 3: a few pooled connections in autocommit (each statement its own transaction).
 
     Any number of serving processes may share one database: every log append is
@@ -194,9 +163,6 @@ class PostgresStorage(DailyTables):
             (row.table_id, row.created, dumps(row.meta), lease),
         )
 
-    async def update_table(self, table_id: str, meta: Mapping[str, object]) -> None:
-        await self._pool.execute("UPDATE tables SET meta = %s WHERE id = %s", (dumps(meta), table_id))
-
     async def append(self, table_id: str, seq: int, entry: Mapping[str, object], *, lease: str | None = None) -> None:
         text = dumps(entry)
         # the entry rides on the NOTIFY (at most 8000 bytes), so the other processes need not read it back
@@ -265,20 +231,6 @@ class PostgresStorage(DailyTables):
         finally:
             self._flushing = None
 
-    async def load_tables(self) -> list[TableRow]:
-        rows = await self._pool.execute("SELECT id, created, meta FROM tables ORDER BY created")
-        return [TableRow(table_id, json.loads(meta), float(created)) for table_id, created, meta in rows]
-
-    async def load_table(self, table_id: str) -> TableRow | None:
-        rows = await self._pool.execute("SELECT id, created, meta FROM tables WHERE id = %s", (table_id,))
-        return TableRow(rows[0][0], json.loads(rows[0][2]), float(rows[0][1])) if rows else None
-
-    async def load_log(self, table_id: str, since: int = 0) -> list[object]:
-        rows = await self._pool.execute(
-            "SELECT entry FROM log WHERE table_id = %s AND seq >= %s ORDER BY seq", (table_id, since)
-        )
-        return [json.loads(entry) for (entry,) in rows]
-
     async def recent_tables(self, limit: int) -> list[str]:
         """The ids of the newest tables (a lobby on one process lists those another has just made)."""
         rows = await self._pool.execute("SELECT id FROM tables ORDER BY created DESC LIMIT %s", (limit,))
@@ -324,77 +276,6 @@ class PostgresStorage(DailyTables):
         await self._pool.execute("DELETE FROM nodes WHERE id = %s", (node,))
         await self._pool.execute("DELETE FROM nodes WHERE seen < now() - interval '1 day'")
 
-    async def save_finished(self, finished: FinishedMatch) -> None:
-        key = (finished.table_id, finished.match_no)
-        async with self._pool.connection() as connection, connection.transaction():
-            await connection.execute(
-                "INSERT INTO finished (table_id, match_no, finished, summary, record, listed, access) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, match_no) DO UPDATE SET "
-                "finished = EXCLUDED.finished, summary = EXCLUDED.summary, record = EXCLUDED.record, "
-                "listed = EXCLUDED.listed, access = EXCLUDED.access",
-                (
-                    *key,
-                    finished.finished,
-                    dumps(finished.summary),
-                    dumps(finished.record),
-                    finished.listed,
-                    access_json(finished),
-                ),
-            )
-            await connection.execute("DELETE FROM finished_players WHERE table_id = %s AND match_no = %s", key)
-            seats = dict(finished.seats)
-            for player in sorted(set(finished.players)):
-                await connection.execute(
-                    "INSERT INTO finished_players (table_id, match_no, player, seat) VALUES (%s, %s, %s, %s)",
-                    (*key, player, seats.get(player)),
-                )
-
-    async def list_finished(self, player: str | None = None, limit: int = 100) -> list[FinishedMatch]:
-        rows = await self._pool.execute(VISIBLE.replace("?", "%s"), (player, limit))
-        return [finished_match(row) for row in rows]
-
-    async def get_finished(self, table_id: str, match_no: int) -> FinishedMatch | None:
-        rows = await self._pool.execute(
-            f"SELECT {FINISHED_COLUMNS} FROM finished WHERE table_id = %s AND match_no = %s", (table_id, match_no)
-        )
-        return finished_match(rows[0]) if rows else None
-
-    async def finished_numbers(self, table_id: str) -> set[int]:
-        rows = await self._pool.execute("SELECT match_no FROM finished WHERE table_id = %s", (table_id,))
-        return {int(row[0]) for row in rows}
-
-    async def player_matches(self, player: str, limit: int = 500) -> list[tuple[FinishedMatch, int | None]]:
-        rows = await self._pool.execute(PLAYERS_MATCHES.replace("?", "%s"), (player, limit))
-        return [(finished_match(row[:-1]), None if row[-1] is None else int(row[-1])) for row in rows]
-
-    async def secret(self, name: str) -> str:
-        await self._pool.execute(
-            "INSERT INTO secrets (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
-            (name, secrets.token_urlsafe(32)),
-        )
-        rows = await self._pool.execute("SELECT value FROM secrets WHERE name = %s", (name,))
-        return str(rows[0][0])
-
-    async def player_name(self, player: str) -> str | None:
-        rows = await self._pool.execute("SELECT name FROM players WHERE id = %s", (player,))
-        return str(rows[0][0]) if rows else None
-
-    async def set_player_name(self, player: str, name: str) -> None:
-        await self._pool.execute(SET_NAME.replace("?", "%s"), (player, name, time.time()))
-
-    async def delete_player(self, player: str) -> None:
-        async with self._pool.connection() as connection, connection.transaction():
-            for table, column in PLAYER_ROWS:
-                await connection.execute(f"DELETE FROM {table} WHERE {column} = %s", (player,))
-
-    async def ratings(self, family: str, players: Sequence[str]) -> dict[str, tuple[float, float, int]]:
-        found: dict[str, tuple[float, float, int]] = {}
-        for player in players:
-            rows = await self._pool.execute(RATING.replace("?", "%s"), (player, family))
-            if rows:
-                found[str(rows[0][0])] = (float(rows[0][1]), float(rows[0][2]), int(rows[0][3]))
-        return found
-
     async def save_ratings(
         self, table_id: str, match_no: int, family: str, updates: Mapping[str, tuple[str, float, float, int]], at: float
     ) -> bool:
@@ -405,111 +286,11 @@ class PostgresStorage(DailyTables):
             )
             if await cursor.fetchone() is None:
                 return False  # another process rated it first
-            for player, (name, mu, sigma, matches) in updates.items():
-                await connection.execute(SET_RATING.replace("?", "%s"), (player, family, name, mu, sigma, matches))
-                await connection.execute(RATING_HISTORY.replace("?", "%s"), (player, family, at, mu, sigma))
+            await _run_all(connection, rating_statements(family, updates, at))
         return True
-
-    async def leaderboard(self, family: str, limit: int = 50) -> list[tuple[str, str, float, float, int]]:
-        rows = await self._pool.execute(LEADERBOARD.replace("?", "%s"), (family, limit))
-        return [(str(a), str(b), float(c), float(d), int(e)) for a, b, c, d, e in rows]
-
-    async def rating_history(self, player: str) -> list[tuple[str, float, float, float]]:
-        rows = await self._pool.execute(HISTORY_OF.replace("?", "%s"), (player,))
-        return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
-
-    async def report(self, table_id: str, reporter: str, player: str | None, name: str, text: str) -> None:
-        await self._pool.execute(
-            REPORT.replace("?", "%s"), (secrets.token_hex(6), time.time(), table_id, reporter, player, name, text)
-        )
-
-    async def reports(self, limit: int = 100) -> list[tuple[str, float, str, str, str | None, str, str]]:
-        return [report_row(row) for row in await self._pool.execute(REPORTS.replace("?", "%s"), (limit,))]
-
-    async def ban(self, player: str, reason: str) -> None:
-        await self._pool.execute(BAN.replace("?", "%s"), (player, time.time(), reason))
 
     async def unban(self, player: str) -> bool:
         return bool(await self._pool.execute("DELETE FROM bans WHERE player = %s RETURNING player", (player,)))
-
-    async def bans(self) -> list[tuple[str, float, str]]:
-        return [(str(a), float(b), str(c)) for a, b, c in await self._pool.execute(BANS)]
-
-    async def banned(self, player: str) -> bool:
-        return bool(await self._pool.execute("SELECT 1 FROM bans WHERE player = %s", (player,)))
-
-    async def block(self, player: str, blocked: str, name: str) -> None:
-        await self._pool.execute(BLOCK.replace("?", "%s"), (player, blocked, name))
-
-    async def unblock(self, player: str, blocked: str) -> None:
-        await self._pool.execute("DELETE FROM blocks WHERE player = %s AND blocked = %s", (player, blocked))
-
-    async def blocked_by(self, player: str) -> dict[str, str]:
-        rows = await self._pool.execute("SELECT blocked, name FROM blocks WHERE player = %s", (player,))
-        return {str(blocked): str(name) for blocked, name in rows}
-
-    async def blocks_among(self, players: Sequence[str]) -> set[tuple[str, str]]:
-        rows = await self._pool.execute(
-            "SELECT player, blocked FROM blocks WHERE player = ANY(%(p)s) AND blocked = ANY(%(p)s)",
-            {"p": list(players)},
-        )
-        return {(str(a), str(b)) for a, b in rows}
-
-    async def follow(self, player: str, friend: str, name: str) -> None:
-        await self._pool.execute(FOLLOW.replace("?", "%s"), (player, friend, name))
-
-    async def unfollow(self, player: str, friend: str) -> None:
-        await self._pool.execute("DELETE FROM friends WHERE player = %s AND friend = %s", (player, friend))
-
-    async def friends(self, player: str) -> list[tuple[str, str, float | None]]:
-        return [friend_row(row) for row in await self._pool.execute(FRIENDS.replace("?", "%s"), (player,))]
-
-    async def saw(self, player: str, at: float) -> None:
-        await self._pool.execute(SAW.replace("?", "%s"), (player, at))
-
-    async def notify_player(self, player: str, table_id: str, seat: int, sender: str) -> None:
-        await self._pool.execute(
-            NOTICE.replace("?", "%s"), (secrets.token_hex(6), player, time.time(), table_id, seat, sender)
-        )
-
-    async def notices(self, player: str) -> list[tuple[str, float, str, int, str]]:
-        return [notice_row(row) for row in await self._pool.execute(NOTICES.replace("?", "%s"), (player,))]
-
-    async def dismiss(self, player: str, notice: str) -> None:
-        await self._pool.execute("DELETE FROM notices WHERE player = %s AND id = %s", (player, notice))
-
-    async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
-        await self._pool.execute(
-            ADD_PASSKEY.replace("?", "%s"), (credential, player, public_key, sign_count, time.time())
-        )
-
-    async def passkey(self, credential: str) -> tuple[str, str, int] | None:
-        rows = await self._pool.execute(PASSKEY.replace("?", "%s"), (credential,))
-        return (str(rows[0][0]), str(rows[0][1]), int(rows[0][2])) if rows else None
-
-    async def passkey_used(self, credential: str, sign_count: int) -> None:
-        await self._pool.execute("UPDATE passkeys SET sign_count = %s WHERE id = %s", (sign_count, credential))
-
-    async def passkeys_of(self, player: str) -> list[str]:
-        return [str(row[0]) for row in await self._pool.execute("SELECT id FROM passkeys WHERE player = %s", (player,))]
-
-    async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
-        async with self._pool.connection() as connection, connection.transaction():
-            await connection.execute("DELETE FROM queue WHERE player = %s", (player,))
-            await connection.execute(
-                QUEUE_JOIN.replace("?", "%s"), (player, name, key.preset, key.target, key.rated, since)
-            )
-
-    async def queue_leave(self, player: str) -> None:
-        await self._pool.execute("DELETE FROM queue WHERE player = %s", (player,))
-
-    async def queue_entry(self, player: str) -> QueueEntry | None:
-        rows = await self._pool.execute(QUEUE_ENTRY.replace("?", "%s"), (player,))
-        return read_queue_entry(rows[0]) if rows else None
-
-    async def queue_counts(self) -> list[tuple[QueueKey, int]]:
-        rows = await self._pool.execute(QUEUE_COUNTS)
-        return [(QueueKey(str(preset), int(target), bool(rated)), int(n)) for preset, target, rated, n in rows]
 
     async def queue_claim(
         self, key: QueueKey, count: int, table_id: str, only: str | None = None
@@ -517,25 +298,16 @@ class PostgresStorage(DailyTables):
         async with self._pool.connection() as connection, connection.transaction():
             # the waiting rows are locked, so two processes never claim one player; rows another is claiming are
             # skipped, not waited for
-            cursor = await connection.execute(
-                QUEUE_WAITING.replace("?", "%s") + " FOR UPDATE SKIP LOCKED",
-                (key.preset, key.target, key.rated, count * CANDIDATES),
-            )
+            sql, params = waiting_statement(key, count)
+            cursor = await connection.execute(sql.replace("?", "%s") + " FOR UPDATE SKIP LOCKED", params)
             waiting = [(str(player), str(name)) for player, name in await cursor.fetchall()]
             players = pick_group(waiting, await self.blocks_among([player for player, _ in waiting]), count, only)
             if not players:
                 return []
-            for player, _ in players:
-                await connection.execute("UPDATE queue SET table_id = %s WHERE player = %s", (table_id, player))
+            await _run_all(connection, claim_statements(table_id, players))
         return players
 
-    async def queue_seat(self, table_id: str, seats: Mapping[str, int | None]) -> None:
-        async with self._pool.connection() as connection, connection.transaction():
-            for player, seat in seats.items():
-                sql, params = queue_seat_statement(table_id, player, seat)
-                await connection.execute(sql.replace("?", "%s"), params)
-
-    # -- how a statement runs, for the tables written once for both backends (the daily duplicate: ``daily``) --
+    # -- how a statement runs, for the tables written once for both backends (``statements``) --
 
     async def read(self, sql: str, params: tuple[SQLParam, ...]) -> list[Sequence[Any]]:
         """The rows of one query, on a pooled connection (``?`` placeholders become psycopg's)."""
@@ -544,3 +316,8 @@ class PostgresStorage(DailyTables):
     async def write(self, sql: str, params: tuple[SQLParam, ...]) -> None:
         """One statement, its own transaction (autocommit)."""
         await self._pool.execute(sql.replace("?", "%s"), params)
+
+    async def write_all(self, statements: Sequence[Statement]) -> None:
+        """Several statements in one transaction, on one pooled connection."""
+        async with self._pool.connection() as connection, connection.transaction():
+            await _run_all(connection, statements)

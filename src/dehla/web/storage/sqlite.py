@@ -3,62 +3,25 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import secrets
 import sqlite3
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from dehla.errors import DehlaError
-from dehla.web.storage.daily import DailyTables
 from dehla.web.storage.migrations import migrate
-from dehla.web.storage.model import FinishedMatch, QueueEntry, QueueKey, SQLParam, StaleLog, TableRow
-from dehla.web.storage.sql import (
-    ADD_PASSKEY,
-    BAN,
-    BANS,
-    BLOCK,
-    CANDIDATES,
-    FINISHED_COLUMNS,
-    FOLLOW,
-    FRIENDS,
-    HISTORY_OF,
-    LEADERBOARD,
-    NOTICE,
-    NOTICES,
-    PASSKEY,
-    PLAYER_ROWS,
-    PLAYERS_MATCHES,
-    QUEUE_COUNTS,
-    QUEUE_ENTRY,
-    QUEUE_JOIN,
-    QUEUE_WAITING,
-    RATING,
-    RATING_HISTORY,
-    REPORT,
-    REPORTS,
-    SAW,
-    SET_NAME,
-    SET_RATING,
-    VISIBLE,
-    access_json,
-    dumps,
-    finished_match,
-    friend_row,
-    notice_row,
-    pick_group,
-    queue_seat_statement,
-    read_queue_entry,
-    report_row,
-)
+from dehla.web.storage.model import QueueKey, SQLParam, StaleLog, TableRow
+from dehla.web.storage.players import rating_statements
+from dehla.web.storage.queue import claim_statements, waiting_statement
+from dehla.web.storage.shared import SharedTables
+from dehla.web.storage.sql import dumps, pick_group
+from dehla.web.storage.statements import Statement
 
 log = logging.getLogger("dehla.web")
 
 
-class SQLiteStorage(DailyTables):
+class SQLiteStorage(SharedTables):
     """SQLite in WAL mode: writes are group-committed in a worker thread, reads use a connection of their own.
 
     With ``synchronous=FULL`` every commit waits for the disk (an fsync, a few
@@ -128,18 +91,8 @@ class SQLiteStorage(DailyTables):
                 connection.close()
         self._db = self._reader = None
 
-    async def _write(self, sql: str, params: tuple[SQLParam, ...]) -> None:
-        """Queue one statement and wait until the transaction holding it is committed."""
-        if self._db is None:
-            raise DehlaError("the storage is not open")
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append((sql, params, done))
-        if self._flushing is None:
-            self._flushing = asyncio.get_running_loop().create_task(self._flush())
-        await done
-
-    async def _write_all(self, statements: list[tuple[str, tuple[SQLParam, ...]]]) -> None:
-        """Queue several statements together (so one transaction commits them all) and wait for them."""
+    async def write_all(self, statements: Sequence[Statement]) -> None:
+        """Queue statements together (so one transaction commits them all) and wait until it is committed."""
         if self._db is None:
             raise DehlaError("the storage is not open")
         loop = asyncio.get_running_loop()
@@ -192,100 +145,16 @@ class SQLiteStorage(DailyTables):
         return outcomes
 
     async def create_table(self, row: TableRow, lease: str | None = None) -> None:
-        await self._write(
+        await self.write(
             "INSERT INTO tables (id, created, meta) VALUES (?, ?, ?)", (row.table_id, row.created, dumps(row.meta))
         )
-
-    async def update_table(self, table_id: str, meta: Mapping[str, object]) -> None:
-        await self._write("UPDATE tables SET meta = ? WHERE id = ?", (dumps(meta), table_id))
 
     async def append(self, table_id: str, seq: int, entry: Mapping[str, object], *, lease: str | None = None) -> None:
         # one process serves a SQLite file, so there is no lease to check; a taken position is refused by the key
         try:
-            await self._write("INSERT INTO log (table_id, seq, entry) VALUES (?, ?, ?)", (table_id, seq, dumps(entry)))
+            await self.write("INSERT INTO log (table_id, seq, entry) VALUES (?, ?, ?)", (table_id, seq, dumps(entry)))
         except sqlite3.IntegrityError:
             raise StaleLog(f"table {table_id}: log position {seq} is taken") from None
-
-    async def load_tables(self) -> list[TableRow]:
-        rows = self.reader.execute("SELECT id, created, meta FROM tables ORDER BY created").fetchall()
-        return [TableRow(table_id, json.loads(meta), created) for table_id, created, meta in rows]
-
-    async def load_table(self, table_id: str) -> TableRow | None:
-        row = self.reader.execute("SELECT id, created, meta FROM tables WHERE id = ?", (table_id,)).fetchone()
-        return None if row is None else TableRow(row[0], json.loads(row[2]), row[1])
-
-    async def load_log(self, table_id: str, since: int = 0) -> list[object]:
-        rows = self.reader.execute(
-            "SELECT entry FROM log WHERE table_id = ? AND seq >= ? ORDER BY seq", (table_id, since)
-        ).fetchall()
-        return [json.loads(entry) for (entry,) in rows]
-
-    async def save_finished(self, finished: FinishedMatch) -> None:
-        key = (finished.table_id, finished.match_no)
-        statements: list[tuple[str, tuple[SQLParam, ...]]] = [
-            (
-                "INSERT OR REPLACE INTO finished (table_id, match_no, finished, summary, record, listed, access) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    *key,
-                    finished.finished,
-                    dumps(finished.summary),
-                    dumps(finished.record),
-                    finished.listed,
-                    access_json(finished),
-                ),
-            ),
-            ("DELETE FROM finished_players WHERE table_id = ? AND match_no = ?", key),
-        ]
-        seats = dict(finished.seats)
-        statements += [
-            (
-                "INSERT INTO finished_players (table_id, match_no, player, seat) VALUES (?, ?, ?, ?)",
-                (*key, player, seats.get(player)),
-            )
-            for player in sorted(set(finished.players))
-        ]
-        await self._write_all(statements)
-
-    async def list_finished(self, player: str | None = None, limit: int = 100) -> list[FinishedMatch]:
-        rows = self.reader.execute(VISIBLE, (player, limit)).fetchall()
-        return [finished_match(row) for row in rows]
-
-    async def get_finished(self, table_id: str, match_no: int) -> FinishedMatch | None:
-        row = self.reader.execute(
-            f"SELECT {FINISHED_COLUMNS} FROM finished WHERE table_id = ? AND match_no = ?",
-            (table_id, match_no),
-        ).fetchone()
-        return None if row is None else finished_match(row)
-
-    async def finished_numbers(self, table_id: str) -> set[int]:
-        rows = self.reader.execute("SELECT match_no FROM finished WHERE table_id = ?", (table_id,)).fetchall()
-        return {int(row[0]) for row in rows}
-
-    async def player_matches(self, player: str, limit: int = 500) -> list[tuple[FinishedMatch, int | None]]:
-        rows = self.reader.execute(PLAYERS_MATCHES, (player, limit)).fetchall()
-        return [(finished_match(row[:-1]), None if row[-1] is None else int(row[-1])) for row in rows]
-
-    async def secret(self, name: str) -> str:
-        await self._write(
-            "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (name, secrets.token_urlsafe(32))
-        )
-        row = self.reader.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
-        return str(row[0])
-
-    async def player_name(self, player: str) -> str | None:
-        row = self.reader.execute("SELECT name FROM players WHERE id = ?", (player,)).fetchone()
-        return None if row is None else str(row[0])
-
-    async def set_player_name(self, player: str, name: str) -> None:
-        await self._write(SET_NAME, (player, name, time.time()))
-
-    async def delete_player(self, player: str) -> None:
-        await self._write_all([(f"DELETE FROM {table} WHERE {column} = ?", (player,)) for table, column in PLAYER_ROWS])
-
-    async def ratings(self, family: str, players: Sequence[str]) -> dict[str, tuple[float, float, int]]:
-        rows = [self.reader.execute(RATING, (player, family)).fetchone() for player in players]
-        return {str(row[0]): (float(row[1]), float(row[2]), int(row[3])) for row in rows if row is not None}
 
     async def save_ratings(
         self, table_id: str, match_no: int, family: str, updates: Mapping[str, tuple[str, float, float, int]], at: float
@@ -295,134 +164,29 @@ class SQLiteStorage(DailyTables):
             "SELECT 1 FROM rated_matches WHERE table_id = ? AND match_no = ?", (table_id, match_no)
         ).fetchone():
             return False
-        statements: list[tuple[str, tuple[SQLParam, ...]]] = [
-            ("INSERT INTO rated_matches (table_id, match_no) VALUES (?, ?)", (table_id, match_no))
-        ]
-        for player, (name, mu, sigma, matches) in updates.items():
-            statements.append((SET_RATING, (player, family, name, mu, sigma, matches)))
-            statements.append((RATING_HISTORY, (player, family, at, mu, sigma)))
-        await self._write_all(statements)
+        marked: Statement = ("INSERT INTO rated_matches (table_id, match_no) VALUES (?, ?)", (table_id, match_no))
+        await self.write_all([marked, *rating_statements(family, updates, at)])
         return True
-
-    async def leaderboard(self, family: str, limit: int = 50) -> list[tuple[str, str, float, float, int]]:
-        rows = self.reader.execute(LEADERBOARD, (family, limit)).fetchall()
-        return [(str(a), str(b), float(c), float(d), int(e)) for a, b, c, d, e in rows]
-
-    async def rating_history(self, player: str) -> list[tuple[str, float, float, float]]:
-        rows = self.reader.execute(HISTORY_OF, (player,)).fetchall()
-        return [(str(a), float(b), float(c), float(d)) for a, b, c, d in rows]
-
-    async def report(self, table_id: str, reporter: str, player: str | None, name: str, text: str) -> None:
-        await self._write(REPORT, (secrets.token_hex(6), time.time(), table_id, reporter, player, name, text))
-
-    async def reports(self, limit: int = 100) -> list[tuple[str, float, str, str, str | None, str, str]]:
-        return [report_row(row) for row in self.reader.execute(REPORTS, (limit,)).fetchall()]
-
-    async def ban(self, player: str, reason: str) -> None:
-        await self._write(BAN, (player, time.time(), reason))
 
     async def unban(self, player: str) -> bool:
         found = self.reader.execute("SELECT 1 FROM bans WHERE player = ?", (player,)).fetchone() is not None
-        await self._write("DELETE FROM bans WHERE player = ?", (player,))
+        await self.write("DELETE FROM bans WHERE player = ?", (player,))
         return found
-
-    async def bans(self) -> list[tuple[str, float, str]]:
-        return [(str(a), float(b), str(c)) for a, b, c in self.reader.execute(BANS).fetchall()]
-
-    async def banned(self, player: str) -> bool:
-        return self.reader.execute("SELECT 1 FROM bans WHERE player = ?", (player,)).fetchone() is not None
-
-    async def block(self, player: str, blocked: str, name: str) -> None:
-        await self._write(BLOCK, (player, blocked, name))
-
-    async def unblock(self, player: str, blocked: str) -> None:
-        await self._write("DELETE FROM blocks WHERE player = ? AND blocked = ?", (player, blocked))
-
-    async def blocked_by(self, player: str) -> dict[str, str]:
-        rows = self.reader.execute("SELECT blocked, name FROM blocks WHERE player = ?", (player,)).fetchall()
-        return {str(blocked): str(name) for blocked, name in rows}
-
-    async def blocks_among(self, players: Sequence[str]) -> set[tuple[str, str]]:
-        if not players:
-            return set()
-        marks = ", ".join("?" * len(players))
-        rows = self.reader.execute(
-            f"SELECT player, blocked FROM blocks WHERE player IN ({marks}) AND blocked IN ({marks})",
-            (*players, *players),
-        ).fetchall()
-        return {(str(a), str(b)) for a, b in rows}
-
-    async def follow(self, player: str, friend: str, name: str) -> None:
-        await self._write(FOLLOW, (player, friend, name))
-
-    async def unfollow(self, player: str, friend: str) -> None:
-        await self._write("DELETE FROM friends WHERE player = ? AND friend = ?", (player, friend))
-
-    async def friends(self, player: str) -> list[tuple[str, str, float | None]]:
-        return [friend_row(row) for row in self.reader.execute(FRIENDS, (player,)).fetchall()]
-
-    async def saw(self, player: str, at: float) -> None:
-        await self._write(SAW, (player, at))
-
-    async def notify_player(self, player: str, table_id: str, seat: int, sender: str) -> None:
-        await self._write(NOTICE, (secrets.token_hex(6), player, time.time(), table_id, seat, sender))
-
-    async def notices(self, player: str) -> list[tuple[str, float, str, int, str]]:
-        return [notice_row(row) for row in self.reader.execute(NOTICES, (player,)).fetchall()]
-
-    async def dismiss(self, player: str, notice: str) -> None:
-        await self._write("DELETE FROM notices WHERE player = ? AND id = ?", (player, notice))
-
-    async def add_passkey(self, credential: str, player: str, public_key: str, sign_count: int) -> None:
-        await self._write(ADD_PASSKEY, (credential, player, public_key, sign_count, time.time()))
-
-    async def passkey(self, credential: str) -> tuple[str, str, int] | None:
-        row = self.reader.execute(PASSKEY, (credential,)).fetchone()
-        return None if row is None else (str(row[0]), str(row[1]), int(row[2]))
-
-    async def passkey_used(self, credential: str, sign_count: int) -> None:
-        await self._write("UPDATE passkeys SET sign_count = ? WHERE id = ?", (sign_count, credential))
-
-    async def passkeys_of(self, player: str) -> list[str]:
-        return [str(row[0]) for row in self.reader.execute("SELECT id FROM passkeys WHERE player = ?", (player,))]
-
-    async def queue_join(self, player: str, name: str, key: QueueKey, since: float) -> None:
-        await self._write_all(
-            [
-                ("DELETE FROM queue WHERE player = ?", (player,)),
-                (QUEUE_JOIN, (player, name, key.preset, key.target, key.rated, since)),
-            ]
-        )
-
-    async def queue_leave(self, player: str) -> None:
-        await self._write("DELETE FROM queue WHERE player = ?", (player,))
-
-    async def queue_entry(self, player: str) -> QueueEntry | None:
-        row = self.reader.execute(QUEUE_ENTRY, (player,)).fetchone()
-        return None if row is None else read_queue_entry(row)
-
-    async def queue_counts(self) -> list[tuple[QueueKey, int]]:
-        rows = self.reader.execute(QUEUE_COUNTS).fetchall()
-        return [(QueueKey(str(preset), int(target), bool(rated)), int(n)) for preset, target, rated, n in rows]
 
     async def queue_claim(
         self, key: QueueKey, count: int, table_id: str, only: str | None = None
     ) -> list[tuple[str, str]]:
-        # one process serves a SQLite file, and nothing awaits between the read and the write below but the write
-        rows = self.reader.execute(QUEUE_WAITING, (key.preset, key.target, key.rated, count * CANDIDATES)).fetchall()
+        # one process serves a SQLite file, and nothing between the read and the write below gives the loop away (the
+        # blocks are read on the reading connection at once) but the write
+        rows = self.reader.execute(*waiting_statement(key, count)).fetchall()
         waiting = [(str(player), str(name)) for player, name in rows]
         players = pick_group(waiting, await self.blocks_among([player for player, _ in waiting]), count, only)
         if not players:
             return []
-        await self._write_all(
-            [("UPDATE queue SET table_id = ? WHERE player = ?", (table_id, player)) for player, _ in players]
-        )
+        await self.write_all(claim_statements(table_id, players))
         return players
 
-    async def queue_seat(self, table_id: str, seats: Mapping[str, int | None]) -> None:
-        await self._write_all([queue_seat_statement(table_id, player, seat) for player, seat in seats.items()])
-
-    # -- how a statement runs, for the tables written once for both backends (the daily duplicate: ``daily``) --
+    # -- how a statement runs, for the tables written once for both backends (``statements``; ``write_all`` above) --
 
     async def read(self, sql: str, params: tuple[SQLParam, ...]) -> list[Sequence[Any]]:
         """The rows of one query, from the reading connection (every write that has returned is committed)."""
@@ -430,4 +194,4 @@ class SQLiteStorage(DailyTables):
 
     async def write(self, sql: str, params: tuple[SQLParam, ...]) -> None:
         """One statement, group-committed with whatever else is queued."""
-        await self._write(sql, params)
+        await self.write_all([(sql, params)])
