@@ -114,10 +114,10 @@ def play_leg(
 
 
 def play_deals(
-    job: tuple[str, str, float, int, int, list[int], str],
+    job: tuple[str, str, float, int, int, str, list[int]],
 ) -> tuple[list[int], list[float], list[float], list[float]]:
     """A worker's share: both legs of each deal index; returns the indexes, their scores and the move times."""
-    rules_text, kind, budget, cheat_nodes, seed, indexes, against = job
+    rules_text, kind, budget, cheat_nodes, seed, against, indexes = job
     rules = parse_rules(rules_text)
     scores: list[float] = []
     walls: list[float] = []
@@ -165,7 +165,7 @@ def measure(
     chunk = max(1, min(10, deals // (4 * workers) or 1))
     end = first_deal + deals
     jobs = [
-        (rules_text, kind, budget, cheat_nodes, seed, list(range(start, min(end, start + chunk))), against)
+        (rules_text, kind, budget, cheat_nodes, seed, against, list(range(start, min(end, start + chunk))))
         for start in range(first_deal, end, chunk)
     ]
     scores: list[float] = []

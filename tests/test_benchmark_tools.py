@@ -167,6 +167,19 @@ def test_search_benchmark_measures_cheat_alone_and_refuses_it_twice(
     assert (report["seed"], report["first_deal"]) == (1, 0) and "src_tree" in report  # what pool_runs.py checks
 
 
+def test_search_benchmark_plays_against_another_bot_and_names_an_unknown_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--against`` seats any registered bot as the opponents (issue 37's yardstick is ``openspiel-ismcts``)."""
+    bench = _load("bench_search")
+    assert "--against: unknown bot 'nobody'" in _refused(bench, ["--against", "nobody"], monkeypatch, capsys)
+    argv = ["bench_search.py", "--bot", "cheat", "--cheat-nodes", "20000", "--rules", "mendikot-8", "--deals", "1"]
+    monkeypatch.setattr("sys.argv", [*argv, "--against", "random", "--json"])
+    assert bench.main() == 0
+    result = json.loads(capsys.readouterr().out)["results"][0]
+    assert result["against"] == "random" and len(result["deal_scores"]) == 1
+
+
 def test_heuristic_benchmark_seats_cheat_against_random_and_refuses_bad_limits(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -270,7 +283,7 @@ def test_search_benchmark_plays_a_later_range_of_deals(monkeypatch: pytest.Monke
     played: list[int] = []
 
     def fake_deals(
-        job: tuple[str, str, float, int, int, list[int]],
+        job: tuple[str, str, float, int, int, str, list[int]],
     ) -> tuple[list[int], list[float], list[float], list[float]]:
         indexes = job[-1]
         played.extend(indexes)
