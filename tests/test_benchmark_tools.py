@@ -399,3 +399,28 @@ def test_calls_benchmark_scores_every_card_of_the_band_hukum_hide(
     assert "sampling hider, 1 rollouts a card" in out
     rows = [line.split() for line in out.splitlines() if line.split() and line.split()[0] == "1"]
     assert len(rows) == 1 and 0 <= int(rows[0][1]) <= 2
+
+
+def test_memory_benchmark_refuses_bad_table_sizes_and_measures_a_part(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_memory")
+    assert "--bits takes table sizes" in _refused(bench, ["--bits", "big"], monkeypatch, capsys)
+    assert "each table size must be 10..26" in _refused(bench, ["--bits", "9"], monkeypatch, capsys)
+    monkeypatch.setattr("sys.argv", ["bench_memory.py", "--part", "python"])
+    assert bench.main() == 0
+    measured = json.loads(capsys.readouterr().out)
+    assert measured["max_rss_mb"] > 0 and (measured["private_mb"] is None or measured["private_mb"] > 0)
+
+
+def test_table_size_benchmark_finds_the_same_nodes_in_a_table_big_enough(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_table_bits")
+    assert "--bits and --tricks take numbers" in _refused(bench, ["--bits", "x"], monkeypatch, capsys)
+    assert "--bits must be 10..26" in _refused(bench, ["--bits", "30"], monkeypatch, capsys)
+    report = bench.measure([16, 17], [9], 2, 1, 1_000_000)
+    assert report["positions"] == 2
+    small, large = report["sizes"]
+    assert large["positions_with_other_nodes"] == 0 and small["nodes"] > 0
+    assert small["table_mb"] < large["table_mb"]
