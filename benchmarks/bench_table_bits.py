@@ -2,11 +2,11 @@
 
 A smaller transposition table saves memory in every search bot (42 MB at 19 bits, 21 at 18, 10.5 at 17; MB of
 10^6 bytes), but a table that overflows forgets positions and searches more nodes, which would change what a bot
-with a time budget finds.  For random ``pagat`` positions after ``--tricks`` tricks (trump a random called suit), each position is
-asked what the search bots ask of their samples (``Solver.results``: every action's hand result) by one solver
-per size, kept from position to position as a bot keeps its own, the sizes taking turns first.  Reports per size
-the nodes (total, and on how many positions they differ from the largest size's), the CPU time of the thread
-(``time.thread_time``) and nodes a second.  Usage::
+with a time budget finds.  Random ``pagat`` positions after ``--tricks`` tricks (trump a random called suit) are
+each asked what the search bots ask of their samples (``Solver.results``: every action's hand result) by one
+solver per size, kept from position to position as a bot keeps its own, the sizes taking turns to go first.
+Reports per size the nodes (total, and on how many positions they differ from the largest size's), the CPU time
+of the thread (``time.thread_time``) and nodes a second.  Usage::
 
     python benchmarks/bench_table_bits.py [--bits 17,18,19] [--tricks 3,4] [--positions 40] [--seed 1]
                                           [--node-limit 5000000] [--json]
