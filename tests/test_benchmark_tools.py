@@ -277,6 +277,26 @@ def test_pool_refuses_parts_that_are_not_one_run(
     assert message in capsys.readouterr().err
 
 
+def test_pool_names_the_opponent_and_refuses_parts_against_different_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Parts of a run ``--against`` another bot pool under its name; a part against ``heuristic`` does not join."""
+    pool_runs = _load("pool_runs")
+    first, second, other = (tmp_path / name for name in ("a.json", "b.json", "c.json"))
+    _part(first, 0, [2.0, 1.0])
+    _part(second, 2, [0.0, 2.0])
+    _part(other, 2, [0.0, 2.0])
+    for path in (first, second):
+        report = json.loads(path.read_text(encoding="utf-8"))
+        report["results"][0]["against"] = "openspiel-ismcts"
+        path.write_text(json.dumps(report), encoding="utf-8")
+    assert pool_runs.main([str(first), str(second)]) == 0
+    assert "vs openspiel-ismcts, 8 hands" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        pool_runs.main([str(first), str(other)])
+    assert "against different bots: 'openspiel-ismcts' and 'heuristic'" in capsys.readouterr().err
+
+
 def test_search_benchmark_plays_a_later_range_of_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--first-deal`` plays the seed's later deals: the same deals a longer run plays at those indexes."""
     bench = _load("bench_search")
