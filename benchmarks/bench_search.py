@@ -26,6 +26,7 @@ Usage::
                                       [--cheat] [--workers 2] [--json]
     python benchmarks/bench_search.py --bot cheat --cheat-nodes 2000000 [...]    # cheat alone
     python benchmarks/bench_search.py --deals 1000 --first-deal 1000 --json [...]  # the second half of 2,000
+    python benchmarks/bench_search.py --against openspiel-ismcts [...]   # another opponent than heuristic
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from dehla.bots.base import Bot, bind_bots
 from dehla.bots.search import CheatBot, SearchBot, SearchSettings
 from dehla.engine.actions import Action
 from dehla.engine.observe import Observation
+from dehla.errors import DehlaError
 from dehla.play import play_hand
 from dehla.rules import Rules, parse_rules
 
@@ -84,14 +86,15 @@ def play_leg(
     leg: int,
     walls: list[float],
     cpus: list[float],
+    against: str = "heuristic",
 ) -> float:
-    """One hand, the tested bot's team on team ``leg``; returns its score (1 win, 0.5 drawn hand, 0 loss)."""
+    """One hand, the tested bot's team on team ``leg``, ``against`` the other; its score (1 win, 0.5 drawn, 0 loss)."""
     chance = random.Random(seed)
     match = Match.new(rules, chance)
     bots: list[Bot] = [
         make_player(kind, seed * 10 + seat, budget, cheat_nodes)
         if seat % 2 == leg
-        else make_bot("heuristic", seed * 10 + seat)
+        else make_bot(against, seed * 10 + seat)
         for seat in range(rules.players)
     ]
     bind_bots(bots, match)
@@ -111,17 +114,19 @@ def play_leg(
 
 
 def play_deals(
-    job: tuple[str, str, float, int, int, list[int]],
+    job: tuple[str, str, float, int, int, str, list[int]],
 ) -> tuple[list[int], list[float], list[float], list[float]]:
     """A worker's share: both legs of each deal index; returns the indexes, their scores and the move times."""
-    rules_text, kind, budget, cheat_nodes, seed, indexes = job
+    rules_text, kind, budget, cheat_nodes, seed, against, indexes = job
     rules = parse_rules(rules_text)
     scores: list[float] = []
     walls: list[float] = []
     cpus: list[float] = []
     for index in indexes:
         deal_seed = seed * 100_003 + index
-        scores.append(sum(play_leg(rules, deal_seed, kind, budget, cheat_nodes, leg, walls, cpus) for leg in (0, 1)))
+        scores.append(
+            sum(play_leg(rules, deal_seed, kind, budget, cheat_nodes, leg, walls, cpus, against) for leg in (0, 1))
+        )
     return indexes, scores, walls, cpus
 
 
@@ -155,11 +160,12 @@ def measure(
     cheat_nodes: int,
     workers: int,
     first_deal: int = 0,
+    against: str = "heuristic",
 ) -> dict[str, Any]:
     chunk = max(1, min(10, deals // (4 * workers) or 1))
     end = first_deal + deals
     jobs = [
-        (rules_text, kind, budget, cheat_nodes, seed, list(range(start, min(end, start + chunk))))
+        (rules_text, kind, budget, cheat_nodes, seed, against, list(range(start, min(end, start + chunk))))
         for start in range(first_deal, end, chunk)
     ]
     scores: list[float] = []
@@ -197,6 +203,7 @@ def measure(
     rate = wilson(sum(scores), 2 * deals)
     return {
         "bot": label,
+        "against": against,
         "hands": 2 * deals,
         "win_rate": rate["value"],
         "low": rate["low"],
@@ -251,6 +258,11 @@ def main() -> int:
         action="store_true",
         help="the search bot plays the heuristic's move where nothing is solved (the bot before playouts)",
     )
+    parser.add_argument(
+        "--against",
+        default="heuristic",
+        help="the opponents' bot, any registered name (e.g. openspiel-ismcts, at its stated budget); default heuristic",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals (default 1)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON, with every deal's score")
     args = parser.parse_args()
@@ -261,11 +273,25 @@ def main() -> int:
     if args.bot == "cheat" and args.cheat:
         parser.error("--cheat measures cheat beside a search bot; with --bot cheat leave it out")
     parse_rules(args.rules)  # a clear error before any worker starts
+    try:
+        make_bot(args.against, 0)  # likewise for an unknown opponent (the registry's message lists the names)
+    except DehlaError as error:
+        parser.error(f"--against: {error}")
     tested = args.bot + MODEL * args.model + INFER * args.infer + NO_PLAYOUTS * args.no_playouts
     if sum((args.model, args.infer, args.no_playouts)) > 1:
         parser.error("--model, --infer and --no-playouts are one switch each, one at a time")
     results = [
-        measure(args.rules, args.deals, args.seed, kind, args.budget, args.cheat_nodes, args.workers, args.first_deal)
+        measure(
+            args.rules,
+            args.deals,
+            args.seed,
+            kind,
+            args.budget,
+            args.cheat_nodes,
+            args.workers,
+            args.first_deal,
+            args.against,
+        )
         for kind in ([tested, "cheat"] if args.cheat else [tested])
     ]
     load = os.getloadavg()[0]
@@ -286,7 +312,7 @@ def main() -> int:
         return 0
     for item in results:
         print(
-            f"{args.rules}: {item['bot']} vs heuristic, {item['hands']} hands in duplicate: "
+            f"{args.rules}: {item['bot']} vs {args.against}, {item['hands']} hands in duplicate: "
             f"wins {item['win_rate']:.1%} [{item['low']:.1%}, {item['high']:.1%}]; "
             f"move time p50 {item['move_p50_s']:.3f} s, p95 {item['move_p95_s']:.3f} s, p99 {item['move_p99_s']:.3f} s "
             f"(CPU p95 {item['cpu_p95_s']:.3f} s); {item['seconds']:.0f} s with {args.workers} worker(s)"

@@ -35,6 +35,11 @@ class PoolError(ValueError):
     """Reports that cannot be pooled, with the reason."""
 
 
+def opponent(report: dict[str, Any]) -> str:
+    """The bot the measured one played against (``heuristic`` in reports made before ``--against``)."""
+    return str(report["results"][0].get("against", "heuristic"))
+
+
 def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
     """The pooled result of ``reports`` (first measured bot of each), checked to be one run split in parts."""
     if not reports:
@@ -50,6 +55,8 @@ def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
                 f"the reports measure different bots: {first['results'][0]['bot']!r} and "
                 f"{report['results'][0]['bot']!r}"
             )
+        if opponent(report) != opponent(first):
+            raise PoolError(f"the reports play against different bots: {opponent(first)!r} and {opponent(report)!r}")
     if any(report.get("seed") is None for report in parts):
         raise PoolError("a report does not say its seed (made before bench_search.py had --first-deal)")
     trees = {report.get("src_tree") for report in parts}
@@ -70,6 +77,7 @@ def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "rules": first["rules"],
         "seed": first["seed"],
         "bot": first["results"][0]["bot"],
+        "against": opponent(first),
         "src_tree": first.get("src_tree"),
         "commits": sorted({str(report.get("commit")) for report in parts}),
         "first_deal": first.get("first_deal", 0),
@@ -96,6 +104,7 @@ def as_report(pooled: dict[str, Any]) -> dict[str, Any]:
         "results": [
             {
                 "bot": pooled["bot"],
+                "against": pooled["against"],
                 "hands": pooled["hands"],
                 "win_rate": pooled["win_rate"],
                 "low": pooled["low"],
@@ -132,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     last = pooled["first_deal"] + pooled["deals"] - 1
     print(
         f"{pooled['rules']}, seed {pooled['seed']}, deals {pooled['first_deal']} to {last}: {pooled['bot']} vs "
-        f"heuristic, {pooled['hands']} hands: wins {pooled['win_rate']:.2%} [{pooled['low']:.2%}, "
+        f"{pooled['against']}, {pooled['hands']} hands: wins {pooled['win_rate']:.2%} [{pooled['low']:.2%}, "
         f"{pooled['high']:.2%}]; CPU p95 a move per part: "
         + ", ".join(f"{value:.3f} s" for value in pooled["cpu_p95_s_per_part"])
     )

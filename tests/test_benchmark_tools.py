@@ -167,6 +167,19 @@ def test_search_benchmark_measures_cheat_alone_and_refuses_it_twice(
     assert (report["seed"], report["first_deal"]) == (1, 0) and "src_tree" in report  # what pool_runs.py checks
 
 
+def test_search_benchmark_plays_against_another_bot_and_names_an_unknown_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--against`` seats any registered bot as the opponents (issue 37's yardstick is ``openspiel-ismcts``)."""
+    bench = _load("bench_search")
+    assert "--against: unknown bot 'nobody'" in _refused(bench, ["--against", "nobody"], monkeypatch, capsys)
+    argv = ["bench_search.py", "--bot", "cheat", "--cheat-nodes", "20000", "--rules", "mendikot-8", "--deals", "1"]
+    monkeypatch.setattr("sys.argv", [*argv, "--against", "random", "--json"])
+    assert bench.main() == 0
+    result = json.loads(capsys.readouterr().out)["results"][0]
+    assert result["against"] == "random" and len(result["deal_scores"]) == 1
+
+
 def test_heuristic_benchmark_seats_cheat_against_random_and_refuses_bad_limits(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -264,13 +277,33 @@ def test_pool_refuses_parts_that_are_not_one_run(
     assert message in capsys.readouterr().err
 
 
+def test_pool_names_the_opponent_and_refuses_parts_against_different_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Parts of a run ``--against`` another bot pool under its name; a part against ``heuristic`` does not join."""
+    pool_runs = _load("pool_runs")
+    first, second, other = (tmp_path / name for name in ("a.json", "b.json", "c.json"))
+    _part(first, 0, [2.0, 1.0])
+    _part(second, 2, [0.0, 2.0])
+    _part(other, 2, [0.0, 2.0])
+    for path in (first, second):
+        report = json.loads(path.read_text(encoding="utf-8"))
+        report["results"][0]["against"] = "openspiel-ismcts"
+        path.write_text(json.dumps(report), encoding="utf-8")
+    assert pool_runs.main([str(first), str(second)]) == 0
+    assert "vs openspiel-ismcts, 8 hands" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        pool_runs.main([str(first), str(other)])
+    assert "against different bots: 'openspiel-ismcts' and 'heuristic'" in capsys.readouterr().err
+
+
 def test_search_benchmark_plays_a_later_range_of_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--first-deal`` plays the seed's later deals: the same deals a longer run plays at those indexes."""
     bench = _load("bench_search")
     played: list[int] = []
 
     def fake_deals(
-        job: tuple[str, str, float, int, int, list[int]],
+        job: tuple[str, str, float, int, int, str, list[int]],
     ) -> tuple[list[int], list[float], list[float], list[float]]:
         indexes = job[-1]
         played.extend(indexes)
@@ -386,3 +419,28 @@ def test_calls_benchmark_scores_every_card_of_the_band_hukum_hide(
     assert "sampling hider, 1 rollouts a card" in out
     rows = [line.split() for line in out.splitlines() if line.split() and line.split()[0] == "1"]
     assert len(rows) == 1 and 0 <= int(rows[0][1]) <= 2
+
+
+def test_memory_benchmark_refuses_bad_table_sizes_and_measures_a_part(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_memory")
+    assert "--bits takes table sizes" in _refused(bench, ["--bits", "big"], monkeypatch, capsys)
+    assert "each table size must be 10..26" in _refused(bench, ["--bits", "9"], monkeypatch, capsys)
+    monkeypatch.setattr("sys.argv", ["bench_memory.py", "--part", "python"])
+    assert bench.main() == 0
+    measured = json.loads(capsys.readouterr().out)
+    assert measured["max_rss_mb"] > 0 and (measured["private_mb"] is None or measured["private_mb"] > 0)
+
+
+def test_table_size_benchmark_finds_the_same_nodes_in_a_table_big_enough(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_table_bits")
+    assert "--bits and --tricks take numbers" in _refused(bench, ["--bits", "x"], monkeypatch, capsys)
+    assert "--bits must be 10..26" in _refused(bench, ["--bits", "30"], monkeypatch, capsys)
+    report = bench.measure([16, 17], [9], 2, 1, 1_000_000)
+    assert report["positions"] == 2
+    small, large = report["sizes"]
+    assert large["positions_with_other_nodes"] == 0 and small["nodes"] > 0
+    assert small["table_mb"] < large["table_mb"]
