@@ -259,8 +259,7 @@ class TableSession:
     assists: bool = True
     #: The action entries of the hand in play (``step``): who made each, for undo.
     hand_log: list[ActionEntry] = field(default_factory=list)
-    #: A claim of the rest of the hand waiting for its proof and answers (``assist``; a copy where it was made on
-    #: another process serving the table).
+    #: A claim waiting for its proof and answers (``assist``), or a copy of one made in another process.
     claim: PendingClaim | None = None
     #: Seats whose hint is being thought out.
     hinting: set[int] = field(default_factory=set)
@@ -382,12 +381,9 @@ class TableSession:
         self.changed.set()
 
     async def handle(self, client: Listener, request: ClientMessage) -> None:
-        """Act on one validated message; a refusal raises ``WebError`` and changes nothing.
-
-        When another process wrote the log first (``StaleLog``), this copy catches
-        up and the message is decided again against the new state: an action sent
-        with the version it was chosen at is then refused as ``stale``.
-        """
+        """Act on one validated message; a refusal raises ``WebError`` and changes nothing.  When another process
+        wrote the log first (``StaleLog``), this copy catches up and decides the message again against the new
+        state: an action sent with the version it was chosen at is then refused as ``stale``."""
         await self._decide(lambda: dispatch(self, client, request))
 
     async def decide(self, step: Callable[[], Awaitable[None]]) -> None:
@@ -561,9 +557,6 @@ class TableSession:
 
     def later(self, work: Awaitable[None]) -> None:
         """Run ``work`` as a task of the session's own (a hint or a claim's proof thought out meanwhile)."""
-        self._later(work)
-
-    def _later(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
         self.background.add(task)
         task.add_done_callback(self.background.discard)
@@ -599,10 +592,9 @@ class TableSession:
     def hear(self, heard: Heard) -> None:
         note = heard["note"]
         if note["k"] == "claim" or note["k"] == "answer" or note["k"] == "settled":
-            assist.heard(self, note)
-            self.changed.set()
-            return
-        self.replica.hear(heard)
+            assist.heard(self, note)  # a claim's notes (``assist``); the rest are the replica's
+        else:
+            self.replica.hear(heard)
 
     def heard_own(self, heard: Heard) -> None:
         self.replica.heard_own(heard)
@@ -620,7 +612,7 @@ class TableSession:
             # the process that wrote the last action keeps the finished record; if it dies first, the runner does
             self.status = "over"
             if self.driving:
-                self._later(self._keep_finished_soon())
+                self.later(self._keep_finished_soon())
         self.broadcast()
 
     # -- the driver's view of the table (``driver.DrivenTable``) ---------------------------------
