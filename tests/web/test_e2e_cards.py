@@ -31,6 +31,13 @@ const frame = () => {
   requestAnimationFrame(frame);
 };
 requestAnimationFrame(frame);
+// every motion started, however short (a frame of a loaded machine may come after a whole deal has flown)
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  const animation = animate.apply(this, args);
+  queueMicrotask(() => window.__ids.add(String(animation.id)));
+  return animation;
+};
 const send = WebSocket.prototype.send;
 WebSocket.prototype.send = function (data) { window.__sent.push(String(data)); return send.call(this, data); };
 """
