@@ -40,10 +40,27 @@ def serve(factory: pytest.TempPathFactory, name: str, **options: float | str) ->
         yield live
 
 
-def new_page(browser: Any, *, lang: str = "en", width: int = 1280, height: int = 800, bypass_csp: bool = False) -> Any:
-    """A page in a fresh context (its own storage); script errors are kept in ``page.errors``."""
+def new_page(
+    browser: Any,
+    *,
+    lang: str = "en",
+    width: int = 1280,
+    height: int = 800,
+    bypass_csp: bool = False,
+    reduced_motion: bool = False,
+    init_script: str | None = None,
+) -> Any:
+    """A page in a fresh context (its own storage); script errors are kept in ``page.errors``.  ``bypass_csp`` lets
+    axe-core be injected; ``init_script`` runs before the page's own (a test watching its motions)."""
     locale = BROWSER_LOCALES.get(lang, lang)
-    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale, bypass_csp=bypass_csp)
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        locale=locale,
+        bypass_csp=bypass_csp,
+        reduced_motion="reduce" if reduced_motion else "no-preference",
+    )
+    if init_script is not None:
+        context.add_init_script(init_script)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -60,6 +77,13 @@ def create_table(server: LiveServer, rules: object = "pagat", name: str = "Asha"
     """A table with a person in seat 0 and three bots; the answer holds the seat's token."""
     seats = [{"kind": "me"}] + [{"kind": "bot", "bot": "random"}] * 3
     return server.post("/api/tables", {"rules": rules, "name": name, "seats": seats, **extra})
+
+
+def take_seat(page: Any, server: LiveServer, rules: object = "pagat", **extra: Any) -> dict[str, Any]:
+    """A new table's seat 0 (``create_table``) opened in ``page``; the table's answer, with its tokens."""
+    created = create_table(server, rules, **extra)
+    open_seat(page, server, created)
+    return created
 
 
 def open_seat(page: Any, server: LiveServer, created: dict[str, Any], lang: str = "en") -> None:

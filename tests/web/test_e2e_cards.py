@@ -31,6 +31,13 @@ const frame = () => {
   requestAnimationFrame(frame);
 };
 requestAnimationFrame(frame);
+// every motion started, however short (a frame of a loaded machine may come after a whole deal has flown)
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  const animation = animate.apply(this, args);
+  queueMicrotask(() => window.__ids.add(String(animation.id)));
+  return animation;
+};
 const send = WebSocket.prototype.send;
 WebSocket.prototype.send = function (data) { window.__sent.push(String(data)); return send.call(this, data); };
 """
@@ -57,24 +64,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 def _page(browser: Any, width: int = 1280, height: int = 800, reduced: bool = False, axe: bool = False) -> Any:
     """A page that watches its motions; ``axe``: past the page's CSP, so that axe-core can be injected."""
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        locale="en-GB",
-        reduced_motion="reduce" if reduced else "no-preference",
-        bypass_csp=axe,
+    return page_walk.new_page(
+        browser, width=width, height=height, reduced_motion=reduced, bypass_csp=axe, init_script=WATCH
     )
-    context.add_init_script(WATCH)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    return page
 
 
 def _table(page: Any, server: LiveServer, rules: object = "mendikot", **extra: Any) -> dict[str, Any]:
-    created = page_walk.create_table(server, rules, **extra)
-    page_walk.open_seat(page, server, created)
-    return created
+    return page_walk.take_seat(page, server, rules, **extra)
 
 
 def _play_one(page: Any) -> str | None:

@@ -81,24 +81,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 def _page(browser: Any, width: int = 1280, reduced: bool = False, bypass_csp: bool = False) -> Any:
-    context = browser.new_context(
-        viewport={"width": width, "height": 800 if width > 500 else 700},
-        locale="en-GB",
-        reduced_motion="reduce" if reduced else "no-preference",
-        bypass_csp=bypass_csp,
+    height = 800 if width > 500 else 700
+    return page_walk.new_page(
+        browser, width=width, height=height, reduced_motion=reduced, bypass_csp=bypass_csp, init_script=SWEEPS
     )
-    context.add_init_script(SWEEPS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    return page
 
 
 def _seat(page: Any, server: LiveServer, rules: object = "mendikot", **extra: Any) -> dict[str, Any]:
-    created = page_walk.create_table(server, rules, **extra)
-    page_walk.open_seat(page, server, created)
-    return created
+    return page_walk.take_seat(page, server, rules, **extra)
 
 
 def _play_until(
