@@ -10,7 +10,9 @@ import pytest
 from tests.web.helpers import POSTGRES_URL, LiveServer, SeatClient, postgres_reachable
 from tests.web.test_no_leaks import _drive_seat
 
+from dehla.errors import DehlaError
 from dehla.web.storage import FinishedMatch, PostgresStorage, TableRow, open_storage
+from dehla.web.storage.postgres import scratch_schema
 
 URL = POSTGRES_URL
 pytestmark = pytest.mark.skipif(not postgres_reachable(), reason=f"no PostgreSQL server at {URL}")
@@ -119,3 +121,20 @@ def test_nodes_say_where_they_serve_and_silent_ones_are_forgotten(clean_database
             await storage.close()
 
     asyncio.run(run())
+
+
+def test_a_scratch_schema_is_what_its_url_uses_and_is_dropped_afterwards() -> None:
+    import psycopg
+
+    with scratch_schema(URL, "scratch") as url, psycopg.connect(url, autocommit=True) as connection:
+        row = connection.execute("SELECT current_schema()").fetchone()
+        assert row is not None and str(row[0]).startswith("scratch_")
+        schema = str(row[0])
+        connection.execute("CREATE TABLE kept (x INTEGER)")
+        tables = connection.execute("SELECT table_schema FROM information_schema.tables WHERE table_name = 'kept'")
+        assert tables.fetchall() == [(schema,)]
+    with psycopg.connect(URL, autocommit=True) as connection:
+        found = connection.execute("SELECT 1 FROM information_schema.schemata WHERE schema_name = %s", (schema,))
+        assert found.fetchone() is None
+    with pytest.raises(DehlaError, match="schema prefix"), scratch_schema(URL, "x; DROP SCHEMA public"):
+        pass  # pragma: no cover - refused before
