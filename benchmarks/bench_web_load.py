@@ -29,18 +29,19 @@ import json
 import os
 import random
 import resource
-import secrets
 import statistics
 import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import websockets
 from served import cpu_seconds, served, tree_rss_mb
+
+from dehla.web.storage.postgres import scratch_schema
 
 
 class Table:
@@ -165,21 +166,6 @@ async def _run(
     return measured, sum(len(table.sockets) for table in all_tables), window
 
 
-@contextlib.contextmanager
-def _fresh_schema(url: str) -> Iterator[str]:
-    """A new schema of a PostgreSQL database for one run (dropped afterwards): no table of an earlier run is loaded."""
-    import psycopg
-
-    schema = "bench_" + secrets.token_hex(4)
-    with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(url, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {schema} CASCADE")
-
-
 def _bot_tables(base: str, count: int, bot: str) -> None:
     """Tables of four search bots, nobody connected: they play a long match for the whole run."""
     for _ in range(count):
@@ -291,7 +277,7 @@ def main() -> int:
         if args.baseline:
             results.append(_measure(args, sqlite, 1, f"1 process, SQLite (sync={args.sync})"))
         if postgres:
-            with _fresh_schema(args.db) as db:
+            with scratch_schema(args.db, "bench") as db:
                 results.append(_measure(args, db, args.processes, f"{args.processes} process(es), PostgreSQL"))
         else:
             db = args.db or f"sqlite:///{Path(tmp) / 'load2.sqlite3'}?sync={args.sync}"

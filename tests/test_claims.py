@@ -12,6 +12,7 @@ from dehla.cards import TENS_MASK
 from dehla.engine.state import Match, Phase
 from dehla.errors import DehlaError
 from dehla.play.claims import CLAIMS, Claim, claim_holds, claim_line
+from dehla.solver import Solver
 
 
 def _other_holds(match: Match, team: int, what: str) -> int:
@@ -79,3 +80,15 @@ def test_a_claim_of_anything_else_or_outside_the_play_is_refused() -> None:
         Claim(0, "kots")
     with pytest.raises(DehlaError, match="hand in play"):
         claim_holds(match, Claim(0, "tricks"))
+
+
+def test_a_claim_line_leaves_the_callers_solver_as_it_found_it() -> None:
+    """The line keeps its solver's table from question to question (the same claim throughout), and gives the
+    caller's solver back with its own setting."""
+    solver = Solver(table_bits=14)
+    for match in _late_positions("mendikot", 6, 9):
+        seat = match.to_act
+        assert seat is not None
+        claim = Claim(seat, "tricks")
+        assert claim_line(match, claim, solver) == claim_line(match, claim)
+        assert not solver.keep_table

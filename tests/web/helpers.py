@@ -14,7 +14,6 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,21 +36,6 @@ def postgres_reachable() -> bool:
             return True
     except Exception:
         return False
-
-
-@contextlib.contextmanager
-def postgres_schema(prefix: str, base: str = POSTGRES_URL) -> Iterator[str]:
-    """A fresh schema of the test database ``base``, as a URL whose connections use it; dropped afterwards."""
-    import psycopg
-
-    schema = f"{prefix}_{os.urandom(4).hex()}"
-    with psycopg.connect(base, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(base, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def free_port() -> int:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.web.helpers import LiveServer, SeatClient, postgres_schema
+from tests.web.helpers import LiveServer, SeatClient
 from tests.web.test_no_leaks import _check, _drive_seat
 from tests.web.truth import apply_entry, load_log
 
@@ -25,6 +25,7 @@ from dehla.rules import parse_rules
 from dehla.web.log import replay_log, upgrade_entry
 from dehla.web.storage import PostgresStorage, StaleLog, TableRow
 from dehla.web.storage.migrations import CURRENT
+from dehla.web.storage.postgres import scratch_schema
 
 BASE = os.environ.get("DEHLA_TEST_POSTGRES", "")
 
@@ -48,7 +49,7 @@ pytestmark = pytest.mark.skipif(_WHY is not None, reason=_WHY or "")
 @pytest.fixture
 def cluster_db() -> Iterator[str]:
     """A fresh schema of the test database, as a URL whose connections use it."""
-    with postgres_schema("cluster", BASE) as url:
+    with scratch_schema(BASE, "cluster") as url:
         yield url
 
 

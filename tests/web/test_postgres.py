@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Iterator
 
 import pytest
 from tests.web.helpers import POSTGRES_URL, LiveServer, SeatClient, postgres_reachable
 from tests.web.test_no_leaks import _drive_seat
 
+from dehla.errors import DehlaError
 from dehla.web.storage import FinishedMatch, PostgresStorage, TableRow, open_storage
+from dehla.web.storage.postgres import scratch_schema
 
 URL = POSTGRES_URL
 pytestmark = pytest.mark.skipif(not postgres_reachable(), reason=f"no PostgreSQL server at {URL}")
@@ -105,17 +108,51 @@ def test_nodes_say_where_they_serve_and_silent_ones_are_forgotten(clean_database
     with psycopg.connect(clean_database, autocommit=True) as connection:
         connection.execute("DROP TABLE IF EXISTS nodes")
 
+    here, gone = ("here", "host-b:8001 pid 2"), ("gone", "host-a:8000 pid 1")
+    # A lease no load outlasts (a process that has just beaten is surely live), and one short enough that
+    # FORGET_AFTER of them pass quickly.
+    long_ttl, short_ttl = 60.0, 0.05
+
     async def run() -> None:
         storage = open_storage(clean_database)
         assert isinstance(storage, PostgresStorage)
         await storage.open()
         try:
-            ttl = 0.05
-            assert await storage.heartbeat("gone", ttl, "host-a:8000 pid 1") == {"gone"}
-            await asyncio.sleep(ttl * FORGET_AFTER + 0.3)
-            assert await storage.heartbeat("here", ttl, "host-b:8001 pid 2") == {"here"}
-            assert await storage.nodes() == [("here", "host-b:8001 pid 2", False)]
+            assert await storage.heartbeat(gone[0], long_ttl, gone[1]) == {"gone"}
+            assert await storage.heartbeat(here[0], long_ttl, here[1]) == {"gone", "here"}
+            assert await storage.nodes() == [(*gone, False), (*here, False)]
+
+            async def gone_forgotten() -> bool:
+                # "here" beats on with the short lease; its own row may go too when the machine is so slow that
+                # its beat's statements lie a whole FORGET_AFTER apart: the next beat puts it back
+                assert "gone" not in await storage.heartbeat(here[0], short_ttl, here[1])  # silent: not live
+                return [node for node, _, _ in await storage.nodes()] == ["here"]
+
+            await asyncio.sleep(short_ttl * FORGET_AFTER)
+            deadline = time.monotonic() + 20
+            while not await gone_forgotten():
+                assert time.monotonic() < deadline, f"a process silent for {FORGET_AFTER} leases is still known"
+                await asyncio.sleep(short_ttl)
+            assert await storage.nodes() == [(*here, False)]
+            assert await storage.heartbeat(here[0], long_ttl, here[1]) == {"here"}
         finally:
             await storage.close()
 
     asyncio.run(run())
+
+
+def test_a_scratch_schema_is_what_its_url_uses_and_is_dropped_afterwards() -> None:
+    import psycopg
+
+    with scratch_schema(URL, "scratch") as url, psycopg.connect(url, autocommit=True) as connection:
+        row = connection.execute("SELECT current_schema()").fetchone()
+        assert row is not None and str(row[0]).startswith("scratch_")
+        schema = str(row[0])
+        connection.execute("CREATE TABLE kept (x INTEGER)")
+        tables = connection.execute("SELECT table_schema FROM information_schema.tables WHERE table_name = 'kept'")
+        assert tables.fetchall() == [(schema,)]
+    with psycopg.connect(URL, autocommit=True) as connection:
+        found = connection.execute("SELECT 1 FROM information_schema.schemata WHERE schema_name = %s", (schema,))
+        assert found.fetchone() is None
+    with pytest.raises(DehlaError, match="schema prefix"), scratch_schema(URL, "x; DROP SCHEMA public"):
+        pass  # pragma: no cover - refused before

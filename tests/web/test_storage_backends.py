@@ -10,9 +10,10 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
-from tests.web.helpers import POSTGRES_URL, postgres_reachable, postgres_schema
+from tests.web.helpers import POSTGRES_URL, postgres_reachable
 
 from dehla.web.storage import FinishedMatch, QueueKey, Storage, TableRow, open_storage
+from dehla.web.storage.postgres import scratch_schema
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -23,7 +24,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         return
     if not postgres_reachable():
         pytest.skip(f"no PostgreSQL server at {POSTGRES_URL}")
-    with postgres_schema("twins") as url:
+    with scratch_schema(POSTGRES_URL, "twins") as url:
         yield url
 
 

@@ -68,6 +68,17 @@ def claim_line(match: Match, claim: Claim, solver: Solver | None = None) -> list
     if match.phase is not Phase.PLAY:
         raise DehlaError("a claim needs a hand in play")
     solver = solver or Solver(table_bits=18)
+    keep = solver.keep_table
+    # Every question of the line is the same one (the claim, with what the other team holds) about positions in
+    # the first proof's tree: the table's entries answer most of them.
+    solver.keep_table = True
+    try:
+        return _line(match, claim, solver)
+    finally:
+        solver.keep_table = keep
+
+
+def _line(match: Match, claim: Claim, solver: Solver) -> list[Action] | None:
     team = claim.seat % 2
     held = _held(match, team, claim.what)
     if not solver.concedes_nothing(match.hand_state(), team, claim.what):

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping, Sequence
+import re
+import secrets
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypedDict
 
 from dehla.errors import DehlaError
@@ -66,6 +68,25 @@ UPDATE tables SET lease_owner = %(node)s WHERE id IN (
     ORDER BY created LIMIT %(limit)s FOR UPDATE SKIP LOCKED)
 RETURNING id
 """
+
+
+@contextlib.contextmanager
+def scratch_schema(url: str, prefix: str) -> Iterator[str]:
+    """A new, empty schema ``prefix_<random>`` of the PostgreSQL database at ``url``, as a URL whose connections
+    use it (``search_path``), dropped with everything in it afterwards: a test or benchmark run that sees no table
+    of an earlier or concurrent run, without a database of its own."""
+    if not re.fullmatch(r"[a-z_][a-z0-9_]{0,40}", prefix):
+        raise DehlaError(f"a schema prefix is lower-case letters, digits and underscores, not {prefix!r}")
+    import psycopg
+
+    schema = f"{prefix}_{secrets.token_hex(4)}"
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 async def _run_all(connection: Any, statements: Sequence[Statement]) -> None:

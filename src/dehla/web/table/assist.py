@@ -19,7 +19,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import Literal, Protocol
 
 from dehla.engine.actions import Action, Play, parse_action
 from dehla.engine.events import Event
@@ -273,18 +273,25 @@ def heard(table: AssistedTable, note: ClaimNotes) -> None:
             table.broadcast()
         return
     if not pending.owner:  # settled where it was made
-        table.claim = None
-        refused = note["outcome"] == "refused"
-        table.send_all(notice("claim_refused") if refused else notice("claim_accepted", seat=note["seat"]))
-        table.broadcast()
+        _closed(table, note["seat"], note["outcome"])
+
+
+def _closed(
+    table: AssistedTable, seat: int, outcome: Literal["refused", "accepted"], version: int | None = None
+) -> None:
+    """The claim of ``seat`` is over: dropped, everyone told its outcome (a refusal only that: no card, no reason)
+    and shown the table without it.  Where it was made (``version`` given), the other processes serving the
+    table are told too."""
+    table.claim = None
+    table.send_all(notice("claim_refused") if outcome == "refused" else notice("claim_accepted", seat=seat))
+    table.broadcast()
+    if version is not None:
+        table.replica.publish({"k": "settled", "seat": seat, "outcome": outcome, "v": version})
 
 
 def _refuse(table: AssistedTable, pending: PendingClaim) -> None:
-    """The claim is refused: everyone is told only that (no card, no reason)."""
-    table.claim = None
-    table.send_all(notice("claim_refused"))
-    table.broadcast()
-    table.replica.publish({"k": "settled", "seat": pending.seat, "outcome": "refused", "v": pending.version})
+    """The claim made here is refused."""
+    _closed(table, pending.seat, "refused", pending.version)
 
 
 async def _settle(table: AssistedTable, pending: PendingClaim) -> None:
@@ -310,10 +317,9 @@ async def _settle(table: AssistedTable, pending: PendingClaim) -> None:
     if line is None:  # pragma: no cover - refused above once nobody is left to answer
         _refuse(table, pending)
         return
-    table.claim = None
+    table.claim = None  # before the log's await: an answer heard meanwhile finds no claim to settle again
     await table.step(claim_entry(pending.seat, pending.what))
-    table.send_all(notice("claim_accepted", seat=pending.seat))
-    table.replica.publish({"k": "settled", "seat": pending.seat, "outcome": "accepted", "v": pending.version})
+    _closed(table, pending.seat, "accepted", pending.version)
     for action in line:
         match = table.match
         assert match is not None and match.to_act is not None
