@@ -331,7 +331,8 @@ def test_after_the_band_hukum_reveal_every_seat_samples_deals() -> None:
                 assert "hide ?" in seen.history
                 bot = SearchBot(seed, max_samples=3, settings=SearchSettings(sample_nodes=200_000))
                 assert bot.act(seen) in seen.legal_actions
-                assert bot.last_samples > 0
+                # Sampled deals were solved, or (early in the hand, past the node limit) played out.
+                assert bot.last_samples > 0 or bot.last_playouts > 0
                 searched += 1
                 if searched >= 3 * (seed + 1):
                     break
