@@ -60,6 +60,8 @@ def playout_batches(
     """Values of ``actions`` in sampled worlds, ``batch`` worlds at a time: a (worlds, actions) matrix each.
 
     ``more`` is asked before each world is drawn; the last batch may be smaller, and an empty one is never given.
+    Each batch values the actions then in ``actions``: the caller may drop some between batches (the search
+    drops those out of the race).
     ``points``: the values are the hand's points margins (``values_of``).  Each batch comes with, per world,
     how many of the other seats' past actions with a choice the policy would not have made in that world
     (``inference``; zeros without it): what the search weighs worlds by.
@@ -67,7 +69,6 @@ def playout_batches(
     from dehla.kernel.playout import RESULT_WORDS, play_worlds, policy_misses
 
     params = codec.full_params(observation.rules)
-    codes = np.array([action_index(action) for action in actions], dtype=np.int64)
     scratch = np.zeros(L.ROW, dtype=np.int64)
     rewards = np.zeros(2, dtype=np.float32)
     team = observation.seat % 2
@@ -78,6 +79,7 @@ def playout_batches(
     def flush() -> tuple[FloatMatrix, npt.NDArray[np.int64]]:
         worlds = np.stack(rows)
         rows.clear()
+        codes = np.array([action_index(action) for action in actions], dtype=np.int64)
         out = np.zeros((worlds.shape[0], len(codes), RESULT_WORDS), dtype=np.int64)
         play_worlds(worlds, params, codes, scratch, rewards, out)
         counts = np.array(misses, dtype=np.int64)

@@ -194,6 +194,13 @@ class _Samples:
         self._weights[self.count : end] = 1.0
         self.count = end
 
+    def subset(self, actions: list[Action]) -> _Samples:
+        """The same samples and weights, valuing only ``actions``."""
+        kept = _Samples.empty(actions)
+        kept.extend(self.values[:, [self.columns[action] for action in actions]])
+        kept.reweight(self.weights)
+        return kept
+
     def reweight(self, weights: Iterable[float] | FloatVector) -> None:
         given = np.asarray(list(weights) if not isinstance(weights, np.ndarray) else weights, dtype=np.float64)
         assert given.shape == (self.count,)
@@ -468,8 +475,15 @@ class SearchBot:
             check = max(len(played) + 1, len(played) * 9 // 8)
             if infer:
                 self._weigh(played, misses)
-            if _settled(played, _best(played, observation), settings.settle_z):
+            best = _best(played, observation)
+            if _settled(played, best, settings.settle_z):
                 break
+            # Actions clearly behind the best (never tied throughout) leave the race: later worlds skip them.
+            ahead = _ahead(played, best, settings.settle_z, ties_after=len(played) + 1)
+            racing = [action for action, settled in zip(played.actions, ahead) if action == best or not settled]
+            if len(racing) < len(played.actions):
+                played = played.subset(racing)
+                actions[:] = racing
         if infer and played:
             self._weigh(played, misses)
         self.last_playouts = len(played)
