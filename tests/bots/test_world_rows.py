@@ -59,11 +59,20 @@ def _replayed(observation: Observation, sample: Any) -> World | None:
     return World(world_row(match), as_dealt[0])
 
 
+def _built(builder: WorldRows, sample: Any) -> World | None:
+    """The world ``builder`` builds from ``sample``, or ``None`` when it refuses the sample."""
+    try:
+        return builder.world(sample)
+    except _Rejected:
+        return None
+
+
 def _check_position(observation: Observation, rng: random.Random, samples: int) -> int:
     """Build ``samples`` worlds both ways and compare them; the number of worlds compared."""
     tracker = CardTracker(observation)
     public = public_plays(observation)
     builder: WorldRows | None = None
+    plain: WorldRows | None = None
     compared = 0
     for _ in range(samples):
         sample = tracker.sample(rng)
@@ -73,14 +82,16 @@ def _check_position(observation: Observation, rng: random.Random, samples: int) 
                 continue
             template = determinize(observation, sample)
             builder = WorldRows(observation, template, replayed.dealt, public)
-        try:
-            built: World | None = builder.world(sample)
-        except _Rejected:
-            built = None
+            plain = WorldRows(observation, template, None, public)
+        assert plain is not None
+        built = _built(builder, sample)
         assert (built is None) == (replayed is None), "the same samples are refused both ways"
-        if built is not None and replayed is not None:
-            assert built.dealt is not None and replayed.dealt is not None
+        without_dealt = _built(plain, sample)
+        assert (without_dealt is None) == (replayed is None), "the same samples are refused without the dealt row"
+        if built is not None and replayed is not None and without_dealt is not None:
+            assert built.dealt is not None and replayed.dealt is not None and without_dealt.dealt is None
             assert np.array_equal(built.row, replayed.row), "the row in play"
+            assert np.array_equal(without_dealt.row, replayed.row), "the row in play, without the dealt row"
             assert np.array_equal(built.dealt, replayed.dealt), "the row as dealt"
             compared += 1
     return compared

@@ -127,10 +127,14 @@ class WorldRows:
         row[L.PN0 : L.PN0 + n] = sample.pending
         if sample.hidden is not None and self.hidden:
             row[L.HIDDEN] = sample.hidden
+        if self.dealt is None and self.public.dealt_after is None:
+            return World(row, None)
+        # (A completed staged deal: the first packets must fit the voids shown before it, as the replay checks.)
+        hands = dealt_hands(self.observation, sample, self.public)
         if self.dealt is None:
             return World(row, None)
         dealt = self.dealt.copy()
-        for seat, cards in enumerate(dealt_hands(self.observation, sample, self.public)):
+        for seat, cards in enumerate(hands):
             first = cards[:OPENING_PACKET] if self.packet else cards
             dealt[L.H0 + seat] = sum(1 << card for card in first)
             dealt[L.PN0 + seat] = sum(1 << card for card in cards[len(first) :])
