@@ -1,11 +1,11 @@
 """Playout values for the search bots: sampled worlds played to the end of the hand in compiled code.
 
 Where no exact solve fits the move's budget (the call, the band-hukum card and the first tricks), the search
-bots value each legal action by dealing the unseen cards as the seat's observation allows (``sampled_deals``),
+bots value each legal action by dealing the unseen cards as the seat's observation allows (``sampled_worlds``),
 applying the action in each such world and letting the compiled policy (``dehla.kernel.playout``) play every
 seat to the end of the hand.  A world's value of an action is whether the seat's team won the hand (1; 0.5 when
 nobody did), plus a hundredth of the tens it collected more than the other team (a tie-break).  Every world
-values every action, so the search compares actions world by world (paired).
+values every action still in the race, so the search compares actions world by world (paired).
 
 The worlds come as rows (``sampled_worlds``: one replayed in the engine, the others built from its row),
 in small batches, and each batch is played out for every action in one compiled call.
