@@ -3,7 +3,7 @@
 ``CardTracker.sample`` draws where the unseen cards lie (voids, cards played, trump, band hukum, staged deals);
 ``determinize`` rebuilds a full engine ``Match`` from it by replaying the hand's public actions, so the engine
 itself checks the sample against everything that happened.  The playouts need only the world's row
-(``dehla.kernel.layout``), and replaying the hand costs some twenty times the draw: ``sampled_worlds``
+(``dehla.kernel.layout``), and replaying the hand costs several times the draw: ``sampled_worlds``
 replays the first world only and puts every later sample's cards into a copy of its row (``WorldRows``).
 """
 
@@ -93,7 +93,7 @@ class WorldRows:
     seat's hand, the cards a staged deal has still to give it, and the face-down band-hukum card.  So the
     row of ``template`` (a world ``determinize`` built and checked) with the sample's cards put in place is
     the row the replay would give; so is the dealt row (``dealt``: ``template`` as dealt), with
-    ``dealt_hands`` in place.  ``tests/test_world_rows.py`` holds both to the replay on every preset and
+    ``dealt_hands`` in place.  ``tests/bots/test_world_rows.py`` holds both to the replay on every preset and
     rule variant.  A sample the replay would refuse is refused too (``_Rejected``): one whose counts do not
     fit the template, or that gives a seat that asked for the band-hukum card a card of the suit it could
     not follow then (``_ask_voids``: the one thing the replay checks that ``CardTracker`` does not know).
