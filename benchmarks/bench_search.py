@@ -87,6 +87,7 @@ def play_leg(
     walls: list[float],
     cpus: list[float],
     against: str = "heuristic",
+    worlds: list[int] | None = None,
 ) -> float:
     """One hand, the tested bot's team on team ``leg``, ``against`` the other; its score (1 win, 0.5 drawn, 0 loss)."""
     chance = random.Random(seed)
@@ -106,6 +107,9 @@ def play_leg(
         if seat % 2 == leg:
             walls.append(time.perf_counter() - wall)
             cpus.append(time.thread_time() - cpu)
+            played_out = getattr(bots[seat], "last_playouts", 0)
+            if worlds is not None and played_out:
+                worlds.append(played_out)
         return action
 
     play_hand(match, timed)
@@ -113,21 +117,27 @@ def play_leg(
     return 0.5 if winner is None else float(winner == leg)
 
 
-def play_deals(
-    job: tuple[str, str, float, int, int, str, list[int]],
-) -> tuple[list[int], list[float], list[float], list[float]]:
-    """A worker's share: both legs of each deal index; returns the indexes, their scores and the move times."""
+Share = tuple[list[int], list[float], list[float], list[float], list[int]]
+
+
+def play_deals(job: tuple[str, str, float, int, int, str, list[int]]) -> Share:
+    """A worker's share: both legs of each deal index; returns the indexes, their scores, the move times and the
+    worlds of each move that played sampled worlds out."""
     rules_text, kind, budget, cheat_nodes, seed, against, indexes = job
     rules = parse_rules(rules_text)
     scores: list[float] = []
     walls: list[float] = []
     cpus: list[float] = []
+    worlds: list[int] = []
     for index in indexes:
         deal_seed = seed * 100_003 + index
         scores.append(
-            sum(play_leg(rules, deal_seed, kind, budget, cheat_nodes, leg, walls, cpus, against) for leg in (0, 1))
+            sum(
+                play_leg(rules, deal_seed, kind, budget, cheat_nodes, leg, walls, cpus, against, worlds)
+                for leg in (0, 1)
+            )
         )
-    return indexes, scores, walls, cpus
+    return indexes, scores, walls, cpus, worlds
 
 
 def code_version() -> dict[str, str | None]:
@@ -172,17 +182,19 @@ def measure(
     by_deal: dict[int, float] = {}
     walls: list[float] = []
     cpus: list[float] = []
+    worlds: list[int] = []
     started = time.perf_counter()
     if kind == "cheat":
         label = f"cheat (at most {cheat_nodes:,} nodes a solve)" if cheat_nodes else "cheat"
     else:
         label = f"{kind} ({budget:g} s)"
 
-    def collect(result: tuple[list[int], list[float], list[float], list[float]]) -> None:
+    def collect(result: Share) -> None:
         by_deal.update(zip(result[0], result[1]))
         scores.extend(result[1])
         walls.extend(result[2])
         cpus.extend(result[3])
+        worlds.extend(result[4])
         done = len(scores)
         elapsed = time.perf_counter() - started
         eta = elapsed / done * (deals - done)
@@ -215,6 +227,9 @@ def measure(
         "cpu_p95_s": percentile(cpus, 0.95),
         "cpu_p99_s": percentile(cpus, 0.99),
         "moves": len(walls),
+        "playout_moves": len(worlds),
+        "worlds_p50": percentile([float(count) for count in worlds], 0.50) if worlds else 0.0,
+        "worlds_p95": percentile([float(count) for count in worlds], 0.95) if worlds else 0.0,
         "seconds": round(time.perf_counter() - started, 1),
         "deal_scores": [by_deal[index] for index in range(first_deal, end)],
     }
@@ -315,8 +330,14 @@ def main() -> int:
             f"{args.rules}: {item['bot']} vs {args.against}, {item['hands']} hands in duplicate: "
             f"wins {item['win_rate']:.1%} [{item['low']:.1%}, {item['high']:.1%}]; "
             f"move time p50 {item['move_p50_s']:.3f} s, p95 {item['move_p95_s']:.3f} s, p99 {item['move_p99_s']:.3f} s "
-            f"(CPU p95 {item['cpu_p95_s']:.3f} s); {item['seconds']:.0f} s with {args.workers} worker(s)"
+            f"(CPU p50 {item['cpu_p50_s']:.3f} s, p95 {item['cpu_p95_s']:.3f} s); "
+            f"{item['seconds']:.0f} s with {args.workers} worker(s)"
         )
+        if item["playout_moves"]:
+            print(
+                f"  {item['playout_moves']} moves played worlds out: p50 {item['worlds_p50']:,.0f}, "
+                f"p95 {item['worlds_p95']:,.0f} worlds a move"
+            )
     if args.cheat and report["gap_closed"] is not None:
         print(f"{args.bot} closes {report['gap_closed']:.0%} of the gap between heuristic and cheat")
     print(f"load average at the end: {load:.2f}")

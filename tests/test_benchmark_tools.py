@@ -304,10 +304,10 @@ def test_search_benchmark_plays_a_later_range_of_deals(monkeypatch: pytest.Monke
 
     def fake_deals(
         job: tuple[str, str, float, int, int, str, list[int]],
-    ) -> tuple[list[int], list[float], list[float], list[float]]:
+    ) -> tuple[list[int], list[float], list[float], list[float], list[int]]:
         indexes = job[-1]
         played.extend(indexes)
-        return indexes, [float(index % 3) for index in indexes], [0.01] * len(indexes), [0.01] * len(indexes)
+        return indexes, [float(index % 3) for index in indexes], [0.01] * len(indexes), [0.01] * len(indexes), []
 
     monkeypatch.setattr(bench, "play_deals", fake_deals)
     whole = bench.measure("pagat", 5, 1, "hard", 0.5, 0, 1)

@@ -195,8 +195,8 @@ def test_settled_needs_the_best_action_never_worse_or_clearly_better() -> None:
     low, high = Play(Card.parse("2H")), Play(Card.parse("AH"))
     samples = _Samples({low: [1.0, 0.0, 1.0, 1.0], high: [0.0, 0.0, 1.0, 0.0]})
     assert _settled(samples, low, 3.0)  # never worse in any sample
-    samples.values[high][1] = 1.0  # worse once: the advantage is 2/4 with a large error, not settled
-    assert not _settled(samples, low, 3.0)
+    samples = _Samples({low: [1.0, 0.0, 1.0, 1.0], high: [0.0, 1.0, 1.0, 0.0]})
+    assert not _settled(samples, low, 3.0)  # worse once: the advantage is 2/4 with a large error, not settled
     many = _Samples({low: [1.0] * 30 + [0.0], high: [0.0] * 30 + [1.0]})
     assert _settled(many, low, 3.0)  # worse once in 31, far ahead on average
     assert not _settled(_Samples({low: [1.0], high: [0.0]}), low, 3.0)  # one sample is never enough
@@ -331,7 +331,8 @@ def test_after_the_band_hukum_reveal_every_seat_samples_deals() -> None:
                 assert "hide ?" in seen.history
                 bot = SearchBot(seed, max_samples=3, settings=SearchSettings(sample_nodes=200_000))
                 assert bot.act(seen) in seen.legal_actions
-                assert bot.last_samples > 0
+                # Sampled deals were solved, or (early in the hand, past the node limit) played out.
+                assert bot.last_samples > 0 or bot.last_playouts > 0
                 searched += 1
                 if searched >= 3 * (seed + 1):
                     break

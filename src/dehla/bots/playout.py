@@ -1,14 +1,14 @@
 """Playout values for the search bots: sampled worlds played to the end of the hand in compiled code.
 
 Where no exact solve fits the move's budget (the call, the band-hukum card and the first tricks), the search
-bots value each legal action by dealing the unseen cards as the seat's observation allows (``sampled_deals``),
+bots value each legal action by dealing the unseen cards as the seat's observation allows (``sampled_worlds``),
 applying the action in each such world and letting the compiled policy (``dehla.kernel.playout``) play every
 seat to the end of the hand.  A world's value of an action is whether the seat's team won the hand (1; 0.5 when
 nobody did), plus a hundredth of the tens it collected more than the other team (a tie-break).  Every world
-values every action, so the search compares actions world by world (paired).
+values every action still in the race, so the search compares actions world by world (paired).
 
-Sampling a world (replaying the hand's public actions in the engine) costs far more than playing it out,
-so the worlds come in small batches and each batch is played out for every action in one compiled call.
+The worlds come as rows (``sampled_worlds``: one replayed in the engine, the others built from its row),
+in small batches, and each batch is played out for every action in one compiled call.
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dehla.bots.sampling import sampled_deals
+from dehla.bots.sampling import sampled_worlds, world_row
 from dehla.bots.tracking import CardTracker
 from dehla.engine.actions import Action, Hide, parse_action
 from dehla.engine.observe import Observation
-from dehla.engine.state import Match
 from dehla.features.observation import action_index
 from dehla.kernel import codec
 from dehla.kernel import layout as L
@@ -34,13 +33,6 @@ __all__ = ["TENS_WEIGHT", "world_row", "playout_batches", "values_of"]
 #: What one ten more than the other team adds to a world's value (a tie-break between equal results).
 TENS_WEIGHT = 0.01
 FloatMatrix = npt.NDArray[np.float64]
-
-
-def world_row(match: Match) -> L.Array:
-    """The row (``dehla.kernel.layout``) of the hand in play in ``match``, in its phase."""
-    row = np.zeros(L.ROW, dtype=np.int64)
-    codec.encode_phase(match.hand_state(), match.phase.value, row)
-    return row
 
 
 def values_of(results: Any, team: int, points: bool = False) -> FloatMatrix:
@@ -68,6 +60,8 @@ def playout_batches(
     """Values of ``actions`` in sampled worlds, ``batch`` worlds at a time: a (worlds, actions) matrix each.
 
     ``more`` is asked before each world is drawn; the last batch may be smaller, and an empty one is never given.
+    Each batch values the actions then in ``actions``: the caller may drop some between batches (the search
+    drops those out of the race).
     ``points``: the values are the hand's points margins (``values_of``).  Each batch comes with, per world,
     how many of the other seats' past actions with a choice the policy would not have made in that world
     (``inference``; zeros without it): what the search weighs worlds by.
@@ -75,32 +69,31 @@ def playout_batches(
     from dehla.kernel.playout import RESULT_WORDS, play_worlds, policy_misses
 
     params = codec.full_params(observation.rules)
-    codes = np.array([action_index(action) for action in actions], dtype=np.int64)
     scratch = np.zeros(L.ROW, dtype=np.int64)
     rewards = np.zeros(2, dtype=np.float32)
     team = observation.seat % 2
-    tracker = CardTracker(observation)
+    history, face_down = _history_codes(observation)
     rows: list[L.Array] = []
     misses: list[int] = []
-    dealt: list[L.Array] = []
-
-    def on_deal(match: Match) -> None:
-        dealt[:] = [world_row(match)]
 
     def flush() -> tuple[FloatMatrix, npt.NDArray[np.int64]]:
         worlds = np.stack(rows)
         rows.clear()
+        codes = np.array([action_index(action) for action in actions], dtype=np.int64)
         out = np.zeros((worlds.shape[0], len(codes), RESULT_WORDS), dtype=np.int64)
         play_worlds(worlds, params, codes, scratch, rewards, out)
         counts = np.array(misses, dtype=np.int64)
         misses.clear()
         return values_of(out, team, points), counts
 
-    for match in sampled_deals(observation, tracker, rng, more, on_deal if inference else None):
-        rows.append(world_row(match))
-        if inference:
-            history = _history_codes(observation, match)
-            misses.append(policy_misses(dealt[0], params, history, observation.seat, rewards))
+    for world in sampled_worlds(observation, CardTracker(observation), rng, more, dealt=inference):
+        rows.append(world.row)
+        if world.dealt is not None:
+            if face_down:
+                # The face-down card is the world's (or, once turned up, the one every seat saw).
+                hidden = world.row[L.HIDDEN] if world.row[L.HIDDEN] >= 0 else world.row[L.REVEALED]
+                history[face_down] = action_index(Hide(int(hidden)))
+            misses.append(policy_misses(world.dealt, params, history, observation.seat, rewards))
         else:
             misses.append(0)
         if len(rows) >= batch:
@@ -109,15 +102,8 @@ def playout_batches(
         yield flush()
 
 
-def _history_codes(observation: Observation, world: Match) -> L.Array:
-    """The hand's actions as codes, the face-down card being the world's."""
-    state = world.hand_state()
-    hidden = state.hidden_card if state.hidden_card is not None else state.revealed_card
-    codes = []
-    for text in observation.history:
-        if text == "hide ?":
-            assert hidden is not None  # the world was built with it
-            codes.append(action_index(Hide(hidden)))
-        else:
-            codes.append(action_index(parse_action(text)))
-    return np.array(codes, dtype=np.int64)
+def _history_codes(observation: Observation) -> tuple[L.Array, list[int]]:
+    """The hand's actions as codes, and where the face-down card was hidden (``"hide ?"``: each world's own)."""
+    codes = [0 if text == "hide ?" else action_index(parse_action(text)) for text in observation.history]
+    face_down = [index for index, text in enumerate(observation.history) if text == "hide ?"]
+    return np.array(codes, dtype=np.int64), face_down

@@ -2,13 +2,19 @@
 
 ``CardTracker.sample`` draws where the unseen cards lie (voids, cards played, trump, band hukum, staged deals);
 ``determinize`` rebuilds a full engine ``Match`` from it by replaying the hand's public actions, so the engine
-itself checks the sample against everything that happened.
+itself checks the sample against everything that happened.  The playouts need only the world's row
+(``dehla.kernel.layout``), and replaying the hand costs several times the draw: ``sampled_worlds``
+replays the first world only and puts every later sample's cards into a copy of its row (``WorldRows``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
 
 from dehla.bots.tracking import CardTracker, HolderSample
 from dehla.cards import SUIT_MASKS, Card, cards_of
@@ -17,8 +23,21 @@ from dehla.engine.observe import Observation
 from dehla.engine.state import Match
 from dehla.engine.tricks import OPENING_PACKET, STAGED_TRICKS
 from dehla.errors import DehlaError
+from dehla.kernel import codec
+from dehla.kernel import layout as L
 
-__all__ = ["MAX_REJECTED", "sampled_deals", "determinize"]
+__all__ = [
+    "MAX_REJECTED",
+    "sampled_deals",
+    "sampled_worlds",
+    "determinize",
+    "world_row",
+    "World",
+    "WorldRows",
+    "PublicPlays",
+    "public_plays",
+    "dealt_hands",
+]
 
 
 class _Rejected(Exception):
@@ -52,8 +71,140 @@ def sampled_deals(
         yield match
 
 
+def world_row(match: Match) -> L.Array:
+    """The row (``dehla.kernel.layout``) of the hand in play in ``match``, in its phase."""
+    row = np.zeros(L.ROW, dtype=np.int64)
+    codec.encode_phase(match.hand_state(), match.phase.value, row)
+    return row
+
+
+class World(NamedTuple):
+    """One sampled world as rows: the hand in play, and (when asked for) the hand as dealt."""
+
+    row: L.Array
+    dealt: L.Array | None
+
+
+class WorldRows:
+    """The rows of every sampled world of one decision, from one world replayed in the engine.
+
+    Every world of a decision shares the public part of its row (the trick, the trump, the captures, whose
+    turn it is, the phase, the cards still live) and differs only in where the unseen cards lie: each
+    seat's hand, the cards a staged deal has still to give it, and the face-down band-hukum card.  So the
+    row of ``template`` (a world ``determinize`` built and checked) with the sample's cards put in place is
+    the row the replay would give; so is the dealt row (``dealt``: ``template`` as dealt), with
+    ``dealt_hands`` in place.  ``tests/bots/test_world_rows.py`` holds both to the replay on every preset and
+    rule variant.  A sample the replay would refuse is refused too (``_Rejected``): one whose counts do not
+    fit the template, or that gives a seat that asked for the band-hukum card a card of the suit it could
+    not follow then (``_ask_voids``: the one thing the replay checks that ``CardTracker`` does not know).
+    """
+
+    def __init__(self, observation: Observation, template: Match, dealt: L.Array | None, public: PublicPlays) -> None:
+        self.observation = observation
+        self.public = public
+        self.row = world_row(template)
+        self.dealt = dealt
+        self.players = n = observation.players
+        self.hidden = bool(self.row[L.HIDDEN] >= 0)
+        self.counts = tuple(int(mask).bit_count() for mask in self.row[L.H0 : L.H0 + n])
+        self.undealt = tuple(observation.undealt)
+        #: The rules deal a first packet of five (``Hand.start``): a dealt hand splits into it and the rest.
+        self.packet = observation.rules.staged_deal or observation.rules.trump == "called"
+        self.ask_voids = _ask_voids(observation, public)
+
+    def world(self, sample: HolderSample) -> World:
+        """The rows of the world in which the unseen cards lie as ``sample`` says."""
+        n = self.players
+        if (
+            tuple(mask.bit_count() for mask in sample.hands) != self.counts
+            or tuple(mask.bit_count() for mask in sample.pending) != self.undealt
+            or (sample.hidden is None and self.hidden)
+            or any(sample.hands[seat] & void for seat, void in self.ask_voids)
+        ):
+            raise _Rejected("the sample does not fit the observed position")
+        row = self.row.copy()
+        row[L.H0 : L.H0 + n] = sample.hands
+        row[L.PN0 : L.PN0 + n] = sample.pending
+        if sample.hidden is not None and self.hidden:
+            row[L.HIDDEN] = sample.hidden
+        if self.dealt is None and self.public.dealt_after is None:
+            return World(row, None)
+        # (A completed staged deal: the first packets must fit the voids shown before it, as the replay checks.)
+        hands = dealt_hands(self.observation, sample, self.public)
+        if self.dealt is None:
+            return World(row, None)
+        dealt = self.dealt.copy()
+        for seat, cards in enumerate(hands):
+            first = cards[:OPENING_PACKET] if self.packet else cards
+            dealt[L.H0 + seat] = sum(1 << card for card in first)
+            dealt[L.PN0 + seat] = sum(1 << card for card in cards[len(first) :])
+        return World(row, dealt)
+
+
+def _ask_voids(observation: Observation, public: PublicPlays) -> list[tuple[int, int]]:
+    """(seat, cards it cannot hold now) for a seat that asked for the band-hukum card: it could not follow.
+
+    The card turned up goes back to the chooser, so when the chooser asked it may hold that one card of the
+    suit.  Band hukum has no staged deal, so a card held now was held when it asked.
+    """
+    if "reveal" not in observation.history:
+        return []
+    plays_before = 0
+    for text in observation.history:
+        if text == "reveal":
+            break
+        if not text.startswith(("call", "hide")):
+            plays_before += 1
+    if plays_before >= len(public.plays):
+        return []  # the seat to act asked: its own hand is known
+    seat, _card, number = public.plays[plays_before]
+    led = next(card for _seat, card, trick in public.plays if trick == number) // 13
+    revealed = 0 if observation.revealed_card is None else 1 << observation.revealed_card
+    return [(seat, SUIT_MASKS[led] & ~revealed)]
+
+
+def sampled_worlds(
+    observation: Observation,
+    tracker: CardTracker,
+    rng: random.Random,
+    more: Callable[[], bool],
+    dealt: bool = False,
+) -> Iterator[World]:
+    """``sampled_deals`` as rows (``World``; ``dealt``: with the dealt row too), one at a time while ``more()``
+    says so: the first world is replayed in the engine, every later one built from it (``WorldRows``)."""
+    public = public_plays(observation)
+    builder: WorldRows | None = None
+    rejected = 0
+    while rejected < MAX_REJECTED and more():
+        sample = tracker.sample(rng)
+        try:
+            if builder is None:
+                builder = _first_world(observation, sample, public, dealt)
+                world = World(builder.row.copy(), None if builder.dealt is None else builder.dealt.copy())
+            else:
+                world = builder.world(sample)
+        except (_Rejected, RuntimeError):
+            rejected += 1
+            continue
+        yield world
+
+
+def _first_world(observation: Observation, sample: HolderSample, public: PublicPlays, dealt: bool) -> WorldRows:
+    """The ``WorldRows`` of a decision from its first sample, replayed in the engine (``determinize``)."""
+    as_dealt: list[L.Array] = []
+
+    def on_deal(match: Match) -> None:
+        as_dealt.append(world_row(match))
+
+    match = determinize(observation, sample, on_deal if dealt else None, public)
+    return WorldRows(observation, match, as_dealt[0] if dealt else None, public)
+
+
 def determinize(
-    observation: Observation, sample: HolderSample, on_deal: Callable[[Match], None] | None = None
+    observation: Observation,
+    sample: HolderSample,
+    on_deal: Callable[[Match], None] | None = None,
+    public: PublicPlays | None = None,
 ) -> Match:
     """A full ``Match`` of the hand in play in which the unseen cards lie as ``sample`` says.
 
@@ -61,43 +212,11 @@ def determinize(
     actions, so the engine itself checks the sample against everything that
     happened.  Raises ``_Rejected`` when the history rules the sample out.
     ``on_deal`` is shown the match as dealt, before the history is replayed
-    (inference replays the others' actions in it).
+    (inference replays the others' actions in it); ``public`` is
+    ``public_plays(observation)`` when the caller has it already.
     """
-    rules = observation.rules
-    n = observation.players
-    tracker_plays: list[tuple[int, Card, int]] = []
-    for trick in observation.tricks:
-        for index, card in enumerate(trick.cards):
-            tracker_plays.append(((trick.leader + index) % n, card, trick.number))
-    current = len(observation.tricks) + 1
-    for seat, card in observation.trick:
-        tracker_plays.append((seat, card, current))
-    played_by: list[list[Card]] = [[] for _ in range(n)]
-    for seat, card, _ in tracker_plays:
-        played_by[seat].append(card)
-    dealt_after = _staged_deal_trick(observation, tracker_plays)
-    hands: list[list[Card]] = []
-    for seat in range(n):
-        held = cards_of(sample.hands[seat])
-        later = cards_of(sample.pending[seat])
-        hidden = [Card(sample.hidden)] if sample.hidden is not None and seat == observation.chooser else []
-        if rules.trump == "called" and observation.phase == "call":
-            opening = held  # before the call each seat holds its first five cards
-            rest = later
-        elif rules.staged_deal and dealt_after is None:
-            opening = played_by[seat] + held  # the rest is not dealt yet
-            rest = later
-        elif dealt_after is not None:
-            opening, rest = _opening_packet(observation, seat, tracker_plays, dealt_after, held)
-        else:
-            opening = played_by[seat] + held + hidden
-            rest = []
-            hidden = []
-        cards = opening + rest + hidden
-        if len(cards) != rules.hand_size:
-            raise _Rejected(f"seat {seat} would hold {len(cards)} cards")
-        hands.append(cards)
-    match = Match(rules, observation.dealer)
+    hands = dealt_hands(observation, sample, public if public is not None else public_plays(observation))
+    match = Match(observation.rules, observation.dealer)
     try:
         match.apply(Deal(hands, observation.open_draw))
         if on_deal is not None:
@@ -122,6 +241,61 @@ def determinize(
     ):
         raise _Rejected("the replay does not reach the observed position")
     return match
+
+
+@dataclass(frozen=True)
+class PublicPlays:
+    """What the public history says of every world's deal alike: each card played as (seat, card, trick
+    number), each seat's played cards in play order, and after which trick a staged deal was completed
+    (``None`` if not yet or not staged)."""
+
+    plays: list[tuple[int, Card, int]]
+    played_by: list[list[Card]]
+    dealt_after: int | None
+
+
+def public_plays(observation: Observation) -> PublicPlays:
+    """The ``PublicPlays`` of ``observation``: worked out once per decision, the same for every sample."""
+    n = observation.players
+    plays: list[tuple[int, Card, int]] = []
+    for trick in observation.tricks:
+        for index, card in enumerate(trick.cards):
+            plays.append(((trick.leader + index) % n, card, trick.number))
+    current = len(observation.tricks) + 1
+    for seat, card in observation.trick:
+        plays.append((seat, card, current))
+    played_by: list[list[Card]] = [[] for _ in range(n)]
+    for seat, card, _ in plays:
+        played_by[seat].append(card)
+    return PublicPlays(plays, played_by, _staged_deal_trick(observation, plays))
+
+
+def dealt_hands(observation: Observation, sample: HolderSample, public: PublicPlays) -> list[list[Card]]:
+    """Each seat's cards as dealt in the world of ``sample``, in dealing order (where the rules deal a first
+    packet, its cards come first).  Raises ``_Rejected`` when a seat would not get a hand's worth of cards."""
+    rules = observation.rules
+    hands: list[list[Card]] = []
+    for seat in range(observation.players):
+        held = cards_of(sample.hands[seat])
+        later = cards_of(sample.pending[seat])
+        hidden = [Card(sample.hidden)] if sample.hidden is not None and seat == observation.chooser else []
+        if rules.trump == "called" and observation.phase == "call":
+            opening = held  # before the call each seat holds its first five cards
+            rest = later
+        elif rules.staged_deal and public.dealt_after is None:
+            opening = public.played_by[seat] + held  # the rest is not dealt yet
+            rest = later
+        elif public.dealt_after is not None:
+            opening, rest = _opening_packet(observation, seat, public.plays, public.dealt_after, held)
+        else:
+            opening = public.played_by[seat] + held + hidden
+            rest = []
+            hidden = []
+        cards = opening + rest + hidden
+        if len(cards) != rules.hand_size:
+            raise _Rejected(f"seat {seat} would hold {len(cards)} cards")
+        hands.append(cards)
+    return hands
 
 
 def _staged_deal_trick(observation: Observation, plays: list[tuple[int, Card, int]]) -> int | None:

@@ -27,12 +27,14 @@ a bot has a ``bind`` method).  Unbound, it refuses to play.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
 
 from dehla.bots.base import Bot, register
 from dehla.bots.heuristic import HeuristicBot
@@ -62,6 +64,10 @@ __all__ = [
 
 #: Seconds per move: (hard, expert).
 DEFAULT_BUDGETS = (0.5, 2.0)
+#: Worlds one move plays out at most on the clock: a safety cap the budget reaches only on the fastest hosts.
+PLAYOUT_CAP = 1 << 16
+FloatMatrix = npt.NDArray[np.float64]
+FloatVector = npt.NDArray[np.float64]
 #: Search nodes a second the solver manages on one core, where a bot starts before it has measured its own
 #: solver (``NodeRate``; docs/benchmarks.md measures 1.1 to 2 million on its positions on an idle machine).
 NODES_PER_SECOND = 2_000_000
@@ -133,39 +139,80 @@ def utility(value: Value, team: int) -> float:
 
 
 class _Samples:
-    """The solved samples of one move: each action's value in every sample, and the samples' weights.
+    """The valued samples of one move: each action's value in every sample (a samples x actions matrix), and
+    the samples' weights.
 
-    Every sample values every legal action, so one list of weights (1 each
-    without inference) serves all the actions.
+    Every sample values every legal action, so one array of weights (1 each without inference) serves all
+    the actions.  The playouts bring thousands of samples a move, so they are kept in numpy arrays.
     """
 
     def __init__(self, values: dict[Action, list[float]], weights: list[float] | None = None) -> None:
-        self.values = values
-        self.weights = weights if weights is not None else [1.0] * max(map(len, values.values()), default=0)
+        self.actions = list(values)
+        self.columns = {action: column for column, action in enumerate(self.actions)}
+        count = max(map(len, values.values()), default=0)
+        self._values = np.zeros((max(count, 16), len(self.actions)), dtype=np.float64)
+        for column, action in enumerate(self.actions):
+            self._values[: len(values[action]), column] = values[action]
+        self._weights = np.ones(max(count, 16), dtype=np.float64)
+        self.count = count
+        if weights is not None:
+            self.reweight(weights)
 
     @classmethod
     def empty(cls, actions: Iterable[Action]) -> _Samples:
         return cls({action: [] for action in actions})
 
     def __len__(self) -> int:
-        return len(self.weights)
+        return self.count
+
+    def __contains__(self, action: Action) -> bool:
+        return action in self.columns
+
+    @property
+    def values(self) -> FloatMatrix:
+        """The (samples, actions) matrix of values, actions in ``self.actions`` order."""
+        return self._values[: self.count]
+
+    @property
+    def weights(self) -> FloatVector:
+        return self._weights[: self.count]
 
     def add(self, sample: dict[Action, float]) -> None:
         """One more sample, weighing 1 until ``reweight``."""
-        for action, values in self.values.items():
-            values.append(sample[action])
-        self.weights.append(1.0)
+        self.extend(np.array([[sample[action] for action in self.actions]], dtype=np.float64))
 
-    def reweight(self, weights: list[float]) -> None:
-        assert len(weights) == len(self.weights)
-        self.weights = weights
+    def extend(self, values: FloatMatrix) -> None:
+        """More samples (rows of ``values``, columns in ``self.actions`` order), weighing 1 until ``reweight``."""
+        end = self.count + values.shape[0]
+        if end > self._values.shape[0]:
+            size = max(end, 2 * self._values.shape[0])
+            grown = np.zeros((size, len(self.actions)), dtype=np.float64)
+            grown[: self.count] = self.values
+            self._values = grown
+            self._weights = np.concatenate([self._weights, np.ones(size - self._weights.shape[0])])
+        self._values[self.count : end] = values
+        self._weights[self.count : end] = 1.0
+        self.count = end
+
+    def subset(self, actions: list[Action]) -> _Samples:
+        """The same samples and weights, valuing only ``actions``."""
+        kept = _Samples.empty(actions)
+        kept.extend(self.values[:, [self.columns[action] for action in actions]])
+        kept.reweight(self.weights)
+        return kept
+
+    def reweight(self, weights: Iterable[float] | FloatVector) -> None:
+        given = np.asarray(list(weights) if not isinstance(weights, np.ndarray) else weights, dtype=np.float64)
+        assert given.shape == (self.count,)
+        self._weights[: self.count] = given
 
     def mean(self, action: Action) -> float:
         """The action's weighted average value (minus infinity before any sample)."""
-        total = sum(self.weights)
+        weights = self.weights
+        total = float(weights.sum())
         if not total:
             return float("-inf")
-        return sum(w * u for w, u in zip(self.weights, self.values[action])) / total
+        return float(weights @ self.values[:, self.columns[action]]) / total
 
 
 def _settled(samples: _Samples, best: Action, z: float, ties_after: int = 0) -> bool:
@@ -180,27 +227,29 @@ def _settled(samples: _Samples, best: Action, z: float, ties_after: int = 0) -> 
     ``ties_after`` samples: when only results count, two actions often tie in
     the first few deals and part in one deal of five.
     """
-    mine = samples.values[best]
-    weights = samples.weights
+    return bool(_ahead(samples, best, z, ties_after).all())
+
+
+def _ahead(samples: _Samples, best: Action, z: float, ties_after: int = 0) -> npt.NDArray[np.bool_]:
+    """Per action (in ``samples.actions`` order): is ``best`` settled against it (``_settled``)?  True for
+    ``best`` itself; all false while there are too few samples to tell."""
     n = len(samples)
-    total = sum(weights)
-    effective = total * total / sum(w * w for w in weights) if total else 0.0
+    weights = samples.weights
+    total = float(weights.sum())
+    effective = total * total / float(weights @ weights) if total else 0.0
     if n < 2 or effective < 2.0:
-        return False
-    for action, values in samples.values.items():
-        if action == best:
-            continue
-        differences = [a - b for a, b in zip(mine, values)]
-        if min(differences) >= 0.0:
-            if max(differences) > 0.0 or n >= ties_after:
-                continue
-            return False
-        mean = sum(w * d for w, d in zip(weights, differences)) / total
-        spread = sum(w * (d - mean) ** 2 for w, d in zip(weights, differences)) / total
-        variance = spread * effective / (effective - 1)
-        if mean - z * math.sqrt(variance / effective) <= 0.0:
-            return False
-    return True
+        return np.zeros(len(samples.actions), dtype=np.bool_)
+    values = samples.values
+    differences = values[:, samples.columns[best], None] - values
+    never_worse = differences.min(axis=0) >= 0.0
+    parted = (differences.max(axis=0) > 0.0) | (n >= ties_after)
+    mean = weights @ differences / total
+    spread = weights @ (differences - mean) ** 2 / total
+    variance = spread * effective / (effective - 1)
+    clear = mean - z * np.sqrt(variance / effective) > 0.0
+    ahead = np.where(never_worse, parted, clear)
+    ahead[samples.columns[best]] = True
+    return np.asarray(ahead, dtype=np.bool_)
 
 
 @dataclass(frozen=True)
@@ -222,9 +271,10 @@ class SearchSettings:
     the model's best action beats the heuristic's by less than ``model_margin``
     of the rules' largest result (on average over the samples), the bot keeps
     the heuristic's.  ``playouts`` plays sampled deals out with the compiled policy
-    where nothing is solved (the call and the hide included), up to ``playout_worlds``
-    deals a move, ``playout_batch`` at a time (with ``sample_nodes``: exactly that
-    many, ignoring the clock); ``inference_miss`` > 0 weighs each deal by the odds
+    where nothing is solved (the call and the hide included), ``playout_batch`` at a
+    time: on the clock as many deals as the budget allows (at most ``PLAYOUT_CAP``),
+    with ``sample_nodes`` ``playout_worlds`` deals, ignoring the clock;
+    ``inference_miss`` > 0 weighs each deal by the odds
     of the other seats' past choices under the policy (each choice the policy
     would not have made multiplies it by ``miss / (1 - miss)``, never below
     ``inference_floor`` of the best deal's weight).
@@ -389,8 +439,9 @@ class SearchBot:
         """Where no sample can be solved in time: play sampled worlds out with the compiled policy
         (``dehla.bots.playout``) after every legal action, and take the best on average.
 
-        Spends what is left of the move's budget (at least a quarter of it), or with ``sample_nodes``
-        exactly ``playout_worlds`` worlds; ``None`` when playouts are off or no world could be drawn.
+        On the clock, plays worlds until what is left of the move's budget (at least a quarter of it) is
+        spent, the choice is settled (``_settled``) or ``PLAYOUT_CAP`` worlds; with ``sample_nodes``, exactly
+        ``playout_worlds`` (or until settled).  ``None`` when playouts are off or no world could be drawn.
         """
         settings = self.settings
         if not settings.playouts:
@@ -405,29 +456,50 @@ class SearchBot:
         deadline = max(self.move_start + self.budget, start + 0.25 * self.budget)
         infer = settings.inference_miss > 0.0
         timed = settings.sample_nodes is None
+        cap = PLAYOUT_CAP if timed else settings.playout_worlds
         actions = list(observation.legal_actions)
         played = _Samples.empty(actions)
+        misses: list[npt.NDArray[np.int64]] = []
+        check = 4 * settings.settle_after
 
         def more() -> bool:
-            return len(played) < settings.playout_worlds and not (timed and time.thread_time() >= deadline)
+            return len(played) < cap and not (timed and time.thread_time() >= deadline)
 
-        weights: list[float] = []
         batches = playout_batches(observation, actions, self.rng, more, settings.playout_batch, inference=infer)
-        for values, misses in batches:
-            for world in values:
-                played.add(dict(zip(actions, world.tolist(), strict=True)))
+        for values, world_misses in batches:
+            played.extend(values)
+            misses.append(world_misses)
+            if not settings.settle_after or len(played) < check:
+                continue
+            # The test costs as much as the worlds so far: it is made each time their number grows by an eighth.
+            check = max(len(played) + 1, len(played) * 9 // 8)
             if infer:
-                # A world weighs the odds of the others' past choices under the policy, never less than the floor.
-                weights.extend((settings.inference_miss / (1.0 - settings.inference_miss)) ** misses)
-                top = max(weights)
-                played.reweight([max(weight / top, settings.inference_floor) for weight in weights])
-            ready = settings.settle_after and len(played) >= 4 * settings.settle_after
-            if ready and _settled(played, _best(played, observation), settings.settle_z):
+                self._weigh(played, misses)
+            best = _best(played, observation)
+            if _settled(played, best, settings.settle_z):
                 break
+            # Actions clearly behind the best (never tied throughout) leave the race: later worlds skip them.
+            ahead = _ahead(played, best, settings.settle_z, ties_after=len(played) + 1)
+            racing = [action for action, settled in zip(played.actions, ahead) if action == best or not settled]
+            if len(racing) < len(played.actions):
+                played = played.subset(racing)
+                actions[:] = racing
+        if infer and played:
+            self._weigh(played, misses)
         self.last_playouts = len(played)
         if not played:
             return None
         return _best(played, observation, lambda: self.fallback.act(observation))
+
+    def _weigh(self, played: _Samples, misses: list[npt.NDArray[np.int64]]) -> None:
+        """Weigh each world by the odds of the other seats' past choices under the policy, never less than the
+        floor (``SearchSettings.inference_miss``)."""
+        settings = self.settings
+        counts = np.concatenate(misses)
+        # Relative to the likeliest world: each miss more multiplies by miss / (1 - miss).
+        odds = settings.inference_miss / (1.0 - settings.inference_miss)
+        weights = odds ** (counts - counts.min()).astype(np.float64)
+        played.reweight(np.maximum(weights, settings.inference_floor))
 
     def _estimated_choice(self, observation: Observation) -> Action | None:
         """Where no sample can be solved in time: search each sample to the end of the trick, value it by the model
@@ -466,7 +538,7 @@ class SearchBot:
             return None
         usual = self.fallback.act(observation)
         best = _best(estimated, observation, lambda: usual)
-        if usual in estimated.values:
+        if usual in estimated:
             gain = estimated.mean(best) - estimated.mean(usual)
             if gain < settings.model_margin * result_scale(observation.rules):
                 return usual  # an estimate is no proof: leave the heuristic's move only for a clear gain
@@ -572,7 +644,7 @@ def _best(samples: _Samples, observation: Observation, prefer: Callable[[], Acti
         low = -int(action.card % 13) if isinstance(action, Play) else 0
         return (average(action), low)
 
-    candidates = [action for action in observation.legal_actions if action in samples.values]
+    candidates = [action for action in observation.legal_actions if action in samples]
     best = max(candidates, key=key)
     if prefer is None:
         return best

@@ -34,8 +34,10 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import repeat
 
 from dehla.cards import DECK_48, DECK_52, SUIT_MASKS, TENS_MASK, Card, Suit, mask_of
 from dehla.engine.observe import Observation
@@ -43,6 +45,7 @@ from dehla.engine.observe import Observation
 __all__ = ["CardTracker", "HolderSample", "beats", "card_bit_above"]
 
 _SUITS = tuple(Suit)
+_CARD_BITS = tuple(1 << card for card in range(52))
 _DECK_MASK = {52: mask_of(DECK_52), 48: mask_of(DECK_48)}
 
 # Which of the ``history`` texts are card plays (everything but call/hide/reveal).
@@ -392,12 +395,12 @@ class CardTracker:
         others).
         """
         holders = self._holders()
-        cards = [card for card in range(52) if self.unseen >> card & 1]
         if exact:
             if self._placements is None:
-                self._placements = _Placements.count(holders, cards)
+                self._placements = _Placements.count(holders, [card for card in range(52) if self.unseen >> card & 1])
             if self._placements.total:
-                return self._assemble(holders, *self._placements.draw(rng))
+                return self._assemble_groups(holders, self._placements.draw(rng))
+        cards = [card for card in range(52) if self.unseen >> card & 1]
         caps = [cap for cap, _forbidden, _seat in holders]
         rng.shuffle(cards)
         allowed: list[list[int]] = [
@@ -420,6 +423,27 @@ class CardTracker:
         if stuck:
             self._repair(stuck, allowed, owner, room)
         return self._assemble(holders, cards, owner)
+
+    def _assemble_groups(
+        self, holders: list[tuple[int, int, int]], placed: list[tuple[int, list[int]]]
+    ) -> HolderSample:
+        """The sample in which each (holder, cards) of ``placed`` gives the holder (an index into ``holders``)
+        those cards: ``_assemble`` a holder at a time, with a mask summed in C."""
+        n = self.players
+        hands = list(self.known_held)
+        hands[self.seat] |= self.own
+        pending = [0] * n
+        hidden: int | None = self.own_hidden
+        for holder, cards in placed:
+            if not cards:
+                continue
+            if holder < n:
+                hands[holder] |= sum(map(_CARD_BITS.__getitem__, cards))
+            elif self.hidden_holder is not None and holder == n:
+                hidden = cards[0]
+            else:
+                pending[holders[holder][2]] |= sum(map(_CARD_BITS.__getitem__, cards))
+        return HolderSample(tuple(hands), hidden, tuple(pending))
 
     def _assemble(self, holders: list[tuple[int, int, int]], cards: list[int], owner: list[int]) -> HolderSample:
         """The sample in which ``cards[i]`` goes to holder ``owner[i]`` (an index into ``holders``)."""
@@ -535,6 +559,7 @@ class _Placements:
         self.by_suit: list[list[int]] = [[], [], [], []]  # the unseen cards of each suit
         self.later: list[list[int]] = []  # [suit][group]: cards of the later suits the group may hold
         self.splits: dict[tuple[int, tuple[int, ...]], list[tuple[int, tuple[int, ...]]]] = {}
+        self.runnings: dict[tuple[int, tuple[int, ...]], list[int]] = {}  # each split list's running counts
         self.work = 0
 
     @classmethod
@@ -607,34 +632,49 @@ class _Placements:
         self.splits[key] = shares
         return running
 
-    def draw(self, rng: random.Random) -> tuple[list[int], list[int]]:
-        """One placement, uniformly: the cards and, for each, the index of its holder."""
+    def draw(self, rng: random.Random) -> list[tuple[int, list[int]]]:
+        """One placement, uniformly: each holder (its index) with its cards."""
         room = tuple(sum(caps) for caps in self.group_caps)
         to_group: list[list[int]] = [[] for _ in self.groups]
         for suit in range(4):
             shares = self.splits[(suit, room)]
-            pick = rng.randrange(shares[-1][0])
-            left = next(after for running, after in shares if pick < running)
-            cards = list(self.by_suit[suit])
-            rng.shuffle(cards)
+            runnings = self.runnings.get((suit, room))
+            if runnings is None:
+                runnings = self.runnings[(suit, room)] = [running for running, _after in shares]
+            # The first split whose running count passes the pick (a binary search: there may be many splits).
+            left = shares[bisect_right(runnings, rng.randrange(runnings[-1]))][1]
+            amounts = [before - after for before, after in zip(room, left)]
+            if amounts.count(0) >= len(amounts) - 1:  # at most one group takes the suit: no order to draw
+                for g, amount in enumerate(amounts):
+                    if amount:
+                        to_group[g].extend(self.by_suit[suit])
+                room = left
+                continue
+            cards = _shuffled(self.by_suit[suit], rng)
             start = 0
-            for g in range(len(self.groups)):
-                amount = room[g] - left[g]
+            for g, amount in enumerate(amounts):
                 to_group[g].extend(cards[start : start + amount])
                 start += amount
             room = left
-        cards_out: list[int] = []
-        owner: list[int] = []
+        placed: list[tuple[int, list[int]]] = []
         for g, members in enumerate(self.groups):
             got = to_group[g]
-            rng.shuffle(got)
+            if len(members) == 1:  # one holder takes the group's cards, in any order
+                placed.append((members[0], got))
+                continue
+            got = _shuffled(got, rng)
             start = 0
             for holder, cap in zip(members, self.group_caps[g]):
-                for card in got[start : start + cap]:
-                    cards_out.append(card)
-                    owner.append(holder)
+                placed.append((holder, got[start : start + cap]))
                 start += cap
-        return cards_out, owner
+        return placed
+
+
+def _shuffled(cards: list[int], rng: random.Random) -> list[int]:
+    """``cards`` in a uniformly random order: sorted by a random key each, drawn in one call from C, several times
+    faster than ``rng.shuffle`` (equal keys, never seen in practice, keep the cards' order)."""
+    keys = list(map(type(rng).random, repeat(rng, len(cards))))
+    return [card for _key, card in sorted(zip(keys, cards))]
 
 
 class _TooMany(Exception):

@@ -1,0 +1,151 @@
+"""Sampled worlds built from one template row (``WorldRows``) against the replay of the hand (``determinize``).
+
+On random positions of every preset and rule variant, a world built from a sample is the world the engine's
+replay of the same sample gives: the same row in its phase, the same row as dealt (what inference replays the
+history from), and the same samples refused.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.helpers import ALL_RULES, rules_id
+
+from dehla import Match
+from dehla.bots.sampling import (
+    World,
+    WorldRows,
+    _Rejected,
+    determinize,
+    public_plays,
+    sampled_worlds,
+    world_row,
+)
+from dehla.bots.tracking import CardTracker
+from dehla.engine.observe import Observation
+from dehla.engine.state import Phase
+
+
+def _positions(rules: Any, seed: int, every: int) -> Iterator[Observation]:
+    """The observation of the seat to act at every ``every``-th decision of a random game's first two hands."""
+    rng = random.Random(seed)
+    match = Match.new(rules, rng)
+    decisions = 0
+    while not match.is_over and len(match.results) < 2:
+        if match.is_chance:
+            match.apply(match.random_deal(rng))
+            continue
+        if decisions % every == 0 and match.phase in (Phase.CALL, Phase.HIDE, Phase.PLAY):
+            seat = match.to_act
+            assert seat is not None
+            yield match.observe(seat)
+        decisions += 1
+        match.apply(rng.choice(match.legal_actions()))
+
+
+def _replayed(observation: Observation, sample: Any) -> World | None:
+    """The world of ``sample`` replayed in the engine, or ``None`` when the replay refuses it."""
+    as_dealt: list[np.ndarray[Any, Any]] = []
+    try:
+        match = determinize(observation, sample, lambda dealt: as_dealt.append(world_row(dealt)))
+    except _Rejected:
+        return None
+    return World(world_row(match), as_dealt[0])
+
+
+def _built(builder: WorldRows, sample: Any) -> World | None:
+    """The world ``builder`` builds from ``sample``, or ``None`` when it refuses the sample."""
+    try:
+        return builder.world(sample)
+    except _Rejected:
+        return None
+
+
+def _check_position(observation: Observation, rng: random.Random, samples: int) -> int:
+    """Build ``samples`` worlds both ways and compare them; the number of worlds compared."""
+    tracker = CardTracker(observation)
+    public = public_plays(observation)
+    builder: WorldRows | None = None
+    plain: WorldRows | None = None
+    compared = 0
+    for _ in range(samples):
+        sample = tracker.sample(rng)
+        replayed = _replayed(observation, sample)
+        if builder is None:
+            if replayed is None:
+                continue
+            template = determinize(observation, sample)
+            builder = WorldRows(observation, template, replayed.dealt, public)
+            plain = WorldRows(observation, template, None, public)
+        assert plain is not None
+        built = _built(builder, sample)
+        assert (built is None) == (replayed is None), "the same samples are refused both ways"
+        without_dealt = _built(plain, sample)
+        assert (without_dealt is None) == (replayed is None), "the same samples are refused without the dealt row"
+        if built is not None and replayed is not None and without_dealt is not None:
+            assert built.dealt is not None and replayed.dealt is not None and without_dealt.dealt is None
+            assert np.array_equal(built.row, replayed.row), "the row in play"
+            assert np.array_equal(without_dealt.row, replayed.row), "the row in play, without the dealt row"
+            assert np.array_equal(built.dealt, replayed.dealt), "the row as dealt"
+            compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
+def test_a_world_built_from_the_template_is_the_replayed_world(rules: Any) -> None:
+    rng = random.Random(f"worlds-{rules_id(rules)}")
+    compared = 0
+    for seed in range(2):
+        for observation in _positions(rules, seed, every=3):
+            compared += _check_position(observation, rng, 4)
+    assert compared >= 40
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=st.sampled_from(ALL_RULES),
+    seed=st.integers(0, 10_000),
+    skip=st.integers(0, 60),
+)
+def test_built_and_replayed_worlds_agree_at_any_decision(rules: Any, seed: int, skip: int) -> None:
+    """At one decision chosen by hypothesis (the ``skip``-th of a random game, or its last), many samples."""
+    chosen = None
+    for index, observation in enumerate(_positions(rules, seed, every=1)):
+        chosen = observation
+        if index == skip:
+            break
+    assert chosen is not None
+    _check_position(chosen, random.Random(seed), 12)
+
+
+@pytest.mark.parametrize("rules", ["pagat", "taash", "mendikot", "mendikot-band", "mendikot-band-auto"])
+def test_sampled_worlds_are_the_replays_of_the_same_draws(rules: str) -> None:
+    """``sampled_worlds`` (the first world replayed, the rest built) gives, draw for draw, the replayed worlds."""
+    for observation in _positions(rules, 7, every=5):
+        tracker = CardTracker(observation)
+        worlds = list(sampled_worlds(observation, tracker, random.Random(3), _counter(10), dealt=True))
+        draws = random.Random(3)
+        replays = [_replayed(observation, tracker.sample(draws)) for _ in range(len(worlds) + 200)]
+        expected = [world for world in replays if world is not None][: len(worlds)]
+        assert len(worlds) == len(expected)
+        for built, replayed in zip(worlds, expected):
+            assert np.array_equal(built.row, replayed.row)
+            assert built.dealt is not None and replayed.dealt is not None
+            assert np.array_equal(built.dealt, replayed.dealt)
+
+
+def _counter(limit: int) -> Any:
+    """A ``more`` that says yes ``limit`` times."""
+    asked = [0]
+
+    def more() -> bool:
+        asked[0] += 1
+        return asked[0] <= limit
+
+    return more
