@@ -9,11 +9,13 @@ truth is not found within ``--node-limit`` search nodes is left out (counted).
 
 Reported per method and per trick group (the opening, tricks 1-3, and the rest): the share of positions where
 the estimate is on the right side (a won hand above 0, a lost one below; Wilson 95% interval), the mean absolute
-error as a share of the rules' largest result, and the paired difference of absolute errors, playout minus model
-(negative: playouts nearer).  The errors' 95% intervals come from a bootstrap over *hands* (positions of one hand
-are not independent), 4,000 resamples, seeded.  Usage::
+and squared errors (as shares of the rules' largest result; the squared one rewards the expected margin, which
+both estimate, while the absolute one favours bold estimates of a won-or-lost truth), and the paired
+differences of both, playout minus model (negative: playouts nearer).  The errors' 95% intervals come from a
+bootstrap over *hands* (positions of one hand are not independent), 4,000 resamples, seeded.  Usage::
 
-    python benchmarks/bench_estimates.py [--rules pagat] [--hands 60] [--tricks 2,3,4,5,6] [--seed 11] [--worlds 64]
+    python benchmarks/bench_estimates.py [--rules pagat] [--hands 60] [--tricks 1,2,3,4,5,6] [--seed 11]
+        [--worlds 64] [--node-limit 5000000]
 """
 
 from __future__ import annotations
@@ -53,6 +55,14 @@ class Position:
 
     def error(self, method: str) -> float:
         return abs(self.estimates[method] - self.truth)
+
+    def squared(self, method: str) -> float:
+        return (self.estimates[method] - self.truth) ** 2
+
+    def paired(self, kind: str) -> float:
+        """The playout's error less the model's (``kind`` "abs" or "squared")."""
+        error = self.error if kind == "abs" else self.squared
+        return error("playout") - error("model")
 
     def right(self, method: str) -> bool:
         return (self.estimates[method] > 0) == (self.truth > 0)
@@ -96,12 +106,15 @@ def report(rules: str, label: str, positions: list[Position], seed: int) -> None
         hits = sum(position.right(method) for position in positions)
         low, high = wilson(hits, count)
         mean, error_low, error_high = bootstrap(positions, lambda position, method=method: position.error(method), seed)
+        squared = bootstrap(positions, lambda position, method=method: position.squared(method), seed)
         print(
             f"  {method:8} right side {hits}/{count} {100 * hits / count:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
             f"  mean abs error {mean:.3f} [{error_low:.3f}, {error_high:.3f}]"
+            f"  mean squared error {squared[0]:.3f} [{squared[1]:.3f}, {squared[2]:.3f}]"
         )
-    mean, low, high = bootstrap(positions, lambda position: position.error("playout") - position.error("model"), seed)
-    print(f"  paired error difference playout - model {mean:+.3f} [{low:+.3f}, {high:+.3f}]")
+    for kind in ("abs", "squared"):
+        mean, low, high = bootstrap(positions, lambda position, kind=kind: position.paired(kind), seed)
+        print(f"  paired {kind} error difference playout - model {mean:+.3f} [{low:+.3f}, {high:+.3f}]")
 
 
 def estimated(observation: Observation, action: Action, seed: int, worlds: int) -> dict[str, float]:
