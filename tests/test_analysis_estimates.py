@@ -6,7 +6,6 @@ The node limits here are tiny so that a full ``pagat`` deal leaves decisions uns
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import pytest
@@ -26,10 +25,7 @@ TINY = 5_000  # nodes: too few for the first tricks of a full deal, plenty for t
 
 
 def _analyse(record: dict[str, object], estimates: bool = True) -> RecordAnalysis:
-    # No time budget: node limits alone decide what is solved, so a loaded machine leaves the same decisions open.
-    return analyse_record(
-        record, Solver(table_bits=18), TINY, result_node_limit=TINY, estimates=estimates, hand_seconds=math.inf
-    )
+    return analyse_record(record, Solver(table_bits=18), TINY, result_node_limit=TINY, estimates=estimates)
 
 
 @pytest.fixture(scope="module")
