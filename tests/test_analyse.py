@@ -400,7 +400,7 @@ def test_the_replays_hand_summary_and_the_text_report_say_the_same_words(
     summary = reply["summary"]
     said = [summary["start"], summary["gave_away"], *([summary["unsolved"]] if summary["unsolved"] else [])]
     said += summary["estimates"] or []
-    assert summary["estimates"], "the record's first trick is left to the estimates at this node limit"
+    assert summary["estimates"], "the record's first trick is left to the model at this node limit"
     for phrase in said:
         assert fill(phrase, names) in out, fill(phrase, names)
     for item in reply["verdicts"]:

@@ -37,7 +37,7 @@ CASES: list[tuple[Decision, Mark, str]] = [
     (
         _decision(solved=False, estimate=DecisionEstimate(0.5, 0.5, [parse_action("10H")], 1)),
         "estimate",
-        "not solved; ~ estimate: the best choice over sampled deals (~+0.50)",
+        "not solved; ~ estimate: the model's best choice (~+0.50)",
     ),
     (
         _decision(solved=False, estimate=DecisionEstimate(-0.25, 0.5, [parse_action("AS"), parse_action("KS")], 1)),

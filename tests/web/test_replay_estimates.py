@@ -1,4 +1,4 @@
-"""The replay shows the playouts' estimate where the solver could not answer, marked as an estimate.
+"""The replay shows the learned value's estimate where the solver could not answer, marked as an estimate.
 
 Debian's chromium, headless, driven by Playwright, as in test_e2e.py.  The server's node limit is one
 node, so a first-trick decision that needs a search is left unsolved and carries an estimate.  A play
@@ -76,7 +76,7 @@ def _analysed_replay(browser: object, server: LiveServer, table: str, lang: str,
     return page
 
 
-def test_replay_marks_unsolved_decisions_with_the_playouts_estimate_in_both_languages(
+def test_replay_marks_unsolved_decisions_with_the_models_estimate_in_both_languages(
     browser: object, tmp_path: Path
 ) -> None:
     server = LiveServer(str(tmp_path / "estimates.sqlite3"), analysis_nodes=1).start()
@@ -88,7 +88,7 @@ def test_replay_marks_unsolved_decisions_with_the_playouts_estimate_in_both_lang
         estimates = page.query_selector("#estimates")  # type: ignore[attr-defined]
         assert estimates is not None, "no estimate shown for the unsolved first trick"
         text = estimates.inner_text()
-        assert "Estimates (not exact)" in text and "an estimate from sampled deals" in text
+        assert "Estimates (not exact)" in text and "learned value's estimate" in text
         listed = page.eval_on_selector_all("#estimates li", "all => all.length")  # type: ignore[attr-defined]
         assert listed >= 1 and text.lower().count("estimate") >= listed
         # On the trick: a "~" of its own class for each estimated decision, never the marks of exact findings.

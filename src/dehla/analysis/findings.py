@@ -33,19 +33,19 @@ __all__ = [
 ]
 
 
-#: How a play looks next to the estimate's best: its best; costs the hand; within ``ESTIMATE_CLOSE``; weaker.
+#: How a play looks next to the model's best: its best; costs the hand; within ``ESTIMATE_CLOSE`` of the best; weaker.
 EstimateVerdict = Literal["best", "hand", "close", "weaker"]
 
 
 class EstimateJSON(TypedDict):
-    """The playouts' estimate for a decision the solver could not answer (``"exact": false``, always).
+    """The model's estimate for a decision the solver could not answer (``"exact": false``, always).
 
-    Margins are the hand's expected points margin for the decision's team, in the rules' points
+    Margins are the hand's points margin for the decision's team under best play, in the rules' points
     (``scale`` is the largest result the rules allow: 1 for Pagat and Mendikot, 80 for Taash).
     """
 
     exact: Literal[False]
-    source: Literal["playout"]
+    source: Literal["model"]
     value: float
     best_value: float
     best: list[str]
@@ -60,7 +60,7 @@ class DecisionJSON(TypedDict):
 
     ``scope`` is written only when just the hand's result is known (then there is no ``tens_lost`` nor values);
     ``value`` and ``best_value`` (``Value.to_json``) only when both are known.  ``estimate`` only on a
-    decision not solved, when one could be sampled: the playouts' guess, never an exact finding.
+    decision not solved, when the learned value has one: the model's guess, never an exact finding.
     """
 
     index: int
@@ -110,21 +110,20 @@ class RecordAnalysisJSON(TypedDict):
 
 #: Below this share of the rules' largest result an estimated margin counts as a tie: no side looks ahead.
 ESTIMATE_DEAD_ZONE = 0.1
-#: A play that loses less than this share of the rules' largest result looks close to the estimate's best.
+#: A play that loses less than this share of the rules' largest result looks close to the model's best.
 ESTIMATE_CLOSE = 0.05
 
 
 @dataclass(frozen=True)
 class DecisionEstimate:
-    """The playouts' view of one decision the solver could not answer: an estimate, never exact.
+    """The value model's view of one decision the solver could not answer: an estimate, never exact.
 
-    Margins are the hand's expected points margin for the decision's team, averaged over sampled deals of
-    the cards the seat cannot see, each played to the end of the hand by the compiled policy
-    (``dehla.bots.search.estimate_actions``), in the rules' points.
+    Margins are the hand's expected points margin for the decision's team under best play to the end of
+    the trick in progress, each ending valued by the model (``trick_values``), in the rules' points.
     """
 
     value: float  # after the action played
-    best_value: float  # after the estimate's best action
+    best_value: float  # after the model's best action
     best: list[Action]  # the actions with ``best_value``
     scale: int  # the largest result the rules allow (``result_scale``)
 
@@ -153,7 +152,7 @@ class DecisionEstimate:
     def to_json(self) -> EstimateJSON:
         return {
             "exact": False,
-            "source": "playout",
+            "source": "model",
             "value": round(self.value, 3),
             "best_value": round(self.best_value, 3),
             "best": [str(action) for action in self.best],
@@ -194,7 +193,7 @@ class Decision:
     hand_lost: bool = False
     forced: bool = False  # the only legal action (solved or not)
     scope: str = "value"  # "value": every level (tens too); "result": only the hand's result is known
-    estimate: DecisionEstimate | None = None  # the playouts' view, only where the solver gave no answer
+    estimate: DecisionEstimate | None = None  # the model's view, only where the solver gave no answer
 
     @property
     def team(self) -> int:
@@ -258,7 +257,7 @@ class SeatSummary:
     mistakes: int = 0
     tens_lost: int = 0
     hands_lost: int = 0
-    estimated: int = 0  # decisions with only an estimate: not in the counts above
+    estimated: int = 0  # decisions with only the model's estimate: not in the counts above
     estimated_hands_lost: int = 0  # of those, the ones whose estimate looks like costing the hand
 
     @property

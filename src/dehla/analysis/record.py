@@ -23,15 +23,14 @@ From trick 2 on that result search has a generous limit of its own, so every
 decision there is answered; a position still too big (usually at trick 1) is
 reported as not solved rather than guessed.
 
-Such a decision gets an *estimate* instead (``estimates=True``, the default), as
-the hint gives one: from the seat's own view of the position, ``ESTIMATE_WORLDS``
-deals of the unseen cards are sampled and every legal action is played in each to
-the end of the hand by the compiled policy (``dehla.bots.search.estimate_actions``),
-seeded by the decision's index in the record, so an analysis gives the same
-estimates every time.  An estimate is kept apart from the exact answers everywhere:
-``Decision.estimate`` (never ``value``, ``best_value``, ``levels_lost`` or
-``hand_lost``), an ``estimate`` object with ``"exact": false`` in the JSON, and its
-own counts in the seat summaries, which otherwise count exact findings only.
+Such a decision gets an *estimate* instead (``estimates=True``, the default):
+the learned value (``dehla.learn.value``) searches the true position to the end
+of the trick in progress and values every way it can end.  An estimate is kept
+apart from the exact answers everywhere: ``Decision.estimate`` (never ``value``,
+``best_value``, ``levels_lost`` or ``hand_lost``), an ``estimate`` object with
+``"exact": false`` in the JSON, and its own counts in the seat summaries, which
+otherwise count exact findings only.  Rules the model does not cover (six or
+eight players) or a missing model file simply give no estimates.
 
 The decisions of a hand are solved from the last to the first with one table
 kept through the hand (``Solver(keep_table=True)``): the later positions lie on
@@ -66,11 +65,11 @@ from queue import Empty
 from typing import Any
 
 from dehla.analysis.findings import Decision, DecisionEstimate, HandAnalysis, RecordAnalysis, SeatSummary
-from dehla.bots.search import estimate_actions
 from dehla.engine.actions import Action, Deal
 from dehla.engine.events import Event
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
+from dehla.learn.value import LeafValues, default_model, model_leaves, result_scale, trick_values
 from dehla.record import replay
 from dehla.rules import RulesJSON
 from dehla.solver.fast import Results, Solution, SolveLimitReached, Solver
@@ -81,12 +80,8 @@ __all__ = [
     "DEFAULT_NODE_LIMIT",
     "RESULT_NODE_LIMIT",
     "HAND_SECONDS",
-    "ESTIMATE_WORLDS",
 ]
 
-#: Sampled deals each estimate plays out (every legal action in each): a fixed number, not a time, so that an
-#: analysis is the same every time.
-ESTIMATE_WORLDS = 64
 #: Search nodes allowed per position for its full value (about a second); bigger ones get their result only.
 DEFAULT_NODE_LIMIT = 3_000_000
 #: Search nodes allowed per position from trick 2 for the hand's result alone (trick 1 keeps ``node_limit``).
@@ -136,8 +131,8 @@ def analyse_record(
     (0-based numbers) limits the work to those hands, as the web replay does
     one hand at a time; the seat summaries then cover those hands only (a number
     the record has no hand for raises ``DehlaError``).
-    ``estimates`` gives each decision the solver cannot answer an estimate from
-    playouts (see the module's docstring).  ``hand_seconds`` is each hand's
+    ``estimates`` gives each decision the solver cannot answer the model's
+    estimate (where the rules have a model).  ``hand_seconds`` is each hand's
     time budget for full values and for trick 1 (``math.inf``: node limits
     only; see the module's docstring).  ``workers`` above 1 analyses that many hands at once, each in a
     process of its own with its own solver (``solver`` is then not used) and its own time budget; the
@@ -173,6 +168,8 @@ def analyse_record(
             for judged_elsewhere in one.decisions:
                 _count(seats[judged_elsewhere.seat], judged_elsewhere)
         return RecordAnalysis(rules_json, hands_done, seats)
+    model = default_model() if estimates else None
+    leaf_values = model_leaves(model) if model is not None and model.covers(final.rules) else None
     solver = solver if solver is not None else Solver()
     keep = solver.keep_table
     solver.keep_table = True
@@ -186,8 +183,8 @@ def analyse_record(
             for number in order:
                 judged = decisions[number]
                 assert judged is not None
-                if estimates and not judged.solved:
-                    judged.estimate = _estimate(positions[number][2], positions[number][3], positions[number][1])
+                if leaf_values is not None and not judged.solved:
+                    judged.estimate = _estimate(leaf_values, positions[number][2], positions[number][3], judged.team)
     finally:
         solver.keep_table = keep
     if progress is not None:
@@ -464,18 +461,17 @@ def _leads_to(match: Match, action: Action, later: Match) -> bool:
     return child.phase is later.phase and child.hand_state() == later.hand_state()
 
 
-def _estimate(match: Match, action: Action, index: int) -> DecisionEstimate | None:
-    """The playouts' estimate of each legal action from the seat's view of ``match``, seeded by the decision's
-    ``index`` in the record; ``None`` when no deal of the unseen cards could be sampled."""
-    seat = match.to_act
-    assert seat is not None
-    estimates = estimate_actions(match.observe(seat), None, index, ESTIMATE_WORLDS, math.inf)
-    if action not in estimates:
+def _estimate(leaf_values: LeafValues, match: Match, action: Action, team: int) -> DecisionEstimate | None:
+    """The model's estimate of each legal action in the true position (every card known), or ``None``."""
+    try:
+        values = trick_values(match, team, leaf_values)
+    except DehlaError:  # a position the trick search does not reach into: no estimate rather than a wrong one
         return None
-    margins = {other: estimate.margin for other, estimate in estimates.items()}
-    best_value = max(margins.values())
-    best = [other for other, margin in margins.items() if margin >= best_value - 1e-9]
-    return DecisionEstimate(margins[action], best_value, best, estimates[action].scale)
+    if action not in values:
+        return None
+    best_value = max(values.values())
+    best = [other for other, value in values.items() if value >= best_value - 1e-9]
+    return DecisionEstimate(values[action], best_value, best, result_scale(match.rules))
 
 
 def _count(summary: SeatSummary, decision: Decision) -> None:

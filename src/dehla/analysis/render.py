@@ -6,7 +6,7 @@ parameters (``PhraseJSON``); so is what is said of a hand (``hand_summary``: its
 of decisions that gave something away, were not solved or were estimated, the estimates' legend) and of the
 seats (``seat_table``).  ``dehla analyse`` fills the templates in English (``fill``); the replay's page
 translates each template with its catalog (``web/static/js/replay.js``), so every template is in
-``TEMPLATES``/``PLURAL_TEMPLATES`` and the web's catalogs.  Estimates (from sampled deals played out) carry ``~`` and
+``TEMPLATES``/``PLURAL_TEMPLATES`` and the web's catalogs.  Estimates (the learned value's answers) carry ``~`` and
 the word "estimate", and are never counted with the exact findings.
 """
 
@@ -182,12 +182,12 @@ RESULT_LOST = "COSTS THE HAND (result solved, not the tens); best was {best}"
 RESULT_LOST_UNKNOWN_BEST = "COSTS THE HAND (result solved, not the tens); the best play is beyond the node limit"
 VALUE = "{result}, tens {zero}-{one}"
 NOBODY_SCORES = "nobody scores"
-ESTIMATE_BEST = "~ estimate: the best choice over sampled deals (~{value})"
+ESTIMATE_BEST = "~ estimate: the model's best choice (~{value})"
 ESTIMATE_OTHER = "~ estimate: {verdict} (~{value} against ~{best_value} for {best}, ~{lost} lost)"
 #: The words for an estimate's verdict (``DecisionEstimate.verdict``) other than "best".
 ESTIMATE_WORDS = {
     "hand": "looks like it COSTS THE HAND",
-    "close": "close to the best over sampled deals",
+    "close": "close to the model's best",
     "weaker": "looks weaker",
 }
 COSTS_TENS = ("costs {n} ten", "costs {n} tens")
@@ -204,8 +204,8 @@ UNSOLVED = (
 )
 ESTIMATES_TITLE = "Estimates (not exact)"
 ESTIMATED = (
-    "{n} early decision was too big to solve; it is marked ~ with an estimate from sampled deals instead.",
-    "{n} early decisions were too big to solve; they are marked ~ with an estimate from sampled deals instead.",
+    "{n} early decision was too big to solve; it is marked ~ with the learned value's estimate instead.",
+    "{n} early decisions were too big to solve; they are marked ~ with the learned value's estimate instead.",
 )
 ESTIMATE_LEGEND = (
     "An estimate is the expected points margin of the hand for the player's team, from -{s} to +{s}; it can be "

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -57,7 +57,6 @@ __all__ = [
     "DEFAULT_BUDGETS",
     "ActionEstimate",
     "estimate_action",
-    "estimate_actions",
     "move_source",
 ]
 
@@ -528,17 +527,10 @@ def estimate_action(
     least).  ``None`` when no deal could be sampled (with the model: also when the rules have no model
     or the model file is missing).  Plays nothing and changes no bot.
     """
+    from dehla.learn.value import result_scale
+
     if action not in observation.legal_actions:
         return None
-    if method == "playout":
-        return estimate_actions(observation, [action], seed, max_samples, seconds).get(action)
-    from dehla.learn.value import default_model, model_leaves, result_scale, trick_values
-
-    model = default_model()
-    if model is None or not model.covers(observation.rules):
-        return None
-    leaf_values = model_leaves(model)
-    team = observation.seat % 2
     rng = random.Random(seed)
     deadline = time.perf_counter() + seconds
     margins: list[float] = []
@@ -546,50 +538,24 @@ def estimate_action(
     def more() -> bool:
         return len(margins) < max_samples and not (margins and time.perf_counter() >= deadline)
 
-    for match in sampled_deals(observation, CardTracker(observation), rng, more):
-        margins.append(trick_values(match, team, leaf_values, [action])[action])
+    if method == "playout":
+        from dehla.bots.playout import playout_batches
+
+        for values, _ in playout_batches(observation, [action], rng, more, batch=1, points=True):
+            margins.extend(float(value) for value in values[:, 0])
+    else:
+        from dehla.learn.value import default_model, model_leaves, trick_values
+
+        model = default_model()
+        if model is None or not model.covers(observation.rules):
+            return None
+        leaf_values = model_leaves(model)
+        team = observation.seat % 2
+        for match in sampled_deals(observation, CardTracker(observation), rng, more):
+            margins.append(trick_values(match, team, leaf_values, [action])[action])
     if not margins:
         return None
     return ActionEstimate(sum(margins) / len(margins), len(margins), result_scale(observation.rules))
-
-
-def estimate_actions(
-    observation: Observation,
-    actions: Sequence[Action] | None = None,
-    seed: int = 0,
-    max_samples: int = 64,
-    seconds: float = 0.5,
-) -> dict[Action, ActionEstimate]:
-    """Playout estimates of ``actions`` (default: every legal one), each played in the same sampled deals.
-
-    ``estimate_action``'s ``"playout"`` method for several actions at once: the deals drawn depend on
-    ``seed`` alone, not on the actions asked, so an action's estimate is the same asked alone or with
-    others (given the same number of deals: ``seconds=math.inf`` for a fixed ``max_samples``, as the
-    analysis wants it).  Empty when no deal could be sampled; actions that are not legal are left out.
-    """
-    from dehla.bots.playout import playout_batches
-    from dehla.learn.value import result_scale
-
-    legal = observation.legal_actions
-    asked = [action for action in (legal if actions is None else actions) if action in legal]
-    if not asked:
-        return {}
-    rng = random.Random(seed)
-    deadline = time.perf_counter() + seconds
-    totals = [0.0] * len(asked)
-    drawn = 0
-
-    def more() -> bool:
-        return drawn < max_samples and not (drawn and time.perf_counter() >= deadline)
-
-    for values, _ in playout_batches(observation, asked, rng, more, batch=1, points=True):
-        for column, total in enumerate(values.sum(axis=0)):
-            totals[column] += float(total)
-        drawn += values.shape[0]
-    if not drawn:
-        return {}
-    scale = result_scale(observation.rules)
-    return {action: ActionEstimate(total / drawn, drawn, scale) for action, total in zip(asked, totals)}
 
 
 def _best(samples: _Samples, observation: Observation, prefer: Callable[[], Action] | None = None) -> Action:

@@ -5,7 +5,7 @@ would have made: the value after the card played against the value after the
 best card, the plays that cost the team a ten or the hand are flagged, and
 each seat is summarised.  ``--json`` prints one ``dehla-analysis/1`` object per
 record, one per line, for programs (the web replay).  A decision too big to solve
-shows an estimate from playouts of sampled deals instead, marked ``~`` and "estimate" and never
+shows the learned value's estimate instead, marked ``~`` and "estimate" and never
 counted with the exact findings (``--no-estimates`` leaves it out).
 """
 
@@ -35,8 +35,7 @@ def add_parser(commands: Any) -> None:
             "play by both teams). Flags the plays that cost the team a ten or the hand and sums them up per seat. "
             "A position too big for its full value within the node limit is judged on the hand's result alone "
             "(from trick 2 always; at trick 1 when that fits in the limit, else it is shown as not solved, with "
-            "an estimate from playouts of sampled deals marked '~ estimate', never counted with the exact "
-            "findings). Every "
+            "the learned value's estimate marked '~ estimate', never counted with the exact findings). Every "
             "decision from trick 2 is answered first, whatever it takes, at least whether it costs the hand; the "
             "full values (the tens) beyond the smallest searches, then trick 1, get what is left of each hand's "
             "time budget (--hand-seconds), counted from the hand's start."
@@ -83,7 +82,7 @@ def add_parser(commands: Any) -> None:
         "--no-estimates",
         dest="estimates",
         action="store_false",
-        help="no playout estimates for the decisions the solver cannot answer (they are shown as not solved)",
+        help="no model estimates for the decisions the solver cannot answer (they are shown as not solved)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)

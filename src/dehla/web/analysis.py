@@ -9,8 +9,8 @@ its decisions are done (the worker reports each one through a queue).  The
 analysis is the same as ``dehla analyse``'s with this node limit and its time
 budget a hand: from trick 2 every decision is answered (at least whether it costs
 the hand; its tens where the budget allows), and a trick-1 decision too big for the
-limit or for what is left of the hand's budget is reported as not solved, with an estimate from
-playouts beside it (``"estimate": {"exact": false, ...}``), which the page shows
+limit or for what is left of the hand's budget is reported as not solved, with the learned value's
+estimate beside it (``"estimate": {"exact": false, ...}``), which the page shows
 as an estimate and never counts with the exact findings.  On a fresh install the
 worker first waits for the solver's kernel to be compiled aside, and ``progress``
 says so (``preparing``) rather than showing no progress for a minute or two.

@@ -2,7 +2,7 @@
    and the solver's analysis on request: one mark per analysed decision, so marks and text agree.
    What is said of each decision (its mark and its words) comes with the analysis, decided once by the
    server's renderer (dehla.analysis.render): here each English template is translated (say) and shown.
-   A decision the solver could not answer may carry an estimate from sampled deals: it gets a mark and a
+   A decision the solver could not answer may carry the learned value's estimate: it gets a mark and a
    list of its own ("~", dashed, the word "estimate"), never the marks, list or counts of exact findings. */
 
 import {api, h} from "./dom.js";
@@ -181,7 +181,7 @@ export class ReplayPage {
     return box;
   }
 
-  /** The decisions with only an estimate: a list apart, marked as estimates, counted nowhere else. */
+  /** The decisions with only the model's estimate: a list apart, marked as estimates, counted nowhere else. */
   estimatesPanel([title, count, legend], estimated) {
     return h("div", {class: "estimates", id: "estimates"},
       h("h3", {}, say(title)),
