@@ -4,7 +4,7 @@ Each hand is played out by four ``heuristic`` bots from a seeded deal, recorded,
 and analysed as ``dehla analyse`` does (``analyse_record`` with its default
 limits).  Reports per hand the wall time, how many decisions got a full value,
 only a result, or nothing (per trick: trick 1 apart), and the median; and how many
-decisions got a playout estimate instead, with the time those took
+decisions got the learned value's estimate instead, with the time those took
 (``--no-estimates`` analyses without them).  ``--hand-seconds`` is the
 analysis's time budget of a hand for full values and trick 1 (``inf``: node
 limits only).  Usage::
@@ -61,7 +61,7 @@ def main() -> int:
     parser.add_argument("--hand-seconds", type=float, default=HAND_SECONDS)
     parser.add_argument("--no-estimates", dest="estimates", action="store_false")
     args = parser.parse_args()
-    estimating = [0.0]  # seconds spent on the estimates
+    estimating = [0.0]  # seconds spent on the model's estimates
     estimate = analysis_module._estimate
 
     def timed_estimate(*given: object) -> object:
