@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 
 import pytest
 from tests.test_solver_positions import natural_positions, small_positions
 
 from dehla.engine.actions import Play
+from dehla.engine.events import HandResult
 from dehla.engine.scoring import Outcome
 from dehla.engine.state import Match, Phase
 from dehla.errors import DehlaError
 from dehla.rules import PRESETS, parse_rules
 from dehla.solver import Solver, objective_for, reference_values
 from dehla.solver.fast import SolveLimitReached, kernel_load_seconds
+from dehla.solver.reference import reference_reaches
 
 
 def test_pagat_levels_are_the_tens_of_team_0() -> None:
@@ -45,18 +48,9 @@ def test_taash_points_order_and_trick_minimum_needs_absolute_mode() -> None:
     assert objective_for(PRESETS["taash"], 0).level(Outcome(0, (30, 0)), (3, 1)) == 4
 
 
-def _tens_reference(match: Match, team: int, tens: int, hands_done: int) -> bool:
-    """Plain minimax of "does ``team`` end with at least ``tens`` tens?"."""
-    if len(match.results) > hands_done:
-        return match.results[hands_done].tens[team] >= tens
-    seat = match.to_act
-    assert seat is not None
-    answers = []
-    for action in match.legal_actions():
-        child = match.clone()
-        child.apply(action)
-        answers.append(_tens_reference(child, team, tens, hands_done))
-    return any(answers) if seat % 2 == team else all(answers)
+def _tens_at_least(team: int, tens: int) -> Callable[[HandResult], bool]:
+    """The reference's question of ``Solver.reaches``: does ``team`` end with at least ``tens`` tens?"""
+    return lambda result: result.tens[team] >= tens
 
 
 @pytest.mark.parametrize("preset", ["pagat", "taash", "mendikot-band", "mendikot-6"])
@@ -67,7 +61,7 @@ def test_bound_query_matches_minimax(preset: str) -> None:
         if limit is not None:
             continue
         for team, tens in ((0, 1), (0, 2), (1, 2), (1, 3)):
-            assert solver.reaches(match, team, tens) == _tens_reference(match, team, tens, len(match.results))
+            assert solver.reaches(match, team, tens) == reference_reaches(match, team, _tens_at_least(team, tens))
 
 
 def test_bound_query_in_absolute_mode() -> None:
@@ -78,7 +72,7 @@ def test_bound_query_in_absolute_mode() -> None:
         if limit is not None:
             continue
         for team, tens in ((0, 1), (1, 2)):
-            assert solver.reaches(match, team, tens) == _tens_reference(match, team, tens, len(match.results))
+            assert solver.reaches(match, team, tens) == reference_reaches(match, team, _tens_at_least(team, tens))
 
 
 def test_solution_lists_best_actions_and_losses() -> None:

@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from tests.test_solver_positions import natural_positions, small_positions
 
 from dehla.cards import TENS_MASK
 from dehla.engine import tricks
-from dehla.engine.events import HandResult
 from dehla.engine.state import Match, Phase
 from dehla.rules import PRESETS, Rules, parse_rules
 from dehla.solver import Solver, objective_for, reference_values
 from dehla.solver.fast import SolveLimitReached
+from dehla.solver.reference import reference_reaches
 
 CASES: list[Rules] = [*PRESETS.values()]
 CASES.append(parse_rules({"preset": "taash", "trick_minimum": True}))
@@ -69,20 +69,6 @@ def _ask(solver: Solver, match: Match, question: Question) -> Answer:
     return solver.concedes_nothing(match.hand_state(), team, question[2])
 
 
-def _minimax_yes(match: Match, team: int, good: Callable[[HandResult], bool], hands_done: int) -> bool:
-    """Plain AND/OR search over the engine: can ``team`` make sure the hand ends ``good``?"""
-    if len(match.results) > hands_done:
-        return good(match.results[hands_done])
-    seat = match.to_act
-    assert seat is not None
-    answers = []
-    for action in match.legal_actions():
-        child = match.clone()
-        child.apply(action)
-        answers.append(_minimax_yes(child, team, good, hands_done))
-    return any(answers) if seat % 2 == team else all(answers)
-
-
 def _reference(match: Match, question: Question) -> Answer:
     """The answer of plain minimax over the engine."""
     kind = question[0]
@@ -105,13 +91,13 @@ def _reference(match: Match, question: Question) -> Answer:
     if kind == "reaches":
         tens = question[2]
         assert isinstance(tens, int)
-        return _minimax_yes(match, team, lambda result: result.tens[team] >= tens, len(match.results))
+        return reference_reaches(match, team, lambda result: result.tens[team] >= tens)
     state = match.hand_state()
     if question[2] == "tricks":
         tricks_held = state.tricks_won[other]
-        return _minimax_yes(match, team, lambda result: result.tricks_won[other] == tricks_held, len(match.results))
+        return reference_reaches(match, team, lambda result: result.tricks_won[other] == tricks_held)
     tens_held = (state.captured[other] & TENS_MASK).bit_count()
-    return _minimax_yes(match, team, lambda result: result.tens[other] == tens_held, len(match.results))
+    return reference_reaches(match, team, lambda result: result.tens[other] == tens_held)
 
 
 def _mixed_small(rng: random.Random, per_case: int) -> Iterator[tuple[Match, int | None]]:

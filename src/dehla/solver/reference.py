@@ -9,13 +9,16 @@ positions (tests/test_solver_exact.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from dehla.engine.actions import Action
+from dehla.engine.events import HandResult
 from dehla.engine.scoring import Outcome
 from dehla.engine.state import Match, Phase
 from dehla.errors import DehlaError
 from dehla.solver.objective import Objective, objective_for
 
-__all__ = ["reference_values", "reference_value"]
+__all__ = ["reference_reaches", "reference_values", "reference_value"]
 
 _IN_HAND = (Phase.CALL, Phase.HIDE, Phase.PLAY)
 
@@ -46,6 +49,27 @@ def reference_values(match: Match) -> tuple[int, dict[Action, int]]:
     assert seat is not None
     best = max(values.values()) if seat % 2 == 0 else min(values.values())
     return best, values
+
+
+def reference_reaches(match: Match, team: int, good: Callable[[HandResult], bool]) -> bool:
+    """Can ``team`` make sure the hand in play ends with a result ``good`` accepts, whatever the others do?"""
+    _check(match)
+    return _reaches(match, team, good, len(match.results))
+
+
+def _reaches(match: Match, team: int, good: Callable[[HandResult], bool], hands_done: int) -> bool:
+    if len(match.results) > hands_done:
+        return good(match.results[hands_done])
+    seat = match.to_act
+    assert seat is not None
+    answers = (_reaches(_after(match, action), team, good, hands_done) for action in match.legal_actions())
+    return any(answers) if seat % 2 == team else all(answers)
+
+
+def _after(match: Match, action: Action) -> Match:
+    child = match.clone()
+    child.apply(action)
+    return child
 
 
 def _minimax(match: Match, objective: Objective, hands_done: int) -> int:
