@@ -271,7 +271,9 @@ def test_hard_bot_stops_trying_where_first_samples_keep_failing() -> None:
     seat = match.to_act
     assert seat is not None
     seen = match.observe(seat)
-    bot = SearchBot(3, budget=0.02)
+    # A budget shorter than one sample's node limit tries one sample a move, and without playouts nothing else
+    # draws from the bot's generator, so which samples it tries does not depend on the machine's speed.
+    bot = SearchBot(3, budget=0.004, settings=SearchSettings(playouts=False))
     key = (seen.rules, 0)  # (rules, tricks played)
     odds = bot.solve_odds
     for _ in range(4):  # the first tries all fail: a full deal is far beyond 20,000 nodes
