@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dehla.bots.sampling import sampled_worlds, world_row
+from dehla.bots.sampling import sampled_worlds
 from dehla.bots.tracking import CardTracker
 from dehla.engine.actions import Action, Hide, parse_action
 from dehla.engine.observe import Observation
@@ -28,7 +28,7 @@ from dehla.features.observation import action_index
 from dehla.kernel import codec
 from dehla.kernel import layout as L
 
-__all__ = ["TENS_WEIGHT", "world_row", "playout_batches", "values_of"]
+__all__ = ["TENS_WEIGHT", "playout_batches", "values_of"]
 
 #: What one ten more than the other team adds to a world's value (a tie-break between equal results).
 TENS_WEIGHT = 0.01
