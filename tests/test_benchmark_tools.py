@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -18,6 +20,7 @@ def _load(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # a benchmark's dataclasses look their module up while being made
     spec.loader.exec_module(module)
     return module
 
@@ -81,7 +84,7 @@ def test_compare_sets_a_short_run_against_the_start_of_a_long_one(
     assert compare.main([long, short, "--deals", "4"]) == 0
     out = capsys.readouterr().out
     # Rates over the deals compared (A: 4 of 8 hands, not the long run's 4 of 12), and the paired difference.
-    assert "taash, 4 deals: A hard (0.5 s) 50.0%, B hard (0.5 s) 75.0%" in out and "+25.0% per hand" in out
+    assert "taash, 4 deals from deal 0: A hard (0.5 s) 50.0%, B hard (0.5 s) 75.0%" in out and "+25.0% per hand" in out
     with pytest.raises(SystemExit):
         compare.main([long, short, "--deals", "5"])
     assert "the reports have 6 and 4 deals" in capsys.readouterr().err
@@ -97,6 +100,30 @@ def test_compare_sets_a_short_run_against_the_start_of_a_long_one(
     with pytest.raises(SystemExit):
         compare.main([old, short])
     assert "not on the same deals (first_deal 0 and 1000)" in capsys.readouterr().err
+
+
+def test_compare_on_the_overlap_sets_a_later_slice_against_the_same_deals_of_a_long_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    compare = _load("compare_deals")
+    long = _report(tmp_path / "long.json", "taash", [0.0, 0.0, 1.0, 2.0, 0.0, 1.0])
+    later = _report(tmp_path / "later.json", "taash", [2.0, 2.0, 1.0, 1.0, 1.0])
+    for path, first in ((long, 0), (later, 3)):
+        report = json.loads(Path(path).read_text(encoding="utf-8"))
+        Path(path).write_text(json.dumps({**report, "seed": 1, "first_deal": first}), encoding="utf-8")
+    assert compare.main([long, later, "--overlap"]) == 0
+    out = capsys.readouterr().out
+    # Deals 3 to 5: A scored 2, 0, 1 and B 2, 2, 1 there.
+    assert "taash, 3 deals from deal 3: A hard (0.5 s) 50.0%, B hard (0.5 s) 83.3%" in out
+    assert "2 deals scored the same" in out
+    with pytest.raises(SystemExit):
+        compare.main([long, later, "--overlap", "--deals", "3"])
+    assert "do not go together" in capsys.readouterr().err
+    apart = json.loads(Path(later).read_text(encoding="utf-8"))
+    Path(later).write_text(json.dumps({**apart, "first_deal": 5}), encoding="utf-8")
+    with pytest.raises(SystemExit):
+        compare.main([long, later, "--overlap"])
+    assert "share fewer than 2 deals" in capsys.readouterr().err
 
 
 def test_decision_benchmark_variants_parse_and_bad_ones_are_named() -> None:
@@ -444,3 +471,39 @@ def test_table_size_benchmark_finds_the_same_nodes_in_a_table_big_enough(
     small, large = report["sizes"]
     assert large["positions_with_other_nodes"] == 0 and small["nodes"] > 0
     assert small["table_mb"] < large["table_mb"]
+
+
+def test_regret_benchmark_ending_that_solves_every_trick_left_has_no_regret() -> None:
+    """``end-K`` with K the tricks left is the solver itself: it must pick the reference's best action."""
+    from dehla import Match
+    from dehla.bots.heuristic import HeuristicBot
+    from dehla.solver import Solver
+
+    bench = _load("bench_playout_regret")
+    rng = random.Random(5)
+    match = Match.new("pagat", rng)
+    match.apply(match.random_deal(rng))
+    bots = [HeuristicBot(seat) for seat in range(4)]
+    judged = None
+    while judged is None and not match.results:
+        seat = match.to_act
+        assert seat is not None
+        observation = match.observe(seat)
+        if len(match.tricks) >= 8 and not observation.trick and len(observation.legal_actions) > 1:
+            left = match.rules.tricks_per_hand - len(match.tricks)
+            judged = bench.judge(observation, Solver(), 4, [left], 1, False, [0.1])
+        else:
+            match.apply(bots[seat].act(observation))
+    assert judged is not None
+    assert judged.regret[f"end-{left}"] == 0.0 and judged.agree[f"end-{left}"]
+    assert set(judged.regret) == {"policy", "policy-pts", f"end-{left}", "heuristic", "gate-0.1"}
+    assert all(0.0 <= regret <= 2.0 for regret in judged.regret.values())
+    assert all(judged.agree[name] == (judged.regret[name] == 0.0) for name in judged.regret)
+
+
+def test_regret_benchmark_refuses_bad_numbers(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_playout_regret")
+    assert "comma-separated numbers" in _refused(bench, ["--tricks", "two"], monkeypatch, capsys)
+    assert "must be positive" in _refused(bench, ["--worlds", "0"], monkeypatch, capsys)
