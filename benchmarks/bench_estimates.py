@@ -29,6 +29,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from dehla import Match
 from dehla.bots.heuristic import HeuristicBot
@@ -79,8 +80,19 @@ def wilson(hits: int, count: int) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def bootstrap(positions: list[Position], value: Callable[[Position], float], seed: int) -> tuple[float, float, float]:
-    """The mean of ``value(position)`` and its 95% interval by resampling whole hands."""
+class OfHand(Protocol):
+    """A measured position: it knows its hand, which is what the bootstrap resamples."""
+
+    @property
+    def hand(self) -> int: ...
+
+
+Measured = TypeVar("Measured", bound=OfHand)
+
+
+def bootstrap(positions: list[Measured], value: Callable[[Measured], float], seed: int) -> tuple[float, float, float]:
+    """The mean of ``value(position)`` and its 95% interval by resampling whole hands (positions of one hand are
+    not independent); ``bench_playout_regret.py`` uses it too."""
     by_hand: dict[int, list[float]] = {}
     for position in positions:
         by_hand.setdefault(position.hand, []).append(float(value(position)))

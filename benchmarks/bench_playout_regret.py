@@ -8,9 +8,12 @@ consistent with the seat's observation are drawn (``sampled_deals``) and every l
   ``hard`` plays by once a deal fits its budget), the reference;
 * ``policy``: the compiled policy plays every seat to the end (``dehla.kernel.playout``: what ``hard``
   plays by in the opening);
+* ``policy-pts``: the same playouts valued by the points margin instead of the won hand;
+* ``heur-play`` (with ``--heuristic-playouts``): the Python ``heuristic`` plays every seat to the end;
 * ``end-K`` (each ``--endings`` K): the policy plays until K tricks are left, the solver the rest (what a
   playout with an exact ending would give);
-* ``heuristic``: the ``heuristic`` bot's move (no worlds).
+* ``heuristic``: the ``heuristic`` bot's move (no worlds);
+* ``gate-M`` (each ``--margins`` M): the heuristic's move unless the policy's playouts put another over M ahead.
 
 Each method picks its best action on average over the same worlds; its *regret* is how much less the reference
 gives that action than its own best (a share of the rules' largest result), and *agree* the share of positions
@@ -19,7 +22,7 @@ Intervals: a bootstrap over hands (4,000 resamples, seeded); the paired differen
 with the ``policy``'s.  Usage::
 
     python benchmarks/bench_playout_regret.py [--rules pagat] [--hands 30] [--tricks 3,4] [--worlds 16]
-        [--endings 4,6] [--seed 31] [--node-limit 3000000]
+        [--endings 4,6] [--margins 0.05,0.1] [--heuristic-playouts] [--seed 31] [--node-limit 3000000]
 """
 
 from __future__ import annotations
@@ -30,10 +33,13 @@ import random
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np
+from bench_estimates import bootstrap  # a sibling script, found by the path set above
 
 from dehla import Match
 from dehla.bots.heuristic import HeuristicBot
@@ -49,8 +55,6 @@ from dehla.kernel.playout import RESULT_WORDS, play_worlds, policy_action
 from dehla.learn.value import result_scale
 from dehla.solver import Solver
 from dehla.solver.fast import SolveLimitReached
-
-RESAMPLES = 4000
 
 
 @dataclass(frozen=True)
@@ -82,10 +86,15 @@ def ended_value(match: Match, action: Action, team: int, left: int, solver: Solv
     while not world.results and per_hand - len(world.tricks) > left:  # the trick in play counts as left
         world.apply(action_of(int(policy_action(world_row(world), params))))
     if world.results:
-        result = world.results[-1]
-        margin = result.points[0] - result.points[1]
-        return float(margin if team == 0 else -margin)
+        return final_margin(world, team)
     return float(solver.results(world).margin * (1 if team == 0 else -1))
+
+
+def final_margin(world: Match, team: int) -> float:
+    """``team``'s points margin in the hand ``world`` has just finished."""
+    result = world.results[-1]
+    margin = result.points[0] - result.points[1]
+    return float(margin if team == 0 else -margin)
 
 
 def heuristic_value(match: Match, action: Action, team: int) -> float:
@@ -97,9 +106,7 @@ def heuristic_value(match: Match, action: Action, team: int) -> float:
         seat = world.to_act
         assert seat is not None
         world.apply(bots[seat].act(world.observe(seat)))
-    result = world.results[-1]
-    margin = result.points[0] - result.points[1]
-    return float(margin if team == 0 else -margin)
+    return final_margin(world, team)
 
 
 def judge(
@@ -107,12 +114,13 @@ def judge(
     solver: Solver,
     worlds: int,
     endings: list[int],
-    seed: int,
+    hand: int,
     heuristic_playouts: bool,
     margins: list[float],
 ) -> Position | None:
-    """Value every legal action in ``worlds`` sampled deals by each method; ``None`` if none could be solved."""
-    rng = random.Random(seed)
+    """Value every legal action in ``worlds`` sampled deals by each method (``hand`` numbers the position and
+    seeds its draws); ``None`` if none could be solved."""
+    rng = random.Random(hand)
     actions = list(observation.legal_actions)
     team = observation.seat % 2
     reference: list[list[float]] = []
@@ -145,7 +153,7 @@ def judge(
         ended = [[ended_value(world, action, team, left, solver) for action in actions] for world in kept]
         values[f"end-{left}"] = np.mean(np.array(ended), axis=0)
     chosen = {name: int(np.argmax(row)) for name, row in values.items()}
-    usual = chosen["heuristic"] = actions.index(HeuristicBot(seed).act(observation))
+    usual = chosen["heuristic"] = actions.index(HeuristicBot(hand).act(observation))
     for margin in margins:
         # The heuristic's move unless the playouts put another clearly ahead of it.
         ahead = values["policy"][chosen["policy"]] - values["policy"][usual] > margin
@@ -153,24 +161,7 @@ def judge(
     best = float(truth.max())
     regret = {name: (best - float(truth[index])) / scale for name, index in chosen.items()}
     agree = {name: bool(truth[index] == best) for name, index in chosen.items()}
-    return Position(0, len(observation.tricks), regret, agree)
-
-
-def bootstrap(positions: list[Position], name: str, base: str | None, seed: int) -> tuple[float, float, float]:
-    """Mean regret of ``name`` (minus ``base``'s, paired) with a 95% interval resampling whole hands."""
-    hands: dict[int, list[float]] = {}
-    for position in positions:
-        value = position.regret[name] - (position.regret[base] if base else 0.0)
-        hands.setdefault(position.hand, []).append(value)
-    groups = list(hands.values())
-    rng = random.Random(seed)
-    means = []
-    for _ in range(RESAMPLES):
-        picked = [value for _ in groups for value in rng.choice(groups)]
-        means.append(sum(picked) / len(picked))
-    means.sort()
-    every = [value for group in groups for value in group]
-    return sum(every) / len(every), means[int(0.025 * RESAMPLES)], means[int(0.975 * RESAMPLES)]
+    return Position(hand, len(observation.tricks), regret, agree)
 
 
 def report(positions: list[Position], seed: int) -> None:
@@ -182,10 +173,12 @@ def report(positions: list[Position], seed: int) -> None:
     print(f"{'method':<10} {'agree':>6} {'regret (share of scale) [95%]':>34} {'minus policy [95%]':>30}")
     for name in names:
         agree = sum(p.agree[name] for p in positions) / len(positions)
-        mean, low, high = bootstrap(positions, name, None, seed)
+        mean, low, high = bootstrap(positions, lambda position, name=name: position.regret[name], seed)
         line = f"{name:<10} {agree:6.1%} {mean:+10.4f} [{low:+.4f}, {high:+.4f}]"
         if name != "policy":
-            diff, dlow, dhigh = bootstrap(positions, name, "policy", seed)
+            diff, dlow, dhigh = bootstrap(
+                positions, lambda position, name=name: position.regret[name] - position.regret["policy"], seed
+            )
             line += f"   {diff:+.4f} [{dlow:+.4f}, {dhigh:+.4f}]"
         print(line)
 
@@ -226,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
                 if len(match.tricks) in tricks and not observation.trick and len(observation.legal_actions) > 1:
                     judged = judge(observation, solver, args.worlds, endings, hand, args.heuristic_playouts, margins)
                     if judged is not None:
-                        positions.append(Position(hand, judged.tricks, judged.regret, judged.agree))
+                        positions.append(judged)
                         print(
                             f"hand {hand} after {judged.tricks} tricks: "
                             + "  ".join(f"{k} {v:.3f}" for k, v in judged.regret.items())
