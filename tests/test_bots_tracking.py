@@ -145,6 +145,25 @@ def test_band_hukum_asker_that_plays_no_trump_is_void_in_trump() -> None:
     assert track.reveal_asker == 2 and track.trump_from == 2
 
 
+def test_band_hukum_chooser_that_asks_and_follows_with_its_own_card_is_void_in_the_suit_led() -> None:
+    """Hearts led; the chooser holds no heart but the 7H it hid, asks, and follows with it: no heart is left to it."""
+    hands = [
+        "7H 2C 3C 4C 2S 3S 4S 5S 6S 2D 3D 4D 5D",
+        "AC KC QC 10D 6D 7D 8D 8H 9H 7S 8S 9S 10S",
+        "5C 6C 7C 8C 9D JD QD 2H 3H 4H JS QS KS",
+        "AS 5H 6H 10H JH QH KH AH KD AD 9C 10C JC",
+    ]
+    match = position("mendikot-band", 3, hands, "hide 7H 2C AC 5C 9C 8H 2H 5H")
+    match.apply(REVEAL)
+    match.apply(parse_action("7H"))
+    track = tracker(match, 2)
+    assert track.reveal_asker == 0
+    assert void_suits(track, 0) == {H}
+    assert track.p_card(0, parse_card("10H")) == 0.0
+    rng = random.Random(5)
+    assert all(not track.sample(rng).hands[0] & SUIT_MASKS[H] for _ in range(200))
+
+
 def test_band_hukum_auto_reveal_free_play_still_shows_the_void() -> None:
     """hidden_auto: seat 0 cannot follow diamonds, the card is turned up, it may then play anything."""
     match = position("mendikot-band-auto", 3, BAND, "hide 7H 2C AC 5C 9C 10D 2D 3D")

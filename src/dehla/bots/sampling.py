@@ -95,8 +95,7 @@ class WorldRows:
     the row the replay would give; so is the dealt row (``dealt``: ``template`` as dealt), with
     ``dealt_hands`` in place.  ``tests/bots/test_world_rows.py`` holds both to the replay on every preset and
     rule variant.  A sample the replay would refuse is refused too (``_Rejected``): one whose counts do not
-    fit the template, or that gives a seat that asked for the band-hukum card a card of the suit it could
-    not follow then (``_ask_voids``: the one thing the replay checks that ``CardTracker`` does not know).
+    fit the template.
     """
 
     def __init__(self, observation: Observation, template: Match, dealt: L.Array | None, public: PublicPlays) -> None:
@@ -110,7 +109,6 @@ class WorldRows:
         self.undealt = tuple(observation.undealt)
         #: The rules deal a first packet of five (``Hand.start``): a dealt hand splits into it and the rest.
         self.packet = observation.rules.staged_deal or observation.rules.trump == "called"
-        self.ask_voids = _ask_voids(observation, public)
 
     def world(self, sample: HolderSample) -> World:
         """The rows of the world in which the unseen cards lie as ``sample`` says."""
@@ -119,7 +117,6 @@ class WorldRows:
             tuple(mask.bit_count() for mask in sample.hands) != self.counts
             or tuple(mask.bit_count() for mask in sample.pending) != self.undealt
             or (sample.hidden is None and self.hidden)
-            or any(sample.hands[seat] & void for seat, void in self.ask_voids)
         ):
             raise _Rejected("the sample does not fit the observed position")
         row = self.row.copy()
@@ -139,28 +136,6 @@ class WorldRows:
             dealt[L.H0 + seat] = sum(1 << card for card in first)
             dealt[L.PN0 + seat] = sum(1 << card for card in cards[len(first) :])
         return World(row, dealt)
-
-
-def _ask_voids(observation: Observation, public: PublicPlays) -> list[tuple[int, int]]:
-    """(seat, cards it cannot hold now) for a seat that asked for the band-hukum card: it could not follow.
-
-    The card turned up goes back to the chooser, so when the chooser asked it may hold that one card of the
-    suit.  Band hukum has no staged deal, so a card held now was held when it asked.
-    """
-    if "reveal" not in observation.history:
-        return []
-    plays_before = 0
-    for text in observation.history:
-        if text == "reveal":
-            break
-        if not text.startswith(("call", "hide")):
-            plays_before += 1
-    if plays_before >= len(public.plays):
-        return []  # the seat to act asked: its own hand is known
-    seat, _card, number = public.plays[plays_before]
-    led = next(card for _seat, card, trick in public.plays if trick == number) // 13
-    revealed = 0 if observation.revealed_card is None else 1 << observation.revealed_card
-    return [(seat, SUIT_MASKS[led] & ~revealed)]
 
 
 def sampled_worlds(

@@ -20,8 +20,10 @@ Inference rules (SPEC 3.2 - 3.4):
   still own a card of that suit: the hidden card is tracked as its own slot,
   free of void constraints.  When the card is turned up it goes back to the
   chooser's hand and is known to everybody until played.
-* A player who asks for the reveal must then play a trump if it holds one: an
-  asker that plays neither the suit led nor trump is void in trump as well.
+* Only a player who cannot follow may ask for the reveal, so an asker is void
+  in the suit led even when it then follows with the card turned up (its own,
+  as chooser); it must then play a trump if it holds one: an asker that plays
+  neither the suit led nor trump is void in trump as well.
 * With automatic reveal the player at whose turn the card is turned up may play
   any card; it could not follow before the reveal, so the void still holds (the
   chooser's returned card is a known card, not an unknown one).
@@ -214,16 +216,12 @@ class CardTracker:
             if number <= forget_through:
                 continue
             suit = card // 13
-            if suit != led:
+            asked = position == self.reveal_at and self.reveal_asker == seat and obs.rules.trump == "hidden"
+            if suit != led or asked:
+                # An asker could not follow from its hand even when it then follows with the card turned up.
                 voids[seat] |= 1 << led
-                if (
-                    position == self.reveal_at
-                    and self.reveal_asker == seat
-                    and obs.rules.trump == "hidden"
-                    and revealed_suit is not None
-                    and suit != revealed_suit
-                ):
-                    voids[seat] |= 1 << revealed_suit  # the asker had to play a trump if it held one
+            if asked and suit not in (led, revealed_suit) and revealed_suit is not None:
+                voids[seat] |= 1 << revealed_suit  # the asker had to play a trump if it held one
         voids[self.seat] = 0
         self.voids: list[int] = voids
 
