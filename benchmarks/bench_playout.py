@@ -10,7 +10,7 @@ legal action per step) on as many hands.  numba runs on one thread; times are th
 ``sample``: sampled worlds a CPU second of the seat to act, on ``--positions`` positions per preset after
 ``--tricks`` random tricks (0: the call, the hide or the first lead): ``replay`` (each sample replayed in the
 engine, ``sampled_deals`` + ``world_row``), ``fast`` (``sampled_worlds``: the first replayed, the others built
-from its row), ``fast+dealt`` (with the dealt row inference needs), ``draw`` (``CardTracker.sample`` alone), and
+from its row), ``draw`` (``CardTracker.sample`` alone), and
 ``search`` (``playout_batches``: the worlds played out after every legal action, as a move does).
 
 ``agree``: every decision with a choice in ``--hands`` hands played by four ``heuristic`` bots: does the
@@ -118,10 +118,9 @@ def sampling(preset: str, positions: int, tricks: int, worlds: int, seed: int) -
     ways: dict[str, Any] = {
         "replay": lambda o, r, n: (world_row(match) for match in sampled_deals(o, CardTracker(o), r, _counting(n))),
         "fast": lambda o, r, n: sampled_worlds(o, CardTracker(o), r, _counting(n)),
-        "fast+dealt": lambda o, r, n: sampled_worlds(o, CardTracker(o), r, _counting(n), dealt=True),
         "draw": lambda o, r, n: (lambda t: (t.sample(r) for _ in range(n)))(CardTracker(o)),
         "search": lambda o, r, n: (
-            world for values, _ in playout_batches(o, list(o.legal_actions), r, _counting(n)) for world in values
+            world for values in playout_batches(o, list(o.legal_actions), r, _counting(n)) for world in values
         ),
     }
     list(ways["search"](seen[0], random.Random(0), 8))  # compile (or load) the kernels before timing

@@ -55,8 +55,6 @@ from dehla.rules import Rules, parse_rules
 
 #: Appended to a search bot's name: the bot values the samples it cannot solve in time with the learned value.
 MODEL = "+model"
-#: Appended to a search bot's name: the bot weighs its playout worlds by the others' past plays (inference).
-INFER = "+infer"
 #: Appended to a search bot's name: no playouts (the heuristic's move where nothing is solved, as before them).
 NO_PLAYOUTS = "-playouts"
 
@@ -68,9 +66,6 @@ def make_player(kind: str, seed: int, budget: float, cheat_nodes: int) -> Bot:
     if kind.endswith(MODEL):
         settings = SearchSettings(use_model=True, playouts=False)
         return SearchBot(seed, budget=budget, name=kind.removesuffix(MODEL), settings=settings)
-    if kind.endswith(INFER):
-        settings = SearchSettings(inference_miss=0.3)
-        return SearchBot(seed, budget=budget, name=kind.removesuffix(INFER), settings=settings)
     if kind.endswith(NO_PLAYOUTS):
         settings = SearchSettings(playouts=False)
         return SearchBot(seed, budget=budget, name=kind.removesuffix(NO_PLAYOUTS), settings=settings)
@@ -266,9 +261,6 @@ def main() -> int:
         help="the search bot values the samples it cannot solve in time by the learned value (use_model)",
     )
     parser.add_argument(
-        "--infer", action="store_true", help="the search bot weighs its playout worlds by the others' past plays"
-    )
-    parser.add_argument(
         "--no-playouts",
         action="store_true",
         help="the search bot plays the heuristic's move where nothing is solved (the bot before playouts)",
@@ -292,9 +284,9 @@ def main() -> int:
         make_bot(args.against, 0)  # likewise for an unknown opponent (the registry's message lists the names)
     except DehlaError as error:
         parser.error(f"--against: {error}")
-    tested = args.bot + MODEL * args.model + INFER * args.infer + NO_PLAYOUTS * args.no_playouts
-    if sum((args.model, args.infer, args.no_playouts)) > 1:
-        parser.error("--model, --infer and --no-playouts are one switch each, one at a time")
+    tested = args.bot + MODEL * args.model + NO_PLAYOUTS * args.no_playouts
+    if args.model and args.no_playouts:
+        parser.error("--model and --no-playouts are one switch each, one at a time")
     results = [
         measure(
             args.rules,

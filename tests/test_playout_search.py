@@ -1,5 +1,5 @@
-"""The search bots' playout search: legal moves in every preset (the call and the hide included), with and
-without inference, and the move's source says the playouts chose it."""
+"""The search bots' playout search: legal moves in every preset (the call and the hide included), and the
+move's source says the playouts chose it."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from dehla.errors import DehlaError
 @pytest.mark.parametrize("rules", ALL_RULES, ids=rules_id)
 def test_a_search_bot_playing_out_the_first_tricks_makes_only_legal_moves(rules: Any) -> None:
     """Every seat a search bot (no exact solve fits its tiny node budget early on); the first hand's first 16
-    decisions, each valued by 24 worlds played out, every other bot with inference."""
+    decisions, each valued by 24 worlds played out."""
     rng = random.Random(5)
     match = Match.new(rules, rng)
     match.apply(match.random_deal(rng))
     bots = [
-        SearchBot(seat, settings=SearchSettings(sample_nodes=500, playout_worlds=24, inference_miss=0.3 * (seat % 2)))
+        SearchBot(seat, settings=SearchSettings(sample_nodes=500, playout_worlds=24))
         for seat in range(match.rules.players)
     ]
     played_out = 0
@@ -39,8 +39,6 @@ def test_a_search_bot_playing_out_the_first_tricks_makes_only_legal_moves(rules:
     assert played_out > 0
 
 
-def test_search_settings_refuse_a_bad_inference_setting() -> None:
-    with pytest.raises(DehlaError, match="inference_miss"):
-        SearchSettings(inference_miss=0.7)
+def test_search_settings_refuse_a_bad_playout_setting() -> None:
     with pytest.raises(DehlaError, match="playout worlds"):
         SearchSettings(playout_worlds=0)

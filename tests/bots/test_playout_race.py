@@ -32,15 +32,15 @@ def test_each_batch_values_the_actions_still_listed() -> None:
         return asked[0] <= 24
 
     widths = []
-    for values, _misses in playout_batches(observation, actions, random.Random(1), more, batch=8):
+    for values in playout_batches(observation, actions, random.Random(1), more, batch=8):
         widths.append(values.shape[1])
         del actions[1:3]  # two actions leave the race after each batch
     assert widths == [13, 11, 9]
 
 
-def test_a_subset_of_samples_keeps_the_worlds_and_weights_of_its_actions() -> None:
+def test_a_subset_of_samples_keeps_the_worlds_of_its_actions() -> None:
     low, middle, high = (Play(Card(card)) for card in (0, 5, 12))
-    samples = _Samples({low: [1.0, 0.0, 1.0], middle: [0.0, 0.5, 0.5], high: [0.0, 1.0, 1.0]}, [1.0, 2.0, 1.0])
+    samples = _Samples({low: [1.0, 0.0, 1.0], middle: [0.0, 0.5, 0.5], high: [0.0, 1.0, 1.0]})
     kept = samples.subset([high, low])
     assert kept.actions == [high, low] and len(kept) == 3
     assert kept.mean(high) == samples.mean(high) and kept.mean(low) == samples.mean(low)
@@ -59,10 +59,10 @@ def test_a_playout_search_spends_its_worlds_on_the_actions_in_the_race(monkeypat
     widths: list[int] = []
     original = playout.playout_batches
 
-    def watched(*args: Any, **kwargs: Any) -> Iterator[tuple[Any, Any]]:
-        for values, misses in original(*args, **kwargs):
+    def watched(*args: Any, **kwargs: Any) -> Iterator[Any]:
+        for values in original(*args, **kwargs):
             widths.append(values.shape[1])
-            yield values, misses
+            yield values
 
     monkeypatch.setattr(playout, "playout_batches", watched)
     bot = SearchBot(1, settings=SearchSettings(sample_nodes=500, playout_worlds=400))

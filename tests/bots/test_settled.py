@@ -1,5 +1,5 @@
 """The search's settling test on numpy arrays (``_settled``) against the plain loop it replaced, on random
-value matrices and weights; and seeded playout searches that give the same moves."""
+value matrices; and seeded playout searches that give the same moves."""
 
 from __future__ import annotations
 
@@ -16,15 +16,11 @@ from dehla.cards import Card
 from dehla.engine.actions import Action, Play
 
 
-def _settled_by_loop(
-    values: dict[Action, list[float]], weights: list[float], best: Action, z: float, ties: int
-) -> bool:
+def _settled_by_loop(values: dict[Action, list[float]], best: Action, z: float, ties: int) -> bool:
     """``_settled`` written as a plain loop over the actions and the samples: the reference."""
     mine = values[best]
-    n = len(weights)
-    total = sum(weights)
-    effective = total * total / sum(w * w for w in weights) if total else 0.0
-    if n < 2 or effective < 2.0:
+    n = len(mine)
+    if n < 2:
         return False
     for action, column in values.items():
         if action == best:
@@ -34,10 +30,9 @@ def _settled_by_loop(
             if max(differences) > 0.0 or n >= ties:
                 continue
             return False
-        mean = sum(w * d for w, d in zip(weights, differences)) / total
-        spread = sum(w * (d - mean) ** 2 for w, d in zip(weights, differences)) / total
-        variance = spread * effective / (effective - 1)
-        if mean - z * math.sqrt(variance / effective) <= 0.0:
+        mean = sum(differences) / n
+        variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+        if mean - z * math.sqrt(variance / n) <= 0.0:
             return False
     return True
 
@@ -58,10 +53,9 @@ def test_settled_on_arrays_agrees_with_the_plain_loop(
 ) -> None:
     level = st.sampled_from([0.0, 0.5, 1.0, 1.02, -0.03])  # results and tie-breaks, often equal
     values = {action: data.draw(st.lists(level, min_size=samples, max_size=samples)) for action in _ACTIONS[:actions]}
-    weights = data.draw(st.lists(st.sampled_from([1.0, 0.3, 0.05, 2.0]), min_size=samples, max_size=samples))
     best = data.draw(st.sampled_from(_ACTIONS[:actions]))
-    expected = _settled_by_loop(values, weights, best, z, ties)
-    assert _settled(_Samples(values, weights), best, z, ties) == expected
+    expected = _settled_by_loop(values, best, z, ties)
+    assert _settled(_Samples(values), best, z, ties) == expected
 
 
 def test_samples_grow_past_their_first_room_and_keep_their_order() -> None:
@@ -71,14 +65,13 @@ def test_samples_grow_past_their_first_room_and_keep_their_order() -> None:
         samples.add({low: float(index), high: -float(index)})
     assert len(samples) == 40
     assert samples.mean(low) == pytest.approx(19.5) and samples.mean(high) == pytest.approx(-19.5)
-    samples.reweight([0.0] * 39 + [1.0])
-    assert samples.mean(low) == 39.0
+    assert samples.values[-1].tolist() == [39.0, -39.0]
 
 
 @pytest.mark.parametrize("rules", ["pagat", "taash", "mendikot-band"])
 def test_seeded_playout_searches_make_the_same_moves(rules: str) -> None:
     """With ``sample_nodes`` a search bot ignores the clock: the same seed gives the same moves and the same
-    number of worlds, inference on or off."""
+    number of worlds."""
     rng = random.Random(11)
     match = Match.new(rules, rng)
     match.apply(match.random_deal(rng))
@@ -88,7 +81,7 @@ def test_seeded_playout_searches_make_the_same_moves(rules: str) -> None:
         observation = match.observe(seat)
         moves = []
         for _ in range(2):
-            bot = SearchBot(4, settings=SearchSettings(sample_nodes=500, playout_worlds=64, inference_miss=0.2))
+            bot = SearchBot(4, settings=SearchSettings(sample_nodes=500, playout_worlds=64))
             moves.append((bot.act(observation), bot.last_playouts))
         assert moves[0] == moves[1]
         match.apply(moves[0][0])

@@ -1,8 +1,7 @@
 """Sampled worlds built from one template row (``WorldRows``) against the replay of the hand (``determinize``).
 
 On random positions of every preset and rule variant, a world built from a sample is the world the engine's
-replay of the same sample gives: the same row in its phase, the same row as dealt (what inference replays the
-history from), and the same samples refused.
+replay of the same sample gives: the same row in its phase, and the same samples refused.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from tests.helpers import ALL_RULES, rules_id
 
 from dehla import Match
 from dehla.bots.sampling import (
-    World,
     WorldRows,
     _Rejected,
     determinize,
@@ -49,17 +47,15 @@ def _positions(rules: Any, seed: int, every: int) -> Iterator[Observation]:
         match.apply(rng.choice(match.legal_actions()))
 
 
-def _replayed(observation: Observation, sample: Any) -> World | None:
-    """The world of ``sample`` replayed in the engine, or ``None`` when the replay refuses it."""
-    as_dealt: list[np.ndarray[Any, Any]] = []
+def _replayed(observation: Observation, sample: Any) -> np.ndarray[Any, Any] | None:
+    """The row of the world of ``sample`` replayed in the engine, or ``None`` when the replay refuses it."""
     try:
-        match = determinize(observation, sample, lambda dealt: as_dealt.append(world_row(dealt)))
+        return world_row(determinize(observation, sample))
     except _Rejected:
         return None
-    return World(world_row(match), as_dealt[0])
 
 
-def _built(builder: WorldRows, sample: Any) -> World | None:
+def _built(builder: WorldRows, sample: Any) -> np.ndarray[Any, Any] | None:
     """The world ``builder`` builds from ``sample``, or ``None`` when it refuses the sample."""
     try:
         return builder.world(sample)
@@ -72,7 +68,6 @@ def _check_position(observation: Observation, rng: random.Random, samples: int) 
     tracker = CardTracker(observation)
     public = public_plays(observation)
     builder: WorldRows | None = None
-    plain: WorldRows | None = None
     compared = 0
     for _ in range(samples):
         sample = tracker.sample(rng)
@@ -80,19 +75,11 @@ def _check_position(observation: Observation, rng: random.Random, samples: int) 
         if builder is None:
             if replayed is None:
                 continue
-            template = determinize(observation, sample)
-            builder = WorldRows(observation, template, replayed.dealt, public)
-            plain = WorldRows(observation, template, None, public)
-        assert plain is not None
+            builder = WorldRows(observation, determinize(observation, sample), public)
         built = _built(builder, sample)
         assert (built is None) == (replayed is None), "the same samples are refused both ways"
-        without_dealt = _built(plain, sample)
-        assert (without_dealt is None) == (replayed is None), "the same samples are refused without the dealt row"
-        if built is not None and replayed is not None and without_dealt is not None:
-            assert built.dealt is not None and replayed.dealt is not None and without_dealt.dealt is None
-            assert np.array_equal(built.row, replayed.row), "the row in play"
-            assert np.array_equal(without_dealt.row, replayed.row), "the row in play, without the dealt row"
-            assert np.array_equal(built.dealt, replayed.dealt), "the row as dealt"
+        if built is not None and replayed is not None:
+            assert np.array_equal(built, replayed), "the row in play"
             compared += 1
     return compared
 
@@ -129,15 +116,13 @@ def test_sampled_worlds_are_the_replays_of_the_same_draws(rules: str) -> None:
     """``sampled_worlds`` (the first world replayed, the rest built) gives, draw for draw, the replayed worlds."""
     for observation in _positions(rules, 7, every=5):
         tracker = CardTracker(observation)
-        worlds = list(sampled_worlds(observation, tracker, random.Random(3), _counter(10), dealt=True))
+        worlds = list(sampled_worlds(observation, tracker, random.Random(3), _counter(10)))
         draws = random.Random(3)
         replays = [_replayed(observation, tracker.sample(draws)) for _ in range(len(worlds) + 200)]
         expected = [world for world in replays if world is not None][: len(worlds)]
         assert len(worlds) == len(expected)
         for built, replayed in zip(worlds, expected):
-            assert np.array_equal(built.row, replayed.row)
-            assert built.dealt is not None and replayed.dealt is not None
-            assert np.array_equal(built.dealt, replayed.dealt)
+            assert np.array_equal(built, replayed)
 
 
 def _counter(limit: int) -> Any:

@@ -93,23 +93,3 @@ def test_the_policy_calls_its_longest_suit() -> None:
     hand = int(row[L.H0 + row[L.TO_ACT]])
     lengths = [(hand >> (13 * suit) & 0x1FFF).bit_count() for suit in range(4)]
     assert lengths[code - CALL0] == max(lengths)
-
-
-@pytest.mark.parametrize("rules", ["pagat", "taash", "mendikot-band", "pagat-cut"], ids=rules_id)
-def test_a_hand_the_policy_played_has_no_misses_under_the_policy(rules: Any) -> None:
-    """Inference counts the others' actions the policy would not have taken: none in a hand it played itself,
-    whichever seat is asking; the hand is replayed to the same end."""
-    from dehla.kernel.playout import policy_misses
-
-    for match in _positions(rules, range(3), every=1000):  # each game's first position: the hand as dealt
-        params = codec.full_params(match.rules)
-        dealt = _row(match)
-        rows = dealt[None, :].copy()
-        out = np.zeros((1, RESULT_WORDS), dtype=np.int64)
-        rewards = np.zeros(2, dtype=np.float32)
-        play_out(rows, params, rewards, out)
-        codes = rows[0, L.ACTLOG : L.ACTLOG + rows[0, L.NACTIONS]].copy()
-        for me in range(match.rules.players):
-            replay = dealt.copy()
-            assert policy_misses(replay, params, codes, me, rewards) == 0
-            assert replay[L.WINNER] == out[0, 0]

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from dehla.bots.sampling import sampled_worlds
 from dehla.bots.tracking import CardTracker
-from dehla.engine.actions import Action, Hide, parse_action
+from dehla.engine.actions import Action
 from dehla.engine.observe import Observation
 from dehla.features.observation import action_index
 from dehla.kernel import codec
@@ -55,55 +55,32 @@ def playout_batches(
     more: Callable[[], bool],
     batch: int = 8,
     points: bool = False,
-    inference: bool = False,
-) -> Iterator[tuple[FloatMatrix, npt.NDArray[np.int64]]]:
+) -> Iterator[FloatMatrix]:
     """Values of ``actions`` in sampled worlds, ``batch`` worlds at a time: a (worlds, actions) matrix each.
 
     ``more`` is asked before each world is drawn; the last batch may be smaller, and an empty one is never given.
     Each batch values the actions then in ``actions``: the caller may drop some between batches (the search
-    drops those out of the race).
-    ``points``: the values are the hand's points margins (``values_of``).  Each batch comes with, per world,
-    how many of the other seats' past actions with a choice the policy would not have made in that world
-    (``inference``; zeros without it): what the search weighs worlds by.
+    drops those out of the race).  ``points``: the values are the hand's points margins (``values_of``).
     """
-    from dehla.kernel.playout import RESULT_WORDS, play_worlds, policy_misses
+    from dehla.kernel.playout import RESULT_WORDS, play_worlds
 
     params = codec.full_params(observation.rules)
     scratch = np.zeros(L.ROW, dtype=np.int64)
     rewards = np.zeros(2, dtype=np.float32)
     team = observation.seat % 2
-    history, face_down = _history_codes(observation)
     rows: list[L.Array] = []
-    misses: list[int] = []
 
-    def flush() -> tuple[FloatMatrix, npt.NDArray[np.int64]]:
+    def flush() -> FloatMatrix:
         worlds = np.stack(rows)
         rows.clear()
         codes = np.array([action_index(action) for action in actions], dtype=np.int64)
         out = np.zeros((worlds.shape[0], len(codes), RESULT_WORDS), dtype=np.int64)
         play_worlds(worlds, params, codes, scratch, rewards, out)
-        counts = np.array(misses, dtype=np.int64)
-        misses.clear()
-        return values_of(out, team, points), counts
+        return values_of(out, team, points)
 
-    for world in sampled_worlds(observation, CardTracker(observation), rng, more, dealt=inference):
-        rows.append(world.row)
-        if world.dealt is not None:
-            if face_down:
-                # The face-down card is the world's (or, once turned up, the one every seat saw).
-                hidden = world.row[L.HIDDEN] if world.row[L.HIDDEN] >= 0 else world.row[L.REVEALED]
-                history[face_down] = action_index(Hide(int(hidden)))
-            misses.append(policy_misses(world.dealt, params, history, observation.seat, rewards))
-        else:
-            misses.append(0)
+    for world in sampled_worlds(observation, CardTracker(observation), rng, more):
+        rows.append(world)
         if len(rows) >= batch:
             yield flush()
     if rows:
         yield flush()
-
-
-def _history_codes(observation: Observation) -> tuple[L.Array, list[int]]:
-    """The hand's actions as codes, and where the face-down card was hidden (``"hide ?"``: each world's own)."""
-    codes = [0 if text == "hide ?" else action_index(parse_action(text)) for text in observation.history]
-    face_down = [index for index, text in enumerate(observation.history) if text == "hide ?"]
-    return np.array(codes, dtype=np.int64), face_down

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
@@ -32,7 +31,6 @@ __all__ = [
     "sampled_worlds",
     "determinize",
     "world_row",
-    "World",
     "WorldRows",
     "PublicPlays",
     "public_plays",
@@ -53,7 +51,6 @@ def sampled_deals(
     tracker: CardTracker,
     rng: random.Random,
     more: Callable[[], bool],
-    on_deal: Callable[[Match], None] | None = None,
 ) -> Iterator[Match]:
     """Deals of the unseen cards that fit the public history, one at a time while ``more()`` says so.
 
@@ -64,7 +61,7 @@ def sampled_deals(
     rejected = 0
     while rejected < MAX_REJECTED and more():
         try:
-            match = determinize(observation, tracker.sample(rng), on_deal)
+            match = determinize(observation, tracker.sample(rng))
         except (_Rejected, RuntimeError):
             rejected += 1
             continue
@@ -78,13 +75,6 @@ def world_row(match: Match) -> L.Array:
     return row
 
 
-class World(NamedTuple):
-    """One sampled world as rows: the hand in play, and (when asked for) the hand as dealt."""
-
-    row: L.Array
-    dealt: L.Array | None
-
-
 class WorldRows:
     """The rows of every sampled world of one decision, from one world replayed in the engine.
 
@@ -92,26 +82,23 @@ class WorldRows:
     turn it is, the phase, the cards still live) and differs only in where the unseen cards lie: each
     seat's hand, the cards a staged deal has still to give it, and the face-down band-hukum card.  So the
     row of ``template`` (a world ``determinize`` built and checked) with the sample's cards put in place is
-    the row the replay would give; so is the dealt row (``dealt``: ``template`` as dealt), with
-    ``dealt_hands`` in place.  ``tests/bots/test_world_rows.py`` holds both to the replay on every preset and
-    rule variant.  A sample the replay would refuse is refused too (``_Rejected``): one whose counts do not
-    fit the template.
+    the row the replay would give; ``tests/bots/test_world_rows.py`` holds it to the replay on every preset
+    and rule variant.  A sample the replay would refuse is refused too (``_Rejected``): one whose counts do
+    not fit the template, or whose first packets of a completed staged deal do not fit the voids shown
+    before the rest was dealt.
     """
 
-    def __init__(self, observation: Observation, template: Match, dealt: L.Array | None, public: PublicPlays) -> None:
+    def __init__(self, observation: Observation, template: Match, public: PublicPlays) -> None:
         self.observation = observation
         self.public = public
         self.row = world_row(template)
-        self.dealt = dealt
         self.players = n = observation.players
         self.hidden = bool(self.row[L.HIDDEN] >= 0)
         self.counts = tuple(int(mask).bit_count() for mask in self.row[L.H0 : L.H0 + n])
         self.undealt = tuple(observation.undealt)
-        #: The rules deal a first packet of five (``Hand.start``): a dealt hand splits into it and the rest.
-        self.packet = observation.rules.staged_deal or observation.rules.trump == "called"
 
-    def world(self, sample: HolderSample) -> World:
-        """The rows of the world in which the unseen cards lie as ``sample`` says."""
+    def world(self, sample: HolderSample) -> L.Array:
+        """The row of the world in which the unseen cards lie as ``sample`` says."""
         n = self.players
         if (
             tuple(mask.bit_count() for mask in sample.hands) != self.counts
@@ -124,18 +111,9 @@ class WorldRows:
         row[L.PN0 : L.PN0 + n] = sample.pending
         if sample.hidden is not None and self.hidden:
             row[L.HIDDEN] = sample.hidden
-        if self.dealt is None and self.public.dealt_after is None:
-            return World(row, None)
-        # (A completed staged deal: the first packets must fit the voids shown before it, as the replay checks.)
-        hands = dealt_hands(self.observation, sample, self.public)
-        if self.dealt is None:
-            return World(row, None)
-        dealt = self.dealt.copy()
-        for seat, cards in enumerate(hands):
-            first = cards[:OPENING_PACKET] if self.packet else cards
-            dealt[L.H0 + seat] = sum(1 << card for card in first)
-            dealt[L.PN0 + seat] = sum(1 << card for card in cards[len(first) :])
-        return World(row, dealt)
+        if self.public.dealt_after is not None:
+            dealt_hands(self.observation, sample, self.public)  # refuses first packets the voids then rule out
+        return row
 
 
 def sampled_worlds(
@@ -143,10 +121,9 @@ def sampled_worlds(
     tracker: CardTracker,
     rng: random.Random,
     more: Callable[[], bool],
-    dealt: bool = False,
-) -> Iterator[World]:
-    """``sampled_deals`` as rows (``World``; ``dealt``: with the dealt row too), one at a time while ``more()``
-    says so: the first world is replayed in the engine, every later one built from it (``WorldRows``)."""
+) -> Iterator[L.Array]:
+    """``sampled_deals`` as rows, one at a time while ``more()`` says so: the first world is replayed in the
+    engine, every later one built from it (``WorldRows``)."""
     public = public_plays(observation)
     builder: WorldRows | None = None
     rejected = 0
@@ -154,8 +131,8 @@ def sampled_worlds(
         sample = tracker.sample(rng)
         try:
             if builder is None:
-                builder = _first_world(observation, sample, public, dealt)
-                world = World(builder.row.copy(), None if builder.dealt is None else builder.dealt.copy())
+                builder = WorldRows(observation, determinize(observation, sample, public), public)
+                world = builder.row.copy()
             else:
                 world = builder.world(sample)
         except (_Rejected, RuntimeError):
@@ -164,21 +141,9 @@ def sampled_worlds(
         yield world
 
 
-def _first_world(observation: Observation, sample: HolderSample, public: PublicPlays, dealt: bool) -> WorldRows:
-    """The ``WorldRows`` of a decision from its first sample, replayed in the engine (``determinize``)."""
-    as_dealt: list[L.Array] = []
-
-    def on_deal(match: Match) -> None:
-        as_dealt.append(world_row(match))
-
-    match = determinize(observation, sample, on_deal if dealt else None, public)
-    return WorldRows(observation, match, as_dealt[0] if dealt else None, public)
-
-
 def determinize(
     observation: Observation,
     sample: HolderSample,
-    on_deal: Callable[[Match], None] | None = None,
     public: PublicPlays | None = None,
 ) -> Match:
     """A full ``Match`` of the hand in play in which the unseen cards lie as ``sample`` says.
@@ -186,16 +151,12 @@ def determinize(
     Built by dealing the sample's cards and replaying the hand's public
     actions, so the engine itself checks the sample against everything that
     happened.  Raises ``_Rejected`` when the history rules the sample out.
-    ``on_deal`` is shown the match as dealt, before the history is replayed
-    (inference replays the others' actions in it); ``public`` is
-    ``public_plays(observation)`` when the caller has it already.
+    ``public`` is ``public_plays(observation)`` when the caller has it already.
     """
     hands = dealt_hands(observation, sample, public if public is not None else public_plays(observation))
     match = Match(observation.rules, observation.dealer)
     try:
         match.apply(Deal(hands, observation.open_draw))
-        if on_deal is not None:
-            on_deal(match)
         for text in observation.history:
             if text == "hide ?":
                 # Face down the card is the sample's; once turned up, every seat knows which it was.

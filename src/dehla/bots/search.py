@@ -67,7 +67,6 @@ DEFAULT_BUDGETS = (0.5, 2.0)
 #: Worlds one move plays out at most on the clock: a safety cap the budget reaches only on the fastest hosts.
 PLAYOUT_CAP = 1 << 16
 FloatMatrix = npt.NDArray[np.float64]
-FloatVector = npt.NDArray[np.float64]
 #: Search nodes a second the solver manages on one core, where a bot starts before it has measured its own
 #: solver (``NodeRate``; docs/benchmarks.md measures 1.1 to 2 million on its positions on an idle machine).
 NODES_PER_SECOND = 2_000_000
@@ -139,24 +138,20 @@ def utility(value: Value, team: int) -> float:
 
 
 class _Samples:
-    """The valued samples of one move: each action's value in every sample (a samples x actions matrix), and
-    the samples' weights.
+    """The valued samples of one move: each action's value in every sample (a samples x actions matrix).
 
-    Every sample values every legal action, so one array of weights (1 each without inference) serves all
-    the actions.  The playouts bring thousands of samples a move, so they are kept in numpy arrays.
+    Every sample values every legal action, so actions are compared sample by sample.  The playouts bring
+    thousands of samples a move, so they are kept in a numpy array.
     """
 
-    def __init__(self, values: dict[Action, list[float]], weights: list[float] | None = None) -> None:
+    def __init__(self, values: dict[Action, list[float]]) -> None:
         self.actions = list(values)
         self.columns = {action: column for column, action in enumerate(self.actions)}
         count = max(map(len, values.values()), default=0)
         self._values = np.zeros((max(count, 16), len(self.actions)), dtype=np.float64)
         for column, action in enumerate(self.actions):
             self._values[: len(values[action]), column] = values[action]
-        self._weights = np.ones(max(count, 16), dtype=np.float64)
         self.count = count
-        if weights is not None:
-            self.reweight(weights)
 
     @classmethod
     def empty(cls, actions: Iterable[Action]) -> _Samples:
@@ -173,56 +168,41 @@ class _Samples:
         """The (samples, actions) matrix of values, actions in ``self.actions`` order."""
         return self._values[: self.count]
 
-    @property
-    def weights(self) -> FloatVector:
-        return self._weights[: self.count]
-
     def add(self, sample: dict[Action, float]) -> None:
-        """One more sample, weighing 1 until ``reweight``."""
+        """One more sample."""
         self.extend(np.array([[sample[action] for action in self.actions]], dtype=np.float64))
 
     def extend(self, values: FloatMatrix) -> None:
-        """More samples (rows of ``values``, columns in ``self.actions`` order), weighing 1 until ``reweight``."""
+        """More samples (rows of ``values``, columns in ``self.actions`` order)."""
         end = self.count + values.shape[0]
         if end > self._values.shape[0]:
             size = max(end, 2 * self._values.shape[0])
             grown = np.zeros((size, len(self.actions)), dtype=np.float64)
             grown[: self.count] = self.values
             self._values = grown
-            self._weights = np.concatenate([self._weights, np.ones(size - self._weights.shape[0])])
         self._values[self.count : end] = values
-        self._weights[self.count : end] = 1.0
         self.count = end
 
     def subset(self, actions: list[Action]) -> _Samples:
-        """The same samples and weights, valuing only ``actions``."""
+        """The same samples, valuing only ``actions``."""
         kept = _Samples.empty(actions)
         kept.extend(self.values[:, [self.columns[action] for action in actions]])
-        kept.reweight(self.weights)
         return kept
 
-    def reweight(self, weights: Iterable[float] | FloatVector) -> None:
-        given = np.asarray(list(weights) if not isinstance(weights, np.ndarray) else weights, dtype=np.float64)
-        assert given.shape == (self.count,)
-        self._weights[: self.count] = given
-
     def mean(self, action: Action) -> float:
-        """The action's weighted average value (minus infinity before any sample)."""
-        weights = self.weights
-        total = float(weights.sum())
-        if not total:
+        """The action's average value (minus infinity before any sample)."""
+        if not self.count:
             return float("-inf")
-        return float(weights @ self.values[:, self.columns[action]]) / total
+        return float(self.values[:, self.columns[action]].mean())
 
 
 def _settled(samples: _Samples, best: Action, z: float, ties_after: int = 0) -> bool:
     """Would more samples hardly change the choice of ``best``?
 
     Every sample values every action, so ``best`` is compared with each other
-    action sample by sample (paired differences, weighted as the samples are):
-    the choice is settled when, against every other action, ``best`` was never
-    worse in any sample, or its mean advantage is more than ``z`` standard
-    errors above nothing (with the effective number of samples of the weights).
+    action sample by sample (paired differences): the choice is settled when,
+    against every other action, ``best`` was never worse in any sample, or its
+    mean advantage is more than ``z`` standard errors above nothing.
     An action that did exactly as well in every sample settles nothing before
     ``ties_after`` samples: when only results count, two actions often tie in
     the first few deals and part in one deal of five.
@@ -234,19 +214,15 @@ def _ahead(samples: _Samples, best: Action, z: float, ties_after: int = 0) -> np
     """Per action (in ``samples.actions`` order): is ``best`` settled against it (``_settled``)?  True for
     ``best`` itself; all false while there are too few samples to tell."""
     n = len(samples)
-    weights = samples.weights
-    total = float(weights.sum())
-    effective = total * total / float(weights @ weights) if total else 0.0
-    if n < 2 or effective < 2.0:
+    if n < 2:
         return np.zeros(len(samples.actions), dtype=np.bool_)
     values = samples.values
     differences = values[:, samples.columns[best], None] - values
     never_worse = differences.min(axis=0) >= 0.0
     parted = (differences.max(axis=0) > 0.0) | (n >= ties_after)
-    mean = weights @ differences / total
-    spread = weights @ (differences - mean) ** 2 / total
-    variance = spread * effective / (effective - 1)
-    clear = mean - z * np.sqrt(variance / effective) > 0.0
+    mean = differences.mean(axis=0)
+    variance = differences.var(axis=0, ddof=1)
+    clear = mean - z * np.sqrt(variance / n) > 0.0
     ahead = np.where(never_worse, parted, clear)
     ahead[samples.columns[best]] = True
     return np.asarray(ahead, dtype=np.bool_)
@@ -273,11 +249,7 @@ class SearchSettings:
     the heuristic's.  ``playouts`` plays sampled deals out with the compiled policy
     where nothing is solved (the call and the hide included), ``playout_batch`` at a
     time: on the clock as many deals as the budget allows (at most ``PLAYOUT_CAP``),
-    with ``sample_nodes`` ``playout_worlds`` deals, ignoring the clock;
-    ``inference_miss`` > 0 weighs each deal by the odds
-    of the other seats' past choices under the policy (each choice the policy
-    would not have made multiplies it by ``miss / (1 - miss)``, never below
-    ``inference_floor`` of the best deal's weight).
+    with ``sample_nodes`` ``playout_worlds`` deals, ignoring the clock.
     """
 
     table_bits: int = 19
@@ -290,14 +262,10 @@ class SearchSettings:
     playouts: bool = True
     playout_worlds: int = 512
     playout_batch: int = 8
-    inference_miss: float = 0.0
-    inference_floor: float = 0.05
 
     def __post_init__(self) -> None:
         if self.playout_worlds <= 0 or self.playout_batch <= 0:
             raise DehlaError("the playout worlds and their batch must be positive")
-        if not 0.0 <= self.inference_miss < 0.5 or not 0.0 < self.inference_floor <= 1.0:
-            raise DehlaError("inference_miss must be in [0, 0.5) and inference_floor in (0, 1]")
         if self.sample_nodes is not None and self.sample_nodes <= 0:
             raise DehlaError(f"the nodes per sample must be positive, not {self.sample_nodes}")
 
@@ -454,27 +422,21 @@ class SearchBot:
 
         start = time.thread_time()
         deadline = max(self.move_start + self.budget, start + 0.25 * self.budget)
-        infer = settings.inference_miss > 0.0
         timed = settings.sample_nodes is None
         cap = PLAYOUT_CAP if timed else settings.playout_worlds
         actions = list(observation.legal_actions)
         played = _Samples.empty(actions)
-        misses: list[npt.NDArray[np.int64]] = []
         check = 4 * settings.settle_after
 
         def more() -> bool:
             return len(played) < cap and not (timed and time.thread_time() >= deadline)
 
-        batches = playout_batches(observation, actions, self.rng, more, settings.playout_batch, inference=infer)
-        for values, world_misses in batches:
+        for values in playout_batches(observation, actions, self.rng, more, settings.playout_batch):
             played.extend(values)
-            misses.append(world_misses)
             if not settings.settle_after or len(played) < check:
                 continue
             # The test costs as much as the worlds so far: it is made each time their number grows by an eighth.
             check = max(len(played) + 1, len(played) * 9 // 8)
-            if infer:
-                self._weigh(played, misses)
             best = _best(played, observation)
             if _settled(played, best, settings.settle_z):
                 break
@@ -484,22 +446,10 @@ class SearchBot:
             if len(racing) < len(played.actions):
                 played = played.subset(racing)
                 actions[:] = racing
-        if infer and played:
-            self._weigh(played, misses)
         self.last_playouts = len(played)
         if not played:
             return None
         return _best(played, observation, lambda: self.fallback.act(observation))
-
-    def _weigh(self, played: _Samples, misses: list[npt.NDArray[np.int64]]) -> None:
-        """Weigh each world by the odds of the other seats' past choices under the policy, never less than the
-        floor (``SearchSettings.inference_miss``)."""
-        settings = self.settings
-        counts = np.concatenate(misses)
-        # Relative to the likeliest world: each miss more multiplies by miss / (1 - miss).
-        odds = settings.inference_miss / (1.0 - settings.inference_miss)
-        weights = odds ** (counts - counts.min()).astype(np.float64)
-        played.reweight(np.maximum(weights, settings.inference_floor))
 
     def _estimated_choice(self, observation: Observation) -> Action | None:
         """Where no sample can be solved in time: search each sample to the end of the trick, value it by the model
@@ -613,7 +563,7 @@ def estimate_action(
     if method == "playout":
         from dehla.bots.playout import playout_batches
 
-        for values, _ in playout_batches(observation, [action], rng, more, batch=1, points=True):
+        for values in playout_batches(observation, [action], rng, more, batch=1, points=True):
             margins.extend(float(value) for value in values[:, 0])
     else:
         from dehla.learn.value import default_model, model_leaves, trick_values
