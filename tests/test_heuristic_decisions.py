@@ -34,7 +34,7 @@ EXPECTED = {
     '{"preset":"taash-b2b","trick_minimum":true,"target":60}': "2eee01817aea248f6ff2407a17ad817a8abc0816298ef2eb398e7a9b0f562b95",
     '{"preset":"mendikot","after_whitewash":"next"}': "db2d06da51ec21bf8aa593946be7dafe1450a42b38f03be480df9e1d7a9ff032",
     '{"preset":"mendikot","rotation":"simple","target":3}': "17358641cd6cf5f17704a0d4633333059a19706d48062855813ec00c5c6a241b",
-    '{"preset":"mendikot-band","collection":"centre"}': "9073af6525fae92932c191c0b29375d033dfc73d3081f7b7c70cb84d53e5d142",
+    '{"preset":"mendikot-band","collection":"centre"}': "38ee7f23b789db67249d35ff197ce989b3581634d1bf204c5f7da4b0c234fd39",
     '{"preset":"mendikot-open","direction":"anticlockwise"}': "b6d8fe5b81cf924d67d55b4baf167f85ee2229ca387aaee1cbded07c44dd4471",
     '{"preset":"mendikot-6","trump":"hidden"}': "8f26d1c0abad047cf7b431cd5c54a60582cebe683c73e63d7f359075033ec4e7",
     '{"preset":"mendikot-8","trump":"open_draw"}': "dcb7ec398ecac3b540d6af08b42f9332366f6156ea9fb096c7fc491605590c86",
