@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from tests.helpers import VARIANTS, rules_id
-from tests.oracle.spec_oracle import legal_actions, replay_record
+from tests.oracle.spec_oracle import HAND_FIELDS, legal_actions, replay_record
 
 from dehla import Match, parse_action
 from dehla.bots import RandomBot
@@ -25,19 +25,6 @@ from dehla.play import play_match
 from dehla.record import replay, replay_json, to_record
 from dehla.rules import PRESETS, parse_rules
 
-SPEC_FIELDS = (
-    "dealer",
-    "trump",
-    "tricks",
-    "tens",
-    "tricks_won",
-    "winner",
-    "sweep",
-    "whitewash",
-    "points",
-    "ended_early",
-    "next_dealer",
-)
 MATCHES_PER_PRESET = 25
 MATCHES_PER_VARIANT = 8
 
@@ -77,7 +64,7 @@ def assert_agree(record: dict[str, Any]) -> None:
     assert ours["match"] == theirs["match"]
     assert len(ours["hands"]) == len(theirs["hands"])
     for index, (mine, expected) in enumerate(zip(ours["hands"], theirs["hands"])):
-        for field in SPEC_FIELDS:
+        for field in HAND_FIELDS:
             assert mine[field] == expected[field], f"hand {index}: {field}: {mine[field]!r} != {expected[field]!r}"
 
 

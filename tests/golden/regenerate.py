@@ -27,24 +27,11 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.helpers import act, begin, block_hand, early_ended_taash_record, finish_hand, play_scripted  # noqa: E402
-from tests.oracle.spec_oracle import replay_record  # noqa: E402
+from tests.oracle.spec_oracle import HAND_FIELDS, replay_record  # noqa: E402
 
 from dehla.record import dumps_record, to_record  # noqa: E402
 
 DEHLA = Path(sys.executable).with_name("dehla")
-SPEC_FIELDS = (
-    "dealer",
-    "trump",
-    "tricks",
-    "tens",
-    "tricks_won",
-    "winner",
-    "sweep",
-    "whitewash",
-    "points",
-    "ended_early",
-    "next_dealer",
-)
 
 #: name -> (rules as given on the command line, seed)
 SIMULATED: dict[str, tuple[str, int]] = {
@@ -95,7 +82,7 @@ def check_against_oracle(records: list[dict[str, Any]], expected: list[dict[str,
         assert "error" not in theirs, theirs
         assert ours["match"] == theirs["match"]
         for mine, other in zip(ours["hands"], theirs["hands"], strict=True):
-            fields = SPEC_FIELDS if mine.get("complete", True) else ("dealer", "tricks", "tens", "tricks_won")
+            fields = HAND_FIELDS if mine.get("complete", True) else ("dealer", "tricks", "tens", "tricks_won")
             for field in fields:
                 assert mine[field] == other[field], (field, mine[field], other[field])
 

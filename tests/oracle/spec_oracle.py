@@ -8,6 +8,7 @@ Public API
     legal_actions(record) -> list | None
         the legal next actions of the unfinished last hand (None if there is none);
         raises OracleError for a broken record.  Used by random legal-play generators.
+    HAND_FIELDS                     the keys of each hand in that output
 
 Cards are tuples (rank, suit) with rank 2..14 (14 = ace) and suit one of "SHDC".
 """
@@ -18,6 +19,21 @@ RANK_IN = {str(r): r for r in range(2, 11)}
 RANK_IN.update({"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14})
 RANK_OUT = {r: str(r) for r in range(2, 11)}
 RANK_OUT.update({11: "J", 12: "Q", 13: "K", 14: "A"})
+
+
+HAND_FIELDS = (
+    "dealer",
+    "trump",
+    "tricks",
+    "tens",
+    "tricks_won",
+    "winner",
+    "sweep",
+    "whitewash",
+    "points",
+    "ended_early",
+    "next_dealer",
+)
 
 
 class OracleError(Exception):

@@ -7,10 +7,10 @@ import sys
 import pytest
 
 try:
-    from .spec_oracle import legal_actions, replay_record
+    from .spec_oracle import HAND_FIELDS, legal_actions, replay_record
 except ImportError:  # imported outside the package
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from spec_oracle import legal_actions, replay_record
+    from spec_oracle import HAND_FIELDS, legal_actions, replay_record
 
 FORMAT = "dehla-record/1"
 RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
@@ -100,19 +100,7 @@ def tens_in(cards):
     return sum(1 for c in cards if c.startswith("10"))
 
 
-HAND_KEYS = {
-    "dealer",
-    "trump",
-    "tricks",
-    "tens",
-    "tricks_won",
-    "winner",
-    "sweep",
-    "whitewash",
-    "points",
-    "ended_early",
-    "next_dealer",
-}
+HAND_KEYS = set(HAND_FIELDS)
 
 
 # ----------------------------------------------------------------------------- seed examples
