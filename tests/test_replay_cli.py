@@ -23,24 +23,12 @@ from tests.helpers import (
     play_scripted,
     random_record,
 )
-from tests.oracle.spec_oracle import replay_record
+from tests.oracle.spec_oracle import HAND_FIELDS, replay_record
 
 from dehla.cli.main import main
 from dehla.record import dumps_record, replay, replay_json, to_record
 
-SPEC_HAND_FIELDS = {
-    "dealer",
-    "trump",
-    "tricks",
-    "tens",
-    "tricks_won",
-    "winner",
-    "sweep",
-    "whitewash",
-    "points",
-    "ended_early",
-    "next_dealer",
-}
+SPEC_HAND_FIELDS = set(HAND_FIELDS)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
