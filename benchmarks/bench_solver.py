@@ -18,6 +18,10 @@ a fresh process, and to compile from nothing.  Usage::
 search bots ask of their samples) instead of every lead's full value;
 ``--focus K`` with it, only the results of the ``heuristic`` bot's K best
 actions (what ``SearchSettings(focus=K)`` asks in the first tricks).
+``--worlds W`` solves, for each deal, W worlds sampled from the observation of
+the seat to act instead of the deal itself (what a search move would solve);
+``--table-bits`` sizes the solver's table and ``--keep-table`` keeps it from
+one world of a deal to the next.
 """
 
 from __future__ import annotations
@@ -36,43 +40,70 @@ from typing import Any
 from dehla import Match
 from dehla.arena.stats import percentile
 from dehla.bots.heuristic import HeuristicBot
+from dehla.bots.sampling import sampled_deals
+from dehla.bots.tracking import CardTracker
 from dehla.engine.actions import CALLS
 from dehla.solver.fast import SolveLimitReached, Solver
 
 
+def _worlds(match: Match, count: int, seed: int) -> list[Match]:
+    """``count`` deals of the unseen cards that fit what the seat to act in ``match`` has seen."""
+    seat = match.to_act
+    assert seat is not None
+    observation = match.observe(seat)
+    drawn = [0]
+
+    def more() -> bool:
+        drawn[0] += 1
+        return drawn[0] <= count
+
+    return list(sampled_deals(observation, CardTracker(observation), random.Random(seed), more))
+
+
 def ours(
-    deals: int, seed: int, node_limit: int, tricks_done: int, results: bool = False, focus: int = 0
+    deals: int,
+    seed: int,
+    node_limit: int,
+    tricks_done: int,
+    results: bool = False,
+    focus: int = 0,
+    worlds: int = 0,
+    table_bits: int = 21,
+    keep_table: bool = False,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
-    solver = Solver(table_bits=21, node_limit=node_limit)
+    solver = Solver(table_bits=table_bits, node_limit=node_limit, keep_table=keep_table)
     ranker = HeuristicBot(0)
     times: list[float] = []
     nodes: list[int] = []
     stopped = 0
-    for _ in range(deals):
+    for deal in range(deals):
         match = Match("pagat", rng.randrange(4))
         match.apply(match.random_deal(rng))
         match.apply(rng.choice(CALLS))
         while len(match.tricks) < tricks_done or match.current_trick:
             match.apply(rng.choice(match.legal_actions()))
-        start = time.perf_counter()
-        before = solver.nodes
-        try:
-            if results and focus:
-                seat = match.to_act
-                assert seat is not None
-                solver.results(match, ranker.ranked(match.observe(seat))[:focus])
-            elif results:
-                solver.results(match)
-            else:
-                solver.solve(match)
-        except SolveLimitReached:
-            stopped += 1
-        times.append(time.perf_counter() - start)
-        nodes.append(solver.nodes - before)
-        print(f"  ours: {times[-1] * 1000:9.1f} ms  {nodes[-1]:>11,} nodes", file=sys.stderr, flush=True)
+        seat = match.to_act
+        assert seat is not None
+        focused = ranker.ranked(match.observe(seat))[:focus] if results and focus else None
+        solver.clear()  # a new deal: with --keep-table only its own worlds share the table
+        for position in _worlds(match, worlds, seed * 100_000 + deal) if worlds else [match]:
+            start = time.perf_counter()
+            before = solver.nodes
+            try:
+                if results:
+                    solver.results(position, focused)
+                else:
+                    solver.solve(position)
+            except SolveLimitReached:
+                stopped += 1
+            times.append(time.perf_counter() - start)
+            nodes.append(solver.nodes - before)
+            print(f"  ours: {times[-1] * 1000:9.1f} ms  {nodes[-1]:>11,} nodes", file=sys.stderr, flush=True)
     return {
         "deals": deals,
+        "solves": len(times),
+        "total_nodes": sum(nodes),
         "times_ms": [seconds * 1000 for seconds in times],
         "stopped_at_node_limit": stopped,
         "median_ms": statistics.median(times) * 1000,
@@ -159,17 +190,37 @@ def main() -> int:
         default=0,
         help="with --results: only the results of the heuristic bot's best FOCUS actions",
     )
+    parser.add_argument(
+        "--worlds",
+        type=int,
+        default=0,
+        help="solve this many worlds sampled from the seat to act's observation of each deal (0: the deal itself)",
+    )
+    parser.add_argument("--table-bits", type=int, default=21, help="the solver's table: 2**BITS entries (default 21)")
+    parser.add_argument("--keep-table", action="store_true", help="keep the table from one world of a deal to the next")
     parser.add_argument("--no-dds", action="store_true", help="skip DDS")
     parser.add_argument("--no-kernel-times", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.focus < 0 or (args.focus and not args.results):
         parser.error("--focus needs --results and a number of actions of at least 1")
+    if args.worlds < 0 or not 10 <= args.table_bits <= 26 or (args.keep_table and not args.worlds):
+        parser.error("--worlds must be at least 0, --table-bits 10 to 26, and --keep-table needs --worlds")
     report: dict[str, Any] = {"load_average_before": os.getloadavg()}
     if not args.no_kernel_times:
         report["kernel"] = kernel_times()
     report["dds"] = None if args.no_dds else dds(args.deals, args.seed)
-    report["ours"] = ours(args.deals, args.seed, args.node_limit, args.tricks_done, args.results, args.focus)
+    report["ours"] = ours(
+        args.deals,
+        args.seed,
+        args.node_limit,
+        args.tricks_done,
+        args.results,
+        args.focus,
+        args.worlds,
+        args.table_bits,
+        args.keep_table,
+    )
     report["load_average_after"] = os.getloadavg()
     if report["dds"] is not None:
         report["median_over_dds"] = median_ratio(report["ours"]["times_ms"], report["dds"]["times_ms"], args.seed)
@@ -188,12 +239,13 @@ def main() -> int:
     asked = "every lead's value"
     if args.results:
         asked = f"the result of the heuristic's best {args.focus} leads" if args.focus else "the result of every lead"
+    what = f"{o['solves']} worlds sampled for the seat to act of {o['deals']}" if args.worlds else f"{o['deals']}"
     print(
-        f"ours, {o['deals']} pagat deals after {args.tricks_done} tricks, "
+        f"ours, {what} pagat deals after {args.tricks_done} tricks, "
         f"{asked}: median {o['median_ms']:.1f} ms, p90 {o['p90_ms']:.1f} ms, "
         f"p99 {o['p99_ms']:.1f} ms, max {o['max_ms']:.1f} ms; {o['stopped_at_node_limit']} stopped at "
         f"{args.node_limit:,} nodes; median {o['median_nodes']:,.0f} nodes, p90 {o['p90_nodes']:,.0f} nodes, "
-        f"{o['nodes_per_second'] / 1e6:.1f} M nodes/s"
+        f"{o['nodes_per_second'] / 1e6:.1f} M nodes/s, {o['total_nodes']:,} nodes in all"
     )
     if "median_over_dds" in report:
         ratio = report["median_over_dds"]

@@ -369,6 +369,21 @@ def test_solver_benchmark_focus_needs_results(
     assert "the result of the heuristic's best 2 leads" in capsys.readouterr().out
 
 
+def test_solver_benchmark_solves_sampled_worlds_of_the_seat_to_act(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_solver")
+    assert "--keep-table needs --worlds" in _refused(bench, ["--keep-table", "--no-dds"], monkeypatch, capsys)
+    assert "--table-bits 10 to 26" in _refused(bench, ["--table-bits", "30", "--no-dds"], monkeypatch, capsys)
+    report = bench.ours(2, 1, 0, 8, results=True, focus=2, worlds=3, table_bits=12, keep_table=True)
+    assert report["deals"] == 2 and report["solves"] == 6 and len(report["times_ms"]) == 6
+    assert report["total_nodes"] > 0 and report["stopped_at_node_limit"] == 0
+    argv = ["bench_solver.py", "--deals", "1", "--tricks-done", "8", "--results", "--worlds", "2", "--no-dds"]
+    monkeypatch.setattr("sys.argv", [*argv, "--no-kernel-times"])
+    assert bench.main() == 0
+    assert "2 worlds sampled for the seat to act of 1 pagat deals" in capsys.readouterr().out
+
+
 def test_solver_benchmark_ratio_to_dds_has_an_interval_around_it() -> None:
     bench = _load("bench_solver")
     same = bench.median_ratio([10.0, 20.0, 30.0], [10.0, 20.0, 30.0], seed=1)
