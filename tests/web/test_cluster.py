@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import multiprocessing
 import os
 import random
@@ -359,6 +360,39 @@ def test_two_processes_appending_at_one_position_exactly_one_wins(cluster_db: st
     assert len(entries) == rounds
     assert [entry["action"] for entry in entries] == ["AS" if won else "KS" for won in outcome["AS"]]
     assert 0 < sum(outcome["AS"]) < rounds or rounds < 20  # both won some rounds: they really raced
+
+
+def test_a_message_sent_before_an_append_is_heard_before_it(cluster_db: str) -> None:
+    """Messages and log entries reach every process in the order they were made, even when the messages' own
+    connection is busy: a claim settled and then played out must not be heard as a card first, then the claim."""
+    rounds = 6
+
+    async def run() -> list[str]:
+        storage = PostgresStorage(cluster_db)
+        await storage.open()
+        listener = await storage.connect_listener()
+        heard: list[str] = []
+        try:
+            await storage.create_table(TableRow("order", {"title": "order"}, 1.0))
+            for seq in range(rounds):
+                for filler in range(150):  # keeps the messages' connection busy while the append commits
+                    storage.notify({"k": "filler", "n": filler, "pad": "x" * 4000})
+                storage.notify({"k": "note", "n": seq})
+                await storage.append("order", seq, {"type": "action", "seat": 0, "action": "AS", "by": "person"})
+            async with asyncio.timeout(60):
+                async for notice in listener.notifies():
+                    payload = json.loads(notice.payload)
+                    if payload["k"] != "filler":
+                        heard.append(f"{payload['k']} {payload.get('n', payload.get('s'))}")
+                    if len(heard) == 2 * rounds:
+                        break
+        finally:
+            await listener.close()
+            await storage.close()
+        return heard
+
+    heard = asyncio.run(run())
+    assert heard == [f"{kind} {seq}" for seq in range(rounds) for kind in ("note", "log")]
 
 
 def test_serve_workers_share_one_port(cluster_db: str) -> None:

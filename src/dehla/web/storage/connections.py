@@ -83,16 +83,37 @@ class PostgresPool:
 
 
 class Announcer:
-    """The messages for every listening process: queued at once, sent soon, in order, on ``channel``."""
+    """The messages for every listening process: queued at once, sent soon, in order, on ``channel``.
+
+    A log append announces its entries in its own transaction (``PostgresStorage``'s group commit); it takes its
+    ``turn`` first and sends the messages still waiting ahead of its entries (``take``), so that every process hears
+    a message and an append in the order this one made them (a claim settled, then the claim's first card).
+    """
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.channel = "dehla"
-        self._messages: asyncio.Queue[str] = asyncio.Queue()
+        #: Held while messages are being sent, here or by an append: one sender at a time keeps the order.
+        self.turn = asyncio.Lock()
+        self._waiting: list[str] = []
+        self._queued = asyncio.Event()
         self._sender: asyncio.Task[None] | None = None
 
     def put(self, payload: str) -> None:
-        self._messages.put_nowait(payload)
+        self._waiting.append(payload)
+        self._queued.set()
+
+    def take(self) -> list[str]:
+        """The messages waiting, for a sender that holds the ``turn`` (they leave the queue)."""
+        waiting, self._waiting = self._waiting, []
+        self._queued.clear()
+        return waiting
+
+    def put_back(self, payloads: list[str]) -> None:
+        """Messages taken for a send that failed: first in the queue again."""
+        if payloads:
+            self._waiting[:0] = payloads
+            self._queued.set()
 
     def start(self, channel: str) -> None:
         self.channel = channel
@@ -102,7 +123,7 @@ class Announcer:
         if self._sender is None:
             return
         for _ in range(50):  # let the last messages leave (a clean stop announces its last moves)
-            if self._messages.empty():
+            if not self._waiting and not self.turn.locked():
                 break
             await asyncio.sleep(0.02)
         self._sender.cancel()
@@ -116,19 +137,26 @@ class Announcer:
 
         connection: Any = None
         while True:
-            batch = [await self._messages.get()]
-            while not self._messages.empty() and len(batch) < 500:
-                batch.append(self._messages.get_nowait())
-            for attempt in range(3):
-                try:
-                    if connection is None or connection.closed:
-                        connection = await connect(self.url)
-                        await connection.execute("SET synchronous_commit = off")
-                    await connection.execute(NOTIFY, (self.channel, batch))
-                    break
-                except psycopg.Error:
-                    log.exception("cannot send %d messages on %s (attempt %d)", len(batch), self.channel, attempt + 1)
-                    with contextlib.suppress(Exception):
-                        await connection.close()
-                    connection = None
-                    await asyncio.sleep(0.2)
+            await self._queued.wait()
+            async with self.turn:
+                batch = self.take()
+                if len(batch) > 500:
+                    self.put_back(batch[500:])
+                    batch = batch[:500]
+                if not batch:
+                    continue  # an append took them
+                for attempt in range(3):
+                    try:
+                        if connection is None or connection.closed:
+                            connection = await connect(self.url)
+                            await connection.execute("SET synchronous_commit = off")
+                        await connection.execute(NOTIFY, (self.channel, batch))
+                        break
+                    except psycopg.Error:
+                        log.exception(
+                            "cannot send %d messages on %s (attempt %d)", len(batch), self.channel, attempt + 1
+                        )
+                        with contextlib.suppress(Exception):
+                            await connection.close()
+                        connection = None
+                        await asyncio.sleep(0.2)

@@ -110,8 +110,9 @@ class PostgresStorage(SharedTables):
     Any number of serving processes may share one database: every log append is
     version-checked under the table's row lock (``_APPEND``) and, once committed,
     announced with ``NOTIFY`` on a channel named after the schema (servers on
-    different schemas of one database never hear each other).  Messages leave in
-    order through one connection of their own, in batches (``connections.Announcer``).
+    different schemas of one database never hear each other).  Other messages leave
+    through one connection of their own, in batches (``connections.Announcer``), in
+    the order they were made with the appends.
     """
 
     #: Other processes may write the same tables: the table service keeps its copies in step with the log.
@@ -224,13 +225,20 @@ class PostgresStorage(SharedTables):
                 batch.sort(key=lambda item: (item[0]["id"], item[0]["seq"]))
                 outcomes: list[bool | BaseException] = []
                 try:
-                    async with self._pool.connection() as connection, connection.transaction():
-                        for params, _, _ in batch:
-                            cursor = await connection.execute(_APPEND, params)
-                            outcomes.append(await cursor.fetchone() is not None)
-                        announce = [payload for (_, payload, _), ok in zip(batch, outcomes) if ok]
-                        if announce:
-                            await connection.execute(NOTIFY, (self.channel, announce))
+                    # the messages queued before these appends go out first, in the same NOTIFY
+                    async with self._announcer.turn:
+                        earlier = self._announcer.take()
+                        try:
+                            async with self._pool.connection() as connection, connection.transaction():
+                                for params, _, _ in batch:
+                                    cursor = await connection.execute(_APPEND, params)
+                                    outcomes.append(await cursor.fetchone() is not None)
+                                announce = [payload for (_, payload, _), ok in zip(batch, outcomes) if ok]
+                                if earlier or announce:
+                                    await connection.execute(NOTIFY, (self.channel, earlier + announce))
+                        except BaseException:
+                            self._announcer.put_back(earlier)
+                            raise
                 except psycopg.Error:
                     outcomes = []
                     for params, payload, _ in batch:
