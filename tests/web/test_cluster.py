@@ -397,7 +397,6 @@ def test_a_message_sent_before_an_append_is_heard_before_it(cluster_db: str) -> 
 
 def test_serve_workers_share_one_port(cluster_db: str) -> None:
     """``dehla serve --workers 2``: two processes on one port serve one lobby; SIGTERM stops both."""
-    import json
     import signal
     import subprocess
     import sys
@@ -506,8 +505,6 @@ OLD_RELEASE_SCHEMA = (
 
 
 def test_a_postgresql_database_of_the_release_before_upgrades_with_private_matches_private(cluster_db: str) -> None:
-    import json
-
     import psycopg
 
     from dehla.web.storage import open_storage

@@ -103,11 +103,14 @@ class Announcer:
         self._waiting.append(payload)
         self._queued.set()
 
-    def take(self) -> list[str]:
-        """The messages waiting, for a sender that holds the ``turn`` (they leave the queue)."""
-        waiting, self._waiting = self._waiting, []
-        self._queued.clear()
-        return waiting
+    def take(self, limit: int | None = None) -> list[str]:
+        """The messages waiting (the first ``limit`` of them), for a sender that holds the ``turn`` (they leave the
+        queue)."""
+        count = len(self._waiting) if limit is None else limit
+        taken, self._waiting = self._waiting[:count], self._waiting[count:]
+        if not self._waiting:
+            self._queued.clear()
+        return taken
 
     def put_back(self, payloads: list[str]) -> None:
         """Messages taken for a send that failed: first in the queue again."""
@@ -139,10 +142,7 @@ class Announcer:
         while True:
             await self._queued.wait()
             async with self.turn:
-                batch = self.take()
-                if len(batch) > 500:
-                    self.put_back(batch[500:])
-                    batch = batch[:500]
+                batch = self.take(500)
                 if not batch:
                     continue  # an append took them
                 for attempt in range(3):
