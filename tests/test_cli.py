@@ -604,3 +604,26 @@ def test_installed_command_play_a_whole_match_through_stdin(dehla_command: Path,
     assert "Match over:" in screen
     [entry] = list(read_records(saved))
     assert replay(entry.data).is_over
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["serve", "--bot-delay"],
+        ["serve", "--hand-pause"],
+        ["serve", "--lease-seconds"],
+        ["play", "--rules", "pagat", "--pause"],
+        ["play", "--rules", "pagat", "--move-timeout"],
+        ["arena", "--rules", "pagat", "--bots", "random,random", "--move-timeout"],
+        ["analyse", "record.json", "--hand-seconds"],
+    ],
+    ids=lambda argv: f"{argv[0]} {argv[-1]}",
+)
+@pytest.mark.parametrize("value", ["nan", "soon"])
+def test_every_seconds_option_refuses_what_is_not_a_number_of_seconds(
+    capsys: pytest.CaptureFixture[str], argv: list[str], value: str
+) -> None:
+    status, out, err = run_exit(capsys, *argv, value)
+    assert status == 2
+    assert f"{value!r} is not a number of seconds" in err and no_traceback(err)
+    assert out == ""

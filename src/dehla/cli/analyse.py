@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from dehla.analysis.render import analysis_json, analysis_text
-from dehla.cli.common import positive_int, whole_number
+from dehla.cli.common import positive_int, seconds, whole_number
 from dehla.errors import DehlaError
 from dehla.record import RecordEntry, parse_records, read_records
 
@@ -89,11 +89,8 @@ def add_parser(commands: Any) -> None:
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value >= 0:
+    value = seconds(text)
+    if value < 0:
         raise argparse.ArgumentTypeError(f"{text} must be 0 or more")
     return value
 

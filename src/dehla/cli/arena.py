@@ -18,7 +18,7 @@ from dehla.arena.games import ArenaConfig
 from dehla.arena.report import summary_lines
 from dehla.arena.runner import BACKENDS, ArenaRun, check_writable_dir, check_writable_file, run_arena, write_outputs
 from dehla.bots import BOTS, bot_names
-from dehla.cli.common import positive_int, read_rules, seed_value
+from dehla.cli.common import positive_int, positive_seconds, read_rules, seed_value
 from dehla.errors import DehlaError
 from dehla.play import close_bots
 from dehla.protocol.host import make_player
@@ -27,16 +27,6 @@ from dehla.rules import PRESETS
 
 #: Deals played when neither --deals nor --matches is given.
 DEFAULT_DEALS = 100
-
-
-def positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text} must be a positive number of seconds")
-    return value
 
 
 def _bots_help() -> str:

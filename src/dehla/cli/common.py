@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+from collections.abc import Callable
 
 from dehla.errors import RulesError
 from dehla.rules import Rules, parse_rules
@@ -24,11 +26,42 @@ def whole_number(text: str, what: str = "a whole number") -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
 
 
+def whole_number_in(low: int, high: int) -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        value = whole_number(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} must be {low}..{high}")
+        return value
+
+    return parse
+
+
 def seed_value(text: str) -> int:
     try:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"seed {text!r} is not a whole number") from None
+
+
+def seconds(text: str) -> float:
+    """``text`` as a number of seconds, 'inf' included, or an argument error (never NaN)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """A finite number of seconds above 0 (a time limit)."""
+    value = seconds(text)
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text} must be a positive number of seconds")
+    return value
 
 
 def read_rules(text: str) -> Rules:

@@ -6,14 +6,14 @@ The person sees only their seat's observation, the same view a bot gets.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import sys
 from typing import TYPE_CHECKING, Any
 
 from dehla.bots import BOTS, Bot, bot_names
-from dehla.cli.arena import positive_seconds
-from dehla.cli.common import read_rules, seed_value
+from dehla.cli.common import positive_seconds, read_rules, seconds, seed_value
 from dehla.engine.state import Match
 from dehla.errors import DehlaError
 from dehla.play import BotFailure, close_bots
@@ -96,11 +96,8 @@ def add_parser(commands: Any) -> None:
 
 def pause_seconds(text: str) -> float:
     """``--pause``: a number of seconds, 0 or more (0 waits for a key)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value < float("inf"):
+    value = seconds(text)
+    if not 0 <= value < math.inf:
         raise argparse.ArgumentTypeError(f"{text} must be 0 or a positive number of seconds")
     return value
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
+from dehla.cli.common import seconds, whole_number_in
 from dehla.errors import DehlaError
 from dehla.web.serving import ServeOptions, bot_workers_for, browser_host, check_storage, make_server, supervise
 from dehla.web.settings import DEFAULT_BOT_DELAY
@@ -26,21 +26,8 @@ SQLITE_ONE_PROCESS = (
 )
 
 
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"port {text!r} is not a whole number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port {value} must be 0..65535")
-    return value
-
-
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    value = seconds(text)
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"{value:g} must be 0..3600 seconds")
     return value
@@ -53,19 +40,6 @@ def _preset(text: str) -> str:
     if text not in PRESETS:
         raise argparse.ArgumentTypeError(f"no preset {text!r}; presets are: {', '.join(PRESETS)}")
     return text
-
-
-def _count(low: int, high: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} must be {low}..{high}")
-        return value
-
-    return parse
 
 
 def _lease(text: str) -> float:
@@ -98,7 +72,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"
     )
-    parser.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    parser.add_argument("--port", type=whole_number_in(0, 65535), default=8000, help="port (default 8000)")
     parser.add_argument(
         "--db",
         default=None,
@@ -108,14 +82,14 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=_count(1, 256),
+        type=whole_number_in(1, 256),
         default=1,
         metavar="N",
         help="serving processes sharing the port on this host (default 1; more need postgresql://)",
     )
     parser.add_argument(
         "--bot-workers",
-        type=_count(0, 256),
+        type=whole_number_in(0, 256),
         default=None,
         metavar="N",
         help="worker processes the search bots (hard, expert) think in, per serving process "
@@ -160,7 +134,7 @@ def _add_daily_options(parser: argparse.ArgumentParser) -> None:
     """The daily duplicate's options (``dehla.web.daily``)."""
     parser.add_argument(
         "--daily-deals",
-        type=_count(1, 12),
+        type=whole_number_in(1, 12),
         default=4,
         metavar="N",
         help="deals a day in the daily duplicate, the same for everyone (default 4)",
