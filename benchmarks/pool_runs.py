@@ -79,7 +79,7 @@ def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "bot": first["results"][0]["bot"],
         "against": opponent(first),
         "src_tree": first.get("src_tree"),
-        "commits": sorted({str(report.get("commit")) for report in parts}),
+        "commits": sorted({commit for report in parts for commit in commits_of(report)}),
         "first_deal": first.get("first_deal", 0),
         "deals": len(scores),
         "hands": 2 * len(scores),
@@ -90,6 +90,13 @@ def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "cpu_p95_s_per_part": [report["results"][0]["cpu_p95_s"] for report in parts],
         "deal_scores": scores,
     }
+
+
+def commits_of(report: dict[str, Any]) -> list[str]:
+    """The commits a report was measured at: its own, or those of the parts a pooled report joined."""
+    if "commits" in report:
+        return [str(commit) for commit in report["commits"]]
+    return [str(report.get("commit"))]
 
 
 def as_report(pooled: dict[str, Any]) -> dict[str, Any]:

@@ -269,6 +269,10 @@ def test_pooled_parts_compare_deal_by_deal_with_a_whole_run(tmp_path: Path, caps
     report = json.loads(joined.read_text(encoding="utf-8"))
     assert report["results"][0]["deal_scores"] == [2.0, 1.0, 2.0, 0.0, 1.0]
     assert (report["rules"], report["seed"], report["first_deal"]) == ("taash", 1, 0)
+    third = _part(tmp_path / "c.json", 5, [1.0], commit="c2")
+    capsys.readouterr()
+    assert pool_runs.main([str(joined), third, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["commits"] == ["c1", "c2"]  # a pooled report keeps its commits
     whole = _part(tmp_path / "whole-run.json", 0, [2.0, 1.0, 1.0, 0.0, 1.0])
     capsys.readouterr()
     assert compare.main([whole, str(joined)]) == 0
