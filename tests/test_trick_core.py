@@ -13,6 +13,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from tests.helpers import ALL_RULES, rules_id
 
 from dehla import Match
@@ -26,11 +28,13 @@ from dehla.engine.tricks import (
     NOT_YET,
     STAGED_TRICKS,
     HandState,
+    beats,
     can_ask_reveal,
     collect,
     legal_cards,
     outcome,
     playable,
+    sets_trump,
     staged_deal_due,
     tens_of,
     trick_winner,
@@ -59,6 +63,31 @@ def test_trick_winner() -> None:
     # The suit led is trump itself: its highest card wins, whenever it was played.
     assert trick_winner(cards("2S KS AS 3H"), S, 2) == 2
     assert trick_winner(cards("KS 2S"), S, NOT_YET) == 0  # unfinished tricks too
+
+
+def test_cut_trump_the_first_card_off_the_suit_led_makes_its_suit_trump() -> None:
+    assert sets_trump(True, H, cards("3S")[0])  # hearts led, a spade: spades are trump
+    assert not sets_trump(True, H, cards("AH")[0])  # following suit sets nothing
+    assert not sets_trump(True, None, cards("3S")[0])  # nor does a lead
+    assert not sets_trump(False, H, cards("3S")[0])  # trump is set already, or the hand is not cut trump
+
+
+@given(
+    trick=st.lists(st.integers(min_value=0, max_value=51), min_size=1, max_size=6, unique=True),
+    trump=st.one_of(st.none(), st.integers(min_value=0, max_value=3)),
+    trump_from=st.integers(min_value=0, max_value=6),
+)
+def test_beats_card_by_card_agrees_with_the_trick_winner(trick: list[int], trump: int | None, trump_from: int) -> None:
+    """The bots follow a trick one card at a time (``beats``); the winner must be the core's."""
+    led = trick[0] // 13
+    best, best_index, best_is_trump = trick[0], 0, False
+    for index in range(1, len(trick)):
+        card = trick[index]
+        counts = trump if index >= trump_from else None
+        if beats(card, best, best_is_trump, led, counts):
+            best, best_index = card, index
+            best_is_trump = counts is not None and card // 13 == counts != led
+    assert best_index == trick_winner(trick, trump, trump_from)
 
 
 def test_collect() -> None:

@@ -12,11 +12,11 @@ from typing import Protocol
 
 from dehla.bots.heuristic_weights import Weights
 from dehla.bots.tracking import CardTracker
-from dehla.cards import ALL_CARDS, SUIT_MASKS, TEN, TENS_MASK, Card, mask_of
+from dehla.cards import ALL_CARDS, TEN, TENS_MASK, Card, mask_of
 from dehla.engine.actions import Action, Play
 from dehla.engine.observe import Observation
 from dehla.engine.scoring import hand_outcome
-from dehla.engine.tricks import NOT_YET, collect, trick_winner
+from dehla.engine.tricks import NOT_YET, collect, playable, sets_trump, trick_winner
 
 __all__ = ["Endgame", "EndgamePosition", "LOW", "HIGH"]
 
@@ -143,7 +143,7 @@ class Endgame:
         read at every card than arguments cost to bind (docs/benchmarks.md, "Endgame arguments")."""
         hands = list(hands)
         hands[seat] &= ~(1 << card)
-        if trick and cut_open and card // 13 != trick[0][1] // 13:
+        if sets_trump(cut_open, trick[0][1] // 13 if trick else None, card):
             trump, trump_from, cut_open = card // 13, len(trick), False
         trick = [*trick, (seat, ALL_CARDS[card])]
         if len(trick) < self.players:
@@ -213,9 +213,8 @@ class Endgame:
         beta: float,
     ) -> float:
         seat = (leader + len(trick)) % self.players
-        hand = hands[seat]
-        follow = hand & SUIT_MASKS[trick[0][1] // 13] if trick else 0
-        hand = follow or hand  # the suit led if I hold it, else any card
+        # Nothing is face down here (``choose``), so nobody must trump and nobody plays freely.
+        hand = playable(hands[seat], trick[0][1] // 13 if trick else None, trump, False, False)
         mine = seat % 2 == self.team
         # Opponents are partly the best reply, partly any legal card: their values are blended, with no
         # pruning below such a node (the full window); otherwise alpha-beta for my team and a perfect opponent.
@@ -275,7 +274,7 @@ class Endgame:
         trump_from = 0 if trump is not None else NOT_YET
         for offset in range(self.players):
             card = hands[(leader + offset) % self.players].bit_length() - 1
-            if offset and cut_open and card // 13 != cards[0] // 13:
+            if sets_trump(cut_open, cards[0] // 13 if offset else None, card):
                 trump, trump_from, cut_open = card // 13, offset, False
             cards.append(card)
         winner = (leader + trick_winner(cards, trump, trump_from)) % self.players

@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from dehla.bots.base import register
 from dehla.bots.endgame import Endgame
 from dehla.bots.heuristic_weights import Weights
-from dehla.bots.tracking import CardTracker, beats, card_bit_above
-from dehla.cards import SUIT_MASKS, TEN, Card, Suit
+from dehla.bots.tracking import CardTracker, card_bit_above
+from dehla.cards import SUIT_MASKS, TEN, Card, Suit, iter_cards, mask_of
 from dehla.engine.actions import CALLS, HIDES, Action, Call, Hide, Play, Reveal
 from dehla.engine.observe import Observation
 from dehla.engine.scoring import hand_outcome
-from dehla.engine.tricks import trick_winner
+from dehla.engine.tricks import beats, playable, sets_trump, trick_winner
 from dehla.errors import DehlaError
 from dehla.rules import Rules
 
@@ -234,12 +234,11 @@ class _Decision:
             total = sum(counts.values()) or 1
             suits = {suit: count / total for suit, count in counts.items() if count}
         value = 0.0
+        held = mask_of(hand)
         for suit, weight in suits.items():
-            follow = [card for card in hand if card // 13 == led]
-            trumps = [card for card in hand if card // 13 == suit]
-            allowed = follow or trumps or hand
             best = float("-inf")
-            for card in allowed:
+            # Whoever asks must then play a trump if it holds one.
+            for card in iter_cards(playable(held, led, suit, True, False)):
                 outcome = self._after(card, suit, False, False, revealed_now=True)
                 best = max(best, self._trick_value(card, outcome) - self._keep_value(card, suit))
             value += weight * best
@@ -257,7 +256,7 @@ class _Decision:
         led = self.led
         assert led is not None
         suit = card // 13
-        if cut_open and suit != led:
+        if sets_trump(cut_open, led, card):
             return _Outcome(card, self.me, True, suit, False, False)
         best, best_is_trump = self.best, self.best_is_trump
         if revealed_now:

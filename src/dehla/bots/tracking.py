@@ -44,7 +44,7 @@ from itertools import repeat
 from dehla.cards import DECK_48, DECK_52, SUIT_MASKS, TENS_MASK, Card, Suit, mask_of
 from dehla.engine.observe import Observation
 
-__all__ = ["CardTracker", "HolderSample", "beats", "card_bit_above"]
+__all__ = ["CardTracker", "HolderSample", "card_bit_above"]
 
 _SUITS = tuple(Suit)
 _CARD_BITS = tuple(1 << card for card in range(52))
@@ -58,16 +58,6 @@ def card_bit_above(card: int) -> int:
     """Mask of the cards of ``card``'s suit ranked above it."""
     suit = card // 13
     return SUIT_MASKS[suit] & ~((2 << card) - 1)
-
-
-def beats(card: int, best: int, best_is_trump: bool, led: int, trump: int | None) -> bool:
-    """Does ``card`` (played now, with ``trump`` counting for it) beat the current best card?"""
-    suit = card // 13
-    if best_is_trump:
-        return suit == best // 13 and card > best
-    if trump is not None and suit == trump and trump != led:
-        return True
-    return suit == led and card > best
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from dehla.engine.tricks import (
     collect,
     outcome,
     playable,
+    sets_trump,
     staged_deal_due,
     tens_of,
     trick_winner,
@@ -325,7 +326,7 @@ class Hand:
             led = self.led
             if not playable(hand, led, self.trump, self.must_trump, self.free_play) & bit:
                 raise IllegalActionError(self.why_illegal(card))
-            if self.cut_open and card // 13 != led:
+            if sets_trump(self.cut_open, led, card):
                 return self.cut(action, seat, hand)
         elif hand & bit:
             self.led = card // 13

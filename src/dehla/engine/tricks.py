@@ -15,10 +15,13 @@ The rules (SPEC 1, 3.1 - 3.4):
 * follow suit when able, else any card; a player who asked for the band-hukum
   card must then play a trump if it holds one; after an automatic reveal the
   player whose turn it is may play any card (``legal_cards``);
+* under cut trump, the first card played off the suit led makes its suit
+  trump (``sets_trump``);
 * the highest card that counts as trump wins, else the highest of the suit
   led; trump counts only from a trick position on (``trump_from``: cut trump
   counts from the card that set it, a revealed trump from the cards played
-  after the reveal, ``NOT_YET`` while there is no trump) (``trick_winner``);
+  after the reveal, ``NOT_YET`` while there is no trump) (``trick_winner``,
+  or card by card ``beats``);
 * with ``collection == "immediate"`` each trick goes to its winner's team;
   with ``"centre"`` tricks pile up until one player wins two in a row, and the
   last trick takes whatever is left (``collect``);
@@ -45,7 +48,9 @@ __all__ = [
     "playable",
     "legal_cards",
     "can_ask_reveal",
+    "sets_trump",
     "trick_winner",
+    "beats",
     "collect",
     "staged_deal_due",
     "tens_of",
@@ -140,6 +145,15 @@ def can_ask_reveal(state: HandState) -> bool:
     return not state.hands[state.to_act] & SUIT_MASKS[state.led]
 
 
+def sets_trump(cut_open: bool, led: int | None, card: int) -> bool:
+    """Does ``card``, played to a trick whose suit led is ``led`` (``None``: a lead), make its suit trump?
+
+    Under cut trump (``cut_open``, no trump yet) the first card played off the suit led does, and counts as trump
+    from that card on (``trump_from`` is its index in the trick).
+    """
+    return cut_open and led is not None and card // 13 != led
+
+
 def trick_winner(cards: Sequence[int], trump: int | None, trump_from: int = 0) -> int:
     """Index of the card winning a trick (finished or not) whose first card is ``cards[0]``.
 
@@ -160,6 +174,20 @@ def trick_winner(cards: Sequence[int], trump: int | None, trump_from: int = 0) -
         if card // 13 == led and card > best:
             best, best_index = card, index
     return best_index
+
+
+def beats(card: int, best: int, best_is_trump: bool, led: int, trump: int | None) -> bool:
+    """Does ``card``, played now, beat the trick's best card so far?  ``trick_winner`` one card at a time.
+
+    ``trump`` is the suit that counts as trump for ``card`` (``None`` before it counts); ``best_is_trump``
+    whether the best card won as a trump (a card of the suit led never does, even when that suit is trump).
+    """
+    suit = card // 13
+    if best_is_trump:
+        return suit == best // 13 and card > best
+    if trump is not None and suit == trump and trump != led:
+        return True
+    return suit == led and card > best
 
 
 def collect(

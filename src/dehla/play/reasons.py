@@ -22,7 +22,7 @@ from dehla.bots.tracking import CardTracker, card_bit_above
 from dehla.cards import SUIT_MASKS, Card, Suit, mask_of, parse_suit
 from dehla.engine.actions import Action, Call, Hide, Play
 from dehla.engine.observe import Observation
-from dehla.engine.tricks import NOT_YET, collect, trick_winner
+from dehla.engine.tricks import NOT_YET, collect, sets_trump, trick_winner
 
 __all__ = ["REASON_TEMPLATES", "Reason", "reason_text", "reasons_for"]
 
@@ -116,7 +116,7 @@ def _with_card(observation: Observation, card: Card) -> _Trick:
         marks = list(observation.trick_trumps)
     else:
         marks = [trump is not None and each.suit == trump for _, each in played]
-    cuts = observation.cut_open and bool(played) and card.suit != played[0][1].suit
+    cuts = sets_trump(observation.cut_open, played[0][1].suit if played else None, card)
     if cuts:
         trump = card.suit
     marks.append(cuts or (trump is not None and card.suit == trump))
