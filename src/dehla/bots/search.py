@@ -232,7 +232,7 @@ def _ahead(samples: _Samples, best: Action, z: float, ties_after: int = 0) -> np
 class SearchSettings:
     """How a search bot spends its budget; the defaults are the bots' play.
 
-    The defaults are the bots' play.  After ``settle_after`` samples a bot stops
+    After ``settle_after`` samples a bot stops
     early once the choice is settled (see ``_settled``, with ``settle_z``
     standard errors; ``settle_after=0`` never stops early): clear moves come
     quickly, and hard ones keep the whole budget.  With ``sample_nodes`` the bot
