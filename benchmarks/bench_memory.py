@@ -9,9 +9,15 @@ compiled kernels loaded from numba's cache (the solver's and the playouts'), the
 at several sizes (every page written, as a long-lived bot's table ends up), and whole ``pagat`` hands with
 ``hard`` bots (seat 0, ``heuristic`` in the other seats): one bot, one bot without playouts, one bot playing
 ``--hands`` hands, and ``--hands`` bots each playing one hand, all kept alive in one process as a web bot
-worker keeps them (its last few bots): the difference is what each extra bot costs.  Usage::
+worker keeps them (its last few bots): the difference is what each extra bot costs.
 
-    python benchmarks/bench_memory.py [--hands 10] [--bits 17,18,19] [--budget 0.5] [--seed 1] [--json]
+``--aot`` adds the control for a design we do not ship: the solver kernel's entry point compiled ahead of
+time by ``numba.pycc`` (deprecated by numba; about half a minute, not measured) and called, in a process
+that imports numpy and that module only, on the arguments of a real solve (a ``pagat`` hand after five
+tricks, captured from the compiled-at-run-time kernel, whose output it must match) with a 19-bit table,
+every page written.  Usage::
+
+    python benchmarks/bench_memory.py [--hands 10] [--bits 17,18,19] [--budget 0.5] [--seed 1] [--aot] [--json]
 
 The numba cache is filled first (not measured).  Memory does not depend on the machine's load; the hands'
 table use does depend on the nodes searched, so the bots' lines are for the budget given.
@@ -32,6 +38,11 @@ from typing import Any
 
 #: The smallest numba program with a cached compiled function (the control for any numba code).
 TINY = "import numba\n\n\n@numba.njit(cache=True)\ndef add(a, b):\n    return a + b\n"
+
+#: ``--aot``: the module compiled ahead of time, and the type of ``solver.kernel.solve_position`` it exports.
+AOT_MODULE = "dehla_bench_solver_aot"
+AOT_SIGNATURE = "void(i8[:,::1], i8[::1], i8[:,:,:,:,::1], i8[::1], i8[:,::1], i8[::1], i8[:,::1], i8, i8, i8[::1])"
+AOT_TRICKS = 5
 
 
 def private_mb() -> float | None:
@@ -70,10 +81,75 @@ def play_hands(bots: int, hands: int, budget: float, seed: int, playouts: bool =
     return kept
 
 
+def build_aot(directory: str, seed: int) -> None:
+    """Capture the arguments of one real solve and compile the solver kernel ahead of time into ``directory``."""
+    import random
+    import warnings
+
+    import numpy as np
+
+    from dehla import Match
+    from dehla.bots.heuristic import HeuristicBot
+    from dehla.solver import kernel
+    from dehla.solver.fast import Solver
+
+    chance = random.Random(seed)
+    match = Match.new("pagat", chance)
+    match.apply(match.random_deal(chance))
+    bot = HeuristicBot(seed)
+    while match.hand_state().tricks_played < AOT_TRICKS:
+        seat = match.to_act
+        assert seat is not None
+        match.apply(bot.act(match.observe(seat)))
+    jitted = kernel.solve_position
+    captured: dict[str, Any] = {}
+
+    def capture(*call: Any) -> None:
+        captured.update({f"a{index}": np.array(value, copy=True) for index, value in enumerate(call)})
+        jitted(*call)
+        captured["out"] = np.array(call[-1], copy=True)
+
+    kernel.solve_position = capture
+    try:
+        Solver(table_bits=19).results(match)
+    finally:
+        kernel.solve_position = jitted
+    np.savez(Path(directory, "solve.npz"), **captured)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba.pycc's deprecation notice
+        from numba.pycc import CC
+
+        compiler = CC(AOT_MODULE)
+        compiler.output_dir = directory
+        compiler.export("solve_position", AOT_SIGNATURE)(jitted.py_func)
+        compiler.compile()
+
+
+def run_aot(directory: str) -> object:
+    """One solve by the kernel compiled ahead of time, numba never imported; its output must be the JIT's."""
+    import numpy as np
+
+    sys.path.insert(0, directory)
+    module = __import__(AOT_MODULE)
+    saved = np.load(Path(directory, "solve.npz"))
+    call: list[Any] = [saved[f"a{index}"] for index in range(10)]
+    call[7], call[8] = int(call[7]), int(call[8])
+    call[4] += 0  # every page of the table written, as in the table-N lines
+    module.solve_position(*call)
+    if "numba" in sys.modules or not (call[9] == saved["out"]).all():
+        raise SystemExit("the kernel compiled ahead of time imported numba or answered otherwise than the JIT")
+    return call
+
+
 def run_part(part: str, args: argparse.Namespace) -> object:
     """Do one part in this (fresh) process; returns what it built, to be kept alive while it is measured."""
     if part == "python":
         return None
+    if part == "aot-build":
+        build_aot(args.tiny_dir, args.seed)
+        return None
+    if part == "aot-solver":
+        return run_aot(args.tiny_dir)
     if part in ("numpy", "numba"):
         return __import__(part)
     if part == "numba-tiny":
@@ -126,6 +202,9 @@ def main() -> int:
     parser.add_argument("--bits", default="17,18,19", help="solver table sizes (table_bits) to measure")
     parser.add_argument("--budget", type=float, default=0.5, help="seconds a move for the hard bots")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--aot", action="store_true", help="also the solver kernel compiled ahead of time (numba.pycc), a control"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--part", help=argparse.SUPPRESS)
     parser.add_argument("--tiny-dir", help=argparse.SUPPRESS)
@@ -149,11 +228,13 @@ def main() -> int:
         Path(tiny, "dehla_bench_tiny.py").write_text(TINY, encoding="utf-8")
         args.tiny_dir = tiny
         env = dict(os.environ)
-        for warm in ("numba-tiny", "kernels"):  # fill numba's caches first (not measured)
-            measure(warm, args, env)
+        warm = ["numba-tiny", "kernels", *(["aot-build"] if args.aot else [])]
+        for part in warm:  # fill numba's caches (and build the --aot module) first: not measured
+            measure(part, args, env)
         parts = ["python", "numpy", "numba", "numba-tiny", "dehla", "solver-kernel", "kernels"]
         parts += [f"table-{value}" for value in bits]
         parts += ["hard", "hard-no-playouts", "hard-one-bot-many-hands", "hard-many-bots"]
+        parts += ["aot-solver"] if args.aot else []
         rows = []
         for part in parts:
             rows.append(measure(part, args, env))

@@ -40,8 +40,9 @@ from dehla import Match
 from dehla.batch import Batch
 from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.playout import playout_batches
-from dehla.bots.sampling import sampled_deals, sampled_worlds, world_row
+from dehla.bots.sampling import sampled_deals
 from dehla.bots.tracking import CardTracker
+from dehla.bots.worlds import sampled_worlds, world_row
 from dehla.engine.observe import Observation
 from dehla.engine.state import Phase
 from dehla.features.observation import ACTIONS

@@ -44,8 +44,9 @@ from bench_estimates import bootstrap  # a sibling script, found by the path set
 from dehla import Match
 from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.playout import values_of
-from dehla.bots.sampling import sampled_deals, world_row
+from dehla.bots.sampling import sampled_deals
 from dehla.bots.tracking import CardTracker
+from dehla.bots.worlds import world_row
 from dehla.engine.actions import Action
 from dehla.engine.observe import Observation
 from dehla.features.observation import action_index, action_of

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
+import os
 import random
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -477,6 +480,19 @@ def test_memory_benchmark_refuses_bad_table_sizes_and_measures_a_part(
     assert bench.main() == 0
     measured = json.loads(capsys.readouterr().out)
     assert measured["max_rss_mb"] > 0 and (measured["private_mb"] is None or measured["private_mb"] > 0)
+
+
+def test_memory_benchmark_compiles_the_solver_kernel_ahead_of_time_to_the_same_answer(tmp_path: Path) -> None:
+    """The ``--aot`` control: built by numba.pycc, called in a process without numba, it must answer as the JIT."""
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler here, which numba.pycc needs")  # pragma: no cover - the CI machine has one
+    bench = _load("bench_memory")
+    args = argparse.Namespace(hands=1, budget=0.5, seed=1, tiny_dir=str(tmp_path))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    bench.measure("aot-build", args, env)
+    measured = bench.measure("aot-solver", args, env)  # fails unless the answers match and numba stayed out
+    table_mb = (1 + (1 << 17) + (1 << 19)) * 64 / 2**20  # the 19-bit table the solve was given
+    assert table_mb < measured["max_rss_mb"] < 150
 
 
 def test_table_size_benchmark_finds_the_same_nodes_in_a_table_big_enough(

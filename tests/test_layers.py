@@ -45,3 +45,24 @@ def test_a_broken_contract_fails(tmp_path: Path) -> None:
     done = _run(str(config))
     assert done.returncode != 0
     assert "dehla.cli is not allowed to import dehla.engine" in done.stdout
+
+
+def test_the_heuristic_and_random_bots_play_without_loading_numba() -> None:
+    """Only the search bots need the compiled kernels: a process of ``heuristic`` or ``random`` bots (a terminal
+    game, a bot-protocol process) stays small (docs/benchmarks.md, "Memory") and starts fast."""
+    script = (
+        "import random, sys\n"
+        "from dehla import Match\n"
+        "from dehla.bots import make_bot\n"
+        "rng = random.Random(1)\n"
+        "match = Match.new('pagat', rng)\n"
+        "bots = [make_bot(name, seat) for seat, name in enumerate(['heuristic', 'random'] * 2)]\n"
+        "while len(match.results) < 1:\n"
+        "    if match.is_chance:\n"
+        "        match.apply(match.random_deal(rng))\n"
+        "    else:\n"
+        "        match.apply(bots[match.to_act].act(match.observe(match.to_act)))\n"
+        "print(sorted(name for name in sys.modules if name == 'numba' or name.startswith('dehla.kernel')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "[]"

@@ -8,7 +8,7 @@ import pytest
 
 from dehla.bots import BOTS, make_bot
 from dehla.bots.heuristic import HeuristicBot
-from dehla.bots.sampling import _Rejected
+from dehla.bots.sampling import SampleRejected
 from dehla.bots.search import (
     NODES_PER_SECOND,
     CheatBot,
@@ -58,7 +58,7 @@ def test_samples_rebuild_the_observed_position(preset: str) -> None:
         for _ in range(4):
             try:
                 sample = determinize(seen, tracker.sample(rng))
-            except _Rejected:
+            except SampleRejected:
                 continue
             again = sample.observe(seat)
             # Everything the seat saw is the same in the sample...
@@ -95,7 +95,7 @@ def test_samples_do_not_leak_the_hidden_card() -> None:
         for _ in range(30):
             try:
                 hidden.add(determinize(seen, tracker.sample(rng)).hand_state().hidden_card)
-            except _Rejected:
+            except SampleRejected:
                 continue
         assert len(hidden) > 3  # many different cards, not the true one every time
         return

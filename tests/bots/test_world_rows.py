@@ -1,4 +1,4 @@
-"""Sampled worlds built from one template row (``WorldRows``) against the replay of the hand (``determinize``).
+"""Sampled worlds built from one template row (``bots.worlds.WorldRows``) against the replay (``determinize``).
 
 On random positions of every preset and rule variant, a world built from a sample is the world the engine's
 replay of the same sample gives: the same row in its phase, and the same samples refused.
@@ -17,15 +17,9 @@ from hypothesis import strategies as st
 from tests.helpers import ALL_RULES, rules_id
 
 from dehla import Match
-from dehla.bots.sampling import (
-    WorldRows,
-    _Rejected,
-    determinize,
-    public_plays,
-    sampled_worlds,
-    world_row,
-)
+from dehla.bots.sampling import SampleRejected, determinize, public_plays
 from dehla.bots.tracking import CardTracker
+from dehla.bots.worlds import WorldRows, sampled_worlds, world_row
 from dehla.engine.observe import Observation
 from dehla.engine.state import Phase
 
@@ -51,7 +45,7 @@ def _replayed(observation: Observation, sample: Any) -> np.ndarray[Any, Any] | N
     """The row of the world of ``sample`` replayed in the engine, or ``None`` when the replay refuses it."""
     try:
         return world_row(determinize(observation, sample))
-    except _Rejected:
+    except SampleRejected:
         return None
 
 
@@ -59,7 +53,7 @@ def _built(builder: WorldRows, sample: Any) -> np.ndarray[Any, Any] | None:
     """The world ``builder`` builds from ``sample``, or ``None`` when it refuses the sample."""
     try:
         return builder.world(sample)
-    except _Rejected:
+    except SampleRejected:
         return None
 
 

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from dehla.bots.sampling import sampled_worlds
 from dehla.bots.tracking import CardTracker
+from dehla.bots.worlds import sampled_worlds
 from dehla.engine.actions import Action
 from dehla.engine.observe import Observation
 from dehla.features.observation import action_index

@@ -2,9 +2,8 @@
 
 ``CardTracker.sample`` draws where the unseen cards lie (voids, cards played, trump, band hukum, staged deals);
 ``determinize`` rebuilds a full engine ``Match`` from it by replaying the hand's public actions, so the engine
-itself checks the sample against everything that happened.  The playouts need only the world's row
-(``dehla.kernel.layout``), and replaying the hand costs several times the draw: ``sampled_worlds``
-replays the first world only and puts every later sample's cards into a copy of its row (``WorldRows``).
+itself checks the sample against everything that happened.  The playouts need only the world's row:
+``dehla.bots.worlds`` (kept apart so that this module, and every bot, loads without the compiled kernels).
 """
 
 from __future__ import annotations
@@ -13,8 +12,6 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-import numpy as np
-
 from dehla.bots.tracking import CardTracker, HolderSample
 from dehla.cards import SUIT_MASKS, Card, cards_of
 from dehla.engine.actions import Deal, Hide, parse_action
@@ -22,24 +19,20 @@ from dehla.engine.observe import Observation
 from dehla.engine.state import Match
 from dehla.engine.tricks import OPENING_PACKET, STAGED_TRICKS
 from dehla.errors import DehlaError
-from dehla.kernel import codec
-from dehla.kernel import layout as L
 
 __all__ = [
     "MAX_REJECTED",
+    "SampleRejected",
     "sampled_deals",
-    "sampled_worlds",
     "determinize",
-    "world_row",
-    "WorldRows",
     "PublicPlays",
     "public_plays",
     "dealt_hands",
 ]
 
 
-class _Rejected(Exception):
-    """A sample that the public history rules out."""
+class SampleRejected(Exception):
+    """A sample that the public history rules out (``determinize``, ``dealt_hands``)."""
 
 
 #: Draws the history rules out before a search gives up sampling for this decision.
@@ -62,83 +55,10 @@ def sampled_deals(
     while rejected < MAX_REJECTED and more():
         try:
             match = determinize(observation, tracker.sample(rng))
-        except (_Rejected, RuntimeError):
+        except (SampleRejected, RuntimeError):
             rejected += 1
             continue
         yield match
-
-
-def world_row(match: Match) -> L.Array:
-    """The row (``dehla.kernel.layout``) of the hand in play in ``match``, in its phase."""
-    row = np.zeros(L.ROW, dtype=np.int64)
-    codec.encode_phase(match.hand_state(), match.phase.value, row)
-    return row
-
-
-class WorldRows:
-    """The rows of every sampled world of one decision, from one world replayed in the engine.
-
-    Every world of a decision shares the public part of its row (the trick, the trump, the captures, whose
-    turn it is, the phase, the cards still live) and differs only in where the unseen cards lie: each
-    seat's hand, the cards a staged deal has still to give it, and the face-down band-hukum card.  So the
-    row of ``template`` (a world ``determinize`` built and checked) with the sample's cards put in place is
-    the row the replay would give; ``tests/bots/test_world_rows.py`` holds it to the replay on every preset
-    and rule variant.  A sample the replay would refuse is refused too (``_Rejected``): one whose counts do
-    not fit the template, or whose first packets of a completed staged deal do not fit the voids shown
-    before the rest was dealt.
-    """
-
-    def __init__(self, observation: Observation, template: Match, public: PublicPlays) -> None:
-        self.observation = observation
-        self.public = public
-        self.row = world_row(template)
-        self.players = n = observation.players
-        self.hidden = bool(self.row[L.HIDDEN] >= 0)
-        self.counts = tuple(int(mask).bit_count() for mask in self.row[L.H0 : L.H0 + n])
-        self.undealt = tuple(observation.undealt)
-
-    def world(self, sample: HolderSample) -> L.Array:
-        """The row of the world in which the unseen cards lie as ``sample`` says."""
-        n = self.players
-        if (
-            tuple(mask.bit_count() for mask in sample.hands) != self.counts
-            or tuple(mask.bit_count() for mask in sample.pending) != self.undealt
-            or (sample.hidden is None and self.hidden)
-        ):
-            raise _Rejected("the sample does not fit the observed position")
-        row = self.row.copy()
-        row[L.H0 : L.H0 + n] = sample.hands
-        row[L.PN0 : L.PN0 + n] = sample.pending
-        if sample.hidden is not None and self.hidden:
-            row[L.HIDDEN] = sample.hidden
-        if self.public.dealt_after is not None:
-            dealt_hands(self.observation, sample, self.public)  # refuses first packets the voids then rule out
-        return row
-
-
-def sampled_worlds(
-    observation: Observation,
-    tracker: CardTracker,
-    rng: random.Random,
-    more: Callable[[], bool],
-) -> Iterator[L.Array]:
-    """``sampled_deals`` as rows, one at a time while ``more()`` says so: the first world is replayed in the
-    engine, every later one built from it (``WorldRows``)."""
-    public = public_plays(observation)
-    builder: WorldRows | None = None
-    rejected = 0
-    while rejected < MAX_REJECTED and more():
-        sample = tracker.sample(rng)
-        try:
-            if builder is None:
-                builder = WorldRows(observation, determinize(observation, sample, public), public)
-                world = builder.row.copy()
-            else:
-                world = builder.world(sample)
-        except (_Rejected, RuntimeError):
-            rejected += 1
-            continue
-        yield world
 
 
 def determinize(
@@ -150,7 +70,7 @@ def determinize(
 
     Built by dealing the sample's cards and replaying the hand's public
     actions, so the engine itself checks the sample against everything that
-    happened.  Raises ``_Rejected`` when the history rules the sample out.
+    happened.  Raises ``SampleRejected`` when the history rules the sample out.
     ``public`` is ``public_plays(observation)`` when the caller has it already.
     """
     hands = dealt_hands(observation, sample, public if public is not None else public_plays(observation))
@@ -162,12 +82,12 @@ def determinize(
                 # Face down the card is the sample's; once turned up, every seat knows which it was.
                 hidden_card = sample.hidden if sample.hidden is not None else observation.revealed_card
                 if hidden_card is None:
-                    raise _Rejected("no hidden card in the sample")
+                    raise SampleRejected("no hidden card in the sample")
                 match.apply(Hide(hidden_card))
             else:
                 match.apply(parse_action(text))
     except DehlaError as error:
-        raise _Rejected(str(error)) from None
+        raise SampleRejected(str(error)) from None
     state = match.hand_state()
     if (
         state.to_act != observation.seat
@@ -175,7 +95,7 @@ def determinize(
         or (state.hidden_card is not None) != observation.trump_hidden
         or tuple(mask.bit_count() for mask in state.pending) != observation.undealt
     ):
-        raise _Rejected("the replay does not reach the observed position")
+        raise SampleRejected("the replay does not reach the observed position")
     return match
 
 
@@ -208,7 +128,7 @@ def public_plays(observation: Observation) -> PublicPlays:
 
 def dealt_hands(observation: Observation, sample: HolderSample, public: PublicPlays) -> list[list[Card]]:
     """Each seat's cards as dealt in the world of ``sample``, in dealing order (where the rules deal a first
-    packet, its cards come first).  Raises ``_Rejected`` when a seat would not get a hand's worth of cards."""
+    packet, its cards come first).  Raises ``SampleRejected`` when a seat would not get a hand's worth of cards."""
     rules = observation.rules
     hands: list[list[Card]] = []
     for seat in range(observation.players):
@@ -229,7 +149,7 @@ def dealt_hands(observation: Observation, sample: HolderSample, public: PublicPl
             hidden = []
         cards = opening + rest + hidden
         if len(cards) != rules.hand_size:
-            raise _Rejected(f"seat {seat} would hold {len(cards)} cards")
+            raise SampleRejected(f"seat {seat} would hold {len(cards)} cards")
         hands.append(cards)
     return hands
 
@@ -278,7 +198,7 @@ def _opening_packet(
     need = OPENING_PACKET - len(before)
     candidates = [card for card in after + held if not void >> card & 1]
     if need < 0 or len(candidates) < need:
-        raise _Rejected(f"seat {seat}'s first cards cannot fit its voids")
+        raise SampleRejected(f"seat {seat}'s first cards cannot fit its voids")
     packet = before + candidates[:need]
     chosen = set(packet)
     rest = [card for card in after + held if card not in chosen]
