@@ -39,9 +39,9 @@ from typing import Any
 #: The smallest numba program with a cached compiled function (the control for any numba code).
 TINY = "import numba\n\n\n@numba.njit(cache=True)\ndef add(a, b):\n    return a + b\n"
 
-#: ``--aot``: the module compiled ahead of time, and the type of ``solver.kernel.solve_position`` it exports.
+#: ``--aot``: the module compiled ahead of time (it exports ``solver.kernel.solve_position``), and the tricks
+#: played before the solve whose arguments it is called with.
 AOT_MODULE = "dehla_bench_solver_aot"
-AOT_SIGNATURE = "void(i8[:,::1], i8[::1], i8[:,:,:,:,::1], i8[::1], i8[:,::1], i8[::1], i8[:,::1], i8, i8, i8[::1])"
 AOT_TRICKS = 5
 
 
@@ -117,11 +117,13 @@ def build_aot(directory: str, seed: int) -> None:
     np.savez(Path(directory, "solve.npz"), **captured)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba.pycc's deprecation notice
+        from numba import types
         from numba.pycc import CC
 
         compiler = CC(AOT_MODULE)
         compiler.output_dir = directory
-        compiler.export("solve_position", AOT_SIGNATURE)(jitted.py_func)
+        # The types the JIT compiled the call above for: the module takes exactly the same arguments.
+        compiler.export("solve_position", types.void(*jitted.signatures[0]))(jitted.py_func)
         compiler.compile()
 
 
@@ -132,11 +134,12 @@ def run_aot(directory: str) -> object:
     sys.path.insert(0, directory)
     module = __import__(AOT_MODULE)
     saved = np.load(Path(directory, "solve.npz"))
-    call: list[Any] = [saved[f"a{index}"] for index in range(10)]
-    call[7], call[8] = int(call[7]), int(call[8])
-    call[4] += 0  # every page of the table written, as in the table-N lines
+    arrays = [saved[f"a{index}"] for index in range(len(saved.files) - 1)]  # the arguments, then "out"
+    call: list[Any] = [int(value) if value.ndim == 0 else value for value in arrays]
+    table = max(arrays, key=lambda value: value.nbytes)
+    table += 0  # every page of the table written, as in the table-N lines
     module.solve_position(*call)
-    if "numba" in sys.modules or not (call[9] == saved["out"]).all():
+    if "numba" in sys.modules or not (call[-1] == saved["out"]).all():
         raise SystemExit("the kernel compiled ahead of time imported numba or answered otherwise than the JIT")
     return call
 
