@@ -172,10 +172,13 @@ def play_until(
     done: str | Callable[[], Any],
     timeout: float = 90,
     click: Callable[[], bool] | None = None,
+    moves: str = MOVE,
 ) -> Any:
     """Make the person's moves (call trump, first legal card; "Next hand" and "Rematch" between hands) until
     ``done`` holds: a selector shown, or a function answering something true (returned).  ``click``: the test's
-    own step first; it answers False when it has acted (or waits), True to let a move be made."""
+    own step first; it answers False when it has acted (or waits), True to let a move be made.  ``moves``: the
+    buttons taken for the person's moves (a test that plays some moves itself leaves them out: a turn can begin
+    between its own look and this one)."""
     wanted = done if isinstance(done, str) else getattr(done, "__name__", "a condition")
     if isinstance(done, str):
         selector = done
@@ -203,7 +206,7 @@ def play_until(
             button = page.query_selector("#next-hand")  # a hand's result between hands: go on
         move = button is None or not button.is_visible()
         if move:
-            button = page.query_selector(MOVE)
+            button = page.query_selector(moves)
         elif found := done():  # the result dialog opened since the first look: it may be what is waited for
             return found
         if button is not None:

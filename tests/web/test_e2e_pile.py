@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -26,7 +28,7 @@ pytestmark = pytest.mark.skipif(not Path(page_walk.CHROMIUM).exists(), reason="D
 
 SHOTS = page_walk.SHOTS
 
-#: Each sweep of a finished trick: where it went, the pile's tricks before and after, and how far each card of
+#: Each sweep of a finished trick: where it went, the pile's tricks before and after it, and how far each card of
 #: the trick ends from the pile's middle (the motion is set to its end to measure it, then let finish).
 SWEEPS = """
 window.__sweeps = []; window.__most = 0;
@@ -55,11 +57,13 @@ document.addEventListener("dehla-sweep", (event) => {
   }
   for (const a of moving) a.play();
   window.__sweeps.push(sweep);
-  setTimeout(() => {
+  // read when the cards have arrived and the felt is drawn again (before the next trick's sweep can begin)
+  const ending = document.getAnimations().filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity);
+  Promise.all(ending.map((a) => a.finished)).catch(() => null).then(() => setTimeout(() => {
     const now = id && document.getElementById(id);
     sweep.after = now ? Number(now.dataset.tricks) : null;
     sweep.cardsAfter = now ? Number(now.dataset.cards) : null;
-  }, 700);
+  }, 0));
 });
 """
 
@@ -125,6 +129,50 @@ def test_the_trick_travels_to_the_winners_pile_and_the_piles_count_grows(
         count = f"{pile['tricks']} trick" if rules == "mendikot" else f"{pile['cards']} card"
         assert count in pile["words"] and f"{pile['tens']} ten" in pile["words"]
         assert pile["seat"] % 2 == pile["team"]  # by a seat of its own team
+    assert not page.errors
+    page.context.close()
+
+
+def test_a_page_running_behind_still_sees_every_trick_go_to_its_pile_one_at_a_time(
+    browser: Any, server: LiveServer
+) -> None:
+    """The table's messages held back and let through in bursts, as a slow link or a busy machine delivers them, to
+    a watcher of four bots (who wait for nobody): a trick the table moved past before the page could show it still
+    goes to its pile in sight, so no pile ever counts a trick it was not seen to take."""
+    page = _page(browser)
+    held: list[str | bytes] = []
+    routes: list[Any] = []
+    holding = [False]  # not until the table is on the page
+
+    def hold_back(route: Any) -> None:
+        upstream = route.connect_to_server()
+        route.on_message(lambda message: upstream.send(message))
+        upstream.on_message(lambda message: held.append(message) if holding[0] else route.send(message))
+        routes.append(route)
+
+    page.route_web_socket(re.compile(r"/ws/"), hold_back)
+    seats = [{"kind": "bot", "bot": "random"}] * 4
+    table = server.post("/api/tables", {"rules": "mendikot", "seats": seats, "trick_pause": 0.3})
+    page.goto(f"{server.url}/t/{table['id']}")
+    page.wait_for_selector(".felt")
+    holding[0] = True
+
+    def sweeps() -> list[dict[str, Any]]:
+        return [s for s in page.evaluate("window.__sweeps") if s["after"] is not None]
+
+    deadline = time.monotonic() + 90
+    while len(sweeps()) < 8 and not page.query_selector("#hand-summary"):
+        assert time.monotonic() < deadline, page_walk.fail(page, "eight tricks were not swept in time")
+        page.wait_for_timeout(1500)
+        for message in held[:]:
+            routes[-1].send(message)
+        del held[:]
+    holding[0] = False
+    for message in held:
+        routes[-1].send(message)
+    for sweep in sweeps():
+        if (sweep["target"] or "").startswith("won-pile"):
+            assert sweep["after"] == sweep["before"] + 1, [(s["target"], s["before"], s["after"]) for s in sweeps()]
     assert not page.errors
     page.context.close()
 

@@ -13,20 +13,19 @@ const SWEEP_MS = 420;
 const MOST_PILE_BACKS = 4;
 
 /** Each team's won cards this hand, from the observation alone (every card in it was seen face up): the tricks it
-    won, the cards it holds, its tens, and the seat its pile lies by (the first of the team to take cards).  While a
-    finished trick is still shown, its cards are not in a pile yet: they go there when it is swept away. */
-export function wonPiles(obs, finished, centreFamily) {
-  let tricks = obs.tricks;
-  const last = tricks.length ? tricks[tricks.length - 1] : null;
-  const pending = finished && last && last.cards.length === finished.cards.length
-    && finished.cards.every((play) => last.cards.includes(play.card)) ? last : null;
-  if (pending) tricks = tricks.slice(0, -1);
+    won, the cards it holds, its tens, and the seat its pile lies by (the first of the team to take cards).  The
+    ``unswept`` finished tricks (on show, or still to be shown) are not in a pile yet: they go there when swept. */
+export function wonPiles(obs, unswept, centreFamily) {
+  const waiting = unswept.map((finished) => [finished, trickIndex(obs, finished)]).filter(([, at]) => at >= 0);
+  const skipped = new Set(waiting.map(([, at]) => at));
+  const tricks = obs.tricks.filter((_, at) => !skipped.has(at));
   return [0, 1].map((team) => {
     const holderTrick = tricks.find((trick) => (centreFamily ? trick.collected_by : trick.winner) % 2 === team
       && (centreFamily ? trick.collected_by !== null && trick.collected_by !== undefined : true));
     let cards = (obs.captured[team] || []).length;
     let tens = (obs.captured[team] || []).filter(isTen).length;
-    if (pending) {
+    for (const [finished, at] of waiting) {
+      const pending = obs.tricks[at];
       if (!centreFamily && pending.winner % 2 === team) {
         cards -= pending.cards.length;
         tens -= pending.cards.filter(isTen).length;
@@ -45,6 +44,15 @@ export function wonPiles(obs, finished, centreFamily) {
     };
   });
 }
+
+/** Where ``finished`` (a finished trick as the table sends it) is among the observation's tricks; -1 if nowhere
+    (a trick of a hand before). */
+function trickIndex(obs, finished) {
+  return obs.tricks.findIndex((trick) => trick.cards.length === finished.cards.length
+    && finished.cards.every((play) => trick.cards.includes(play.card)));
+}
+
+const keyOf = (finished) => finished.hand + ":" + finished.number;
 
 export function seatPosition(seat, mySeat, players, direction) {
   const me = mySeat === null ? 0 : mySeat;
@@ -70,6 +78,7 @@ export class Felt {
     this.show = null;         // the finished trick on display: {key, trick, timer}
     this.sweeping = false;
     this.seen = new Set();    // finished tricks already shown (hand:number)
+    this.missed = [];         // finished tricks the table moved past while another was on show
     this.reactions = {};      // seat -> [reaction, until]
     this.box.addEventListener("click", () => this.skip());
   }
@@ -82,25 +91,63 @@ export class Felt {
   close() { if (this.show) clearTimeout(this.show.timer); }
 
   update() {
-    if (this.sweeping) return;   // drawn again when the cards have arrived
     const state = this.page.state;
     const obs = state.observation;
     const finished = state.finished_trick || null;
-    const key = finished ? finished.hand + ":" + finished.number : null;
+    const key = finished ? keyOf(finished) : null;
+    // a page running behind can be sent the next tricks' ends while one is still on show: they are kept, to go to
+    // their piles in sight one after another instead of being counted unseen
+    if (finished && !this.seen.has(key) && (this.sweeping || (this.show && key !== this.show.key))
+      && !this.missed.some((trick) => keyOf(trick) === key)) this.missed.push(finished);
+    if (this.sweeping) return;   // drawn again when the cards have arrived
     if (this.show && key !== this.show.key) {
       // the table moved on (someone played at once): take the cards away now
       this.sweep();
       return;
     }
+    if (!this.show) {
+      // the ones the table has since moved past (the one it still shows is shown below, with its pause)
+      this.missed = this.missed.filter((trick) => keyOf(trick) !== key && !this.seen.has(keyOf(trick))
+        && trickIndex(obs, trick) >= 0);
+      if (this.missed.length) {
+        this.sweepAtOnce(this.missed.shift(), state);
+        return;
+      }
+    }
     if (!this.show && finished && !this.seen.has(key)) {
-      this.seen.add(key);
       const pause = typeof finished.pause === "number" ? finished.pause : (state.table.trick_pause ?? 1.2);
       if (pause > 0.05) {
+        this.seen.add(key);
         this.show = {key, trick: finished, timer: setTimeout(() => this.sweep(), pause * 1000)};
         this.tell(finished, state);
+      } else if ((state.table.trick_pause ?? 1.2) > 0.05) {
+        // its pause ended before the page heard of it: it is still seen going to its pile, without the pause
+        this.sweepAtOnce(finished, state);
+        return;
+      } else {
+        this.seen.add(key);   // a table without a pause: the cards go at once, as the table plays on
       }
     }
     this.draw(state, obs, this.show ? this.show.trick : null);
+  }
+
+  /** A finished trick the page was late for: told, drawn with its winner marked, and swept to its place now. */
+  sweepAtOnce(trick, state) {
+    const key = keyOf(trick);
+    this.seen.add(key);
+    this.show = {key, trick, timer: null};
+    this.tell(trick, state);
+    this.draw(state, state.observation, trick);
+    this.sweep();
+  }
+
+  /** The finished tricks not in a pile yet: the one on show, those the page was late for, and the table's own
+      finished trick while it waits to be shown. */
+  unswept(state, finished) {
+    const out = finished ? [finished, ...this.missed] : [...this.missed];
+    const now = state.finished_trick;
+    if (now && !this.seen.has(keyOf(now)) && !out.some((trick) => keyOf(trick) === keyOf(now))) out.push(now);
+    return out;
   }
 
   name(seat) { return seatName(this.page.state.table, seat, this.page.state.seat); }
@@ -282,7 +329,7 @@ export class Felt {
   piles(state, obs, finished) {
     const centreFamily = state.table.options.collection === "centre";
     const out = [];
-    for (const pile of wonPiles(obs, finished, centreFamily)) {
+    for (const pile of wonPiles(obs, this.unswept(state, finished), centreFamily)) {
       if (pile.seat === null || !pile.cards) continue;
       const pos = seatPosition(pile.seat, state.seat, obs.players, obs.direction);
       // beside the name box (placePiles): below a side seat, to the right of the seats at the top and the bottom
