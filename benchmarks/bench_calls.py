@@ -15,7 +15,7 @@ from the heuristic's only when that choice won at least ``--margin`` more of the
 rollouts.  Its gain is scored on the real deal, paired with the heuristic's
 choice, so only the deals where the two differ count.  With ``--model-margin``
 it also scores the search bots' choice with the learned value
-(``SearchSettings(use_model=True)``: the position each choice leads to, valued
+(``model_search.ModelSearchBot``: the position each choice leads to, valued
 by the model over ``--model-samples`` sampled deals, made when it beats the
 heuristic's by that share of the rules' largest result), on the real deal,
 paired with the heuristic's in the same way.  ``--rollouts 0`` skips the
@@ -33,10 +33,12 @@ import random
 import sys
 import time
 
+from model_search import ModelSearchBot, ModelSettings
+
 from dehla import Match
 from dehla.arena.stats import mean_interval
 from dehla.bots.heuristic import HeuristicBot
-from dehla.bots.search import SearchBot, SearchSettings, determinize
+from dehla.bots.search import SearchSettings, determinize
 from dehla.bots.tracking import CardTracker
 from dehla.engine.actions import Action
 from dehla.errors import DehlaError
@@ -82,10 +84,12 @@ def study_deal(
             wins[at] += chooser_won(world.clone(), choice, world_seeds)
     model_choices = []
     for margin in model_margins:
-        knobs = SearchSettings(
-            playouts=False, sample_nodes=1, model_samples=model_samples, use_model=True, model_margin=margin
+        bot = ModelSearchBot(
+            seeds[chooser],
+            settings=SearchSettings(playouts=False, sample_nodes=1),
+            model=ModelSettings(model_samples, margin),
         )
-        model_choices.append(choices.index(SearchBot(seeds[chooser], settings=knobs).act(observation)))
+        model_choices.append(choices.index(bot.act(observation)))
     return heuristic, outcomes, wins, model_choices
 
 

@@ -42,6 +42,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from model_search import ModelSearchBot
+
 from dehla import Match
 from dehla.arena.stats import percentile, wilson
 from dehla.bots import make_bot
@@ -64,8 +66,8 @@ def make_player(kind: str, seed: int, budget: float, cheat_nodes: int) -> Bot:
     if kind == "cheat":
         return CheatBot(seed, node_limit=cheat_nodes or None)
     if kind.endswith(MODEL):
-        settings = SearchSettings(use_model=True, playouts=False)
-        return SearchBot(seed, budget=budget, name=kind.removesuffix(MODEL), settings=settings)
+        settings = SearchSettings(playouts=False)
+        return ModelSearchBot(seed, budget=budget, name=kind.removesuffix(MODEL), settings=settings)
     if kind.endswith(NO_PLAYOUTS):
         settings = SearchSettings(playouts=False)
         return SearchBot(seed, budget=budget, name=kind.removesuffix(NO_PLAYOUTS), settings=settings)
@@ -258,7 +260,7 @@ def main() -> int:
     parser.add_argument(
         "--model",
         action="store_true",
-        help="the search bot values the samples it cannot solve in time by the learned value (use_model)",
+        help="the search bot values the samples it cannot solve in time by the learned value (model_search.py)",
     )
     parser.add_argument(
         "--no-playouts",

@@ -38,9 +38,10 @@ import time
 from pathlib import Path
 
 import numpy as np
+from model_search import ModelSearchBot, source_of
 
 from dehla.bots.heuristic import HeuristicBot
-from dehla.bots.search import SearchBot, SearchSettings
+from dehla.bots.search import SearchBot
 from dehla.engine.state import Match, Phase
 from dehla.features.position import encode_raw, raw_of
 from dehla.learn.data import SOLVER, Dataset, match_of, sorted_by_hand
@@ -192,11 +193,9 @@ def run_moves(args: argparse.Namespace) -> None:
             match = Match.new(preset, rng)
             match.apply(match.random_deal(rng))
             seed = rng.getrandbits(32)
-            knobs = SearchSettings(use_model=args.use_model)
+            searcher = ModelSearchBot if args.use_model else SearchBot
             bots = [
-                SearchBot(seed + seat, name=args.bot, settings=knobs)
-                if seat % 2 == hand % 2
-                else HeuristicBot(seed + seat)
+                searcher(seed + seat, name=args.bot) if seat % 2 == hand % 2 else HeuristicBot(seed + seat)
                 for seat in range(4)
             ]
             if args.bot == "expert":
@@ -211,7 +210,7 @@ def run_moves(args: argparse.Namespace) -> None:
                 action = bot.act(match.observe(seat))
                 cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
                 if isinstance(bot, SearchBot) and len(match.legal_actions()) > 1:
-                    kind = "model" if bot.last_estimates else "exact" if bot.last_samples else "heuristic"
+                    kind = source_of(bot, match.observe(seat))
                     for key in (kind, "all"):
                         times = report.setdefault(preset, {}).setdefault(key, [])
                         times.append(cpu)

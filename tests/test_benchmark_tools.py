@@ -11,6 +11,7 @@ import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -545,3 +546,57 @@ def test_regret_benchmark_refuses_bad_numbers(
     bench = _load("bench_playout_regret")
     assert "comma-separated numbers" in _refused(bench, ["--tricks", "two"], monkeypatch, capsys)
     assert "must be positive" in _refused(bench, ["--worlds", "0"], monkeypatch, capsys)
+
+
+def _first_decision(preset: str, seed: int, phase: str) -> Any:
+    """The observation of the seat to act at a fresh deal's first decision of ``phase`` ("call"/"hide"/"play")."""
+    from dehla import Match
+
+    rng = random.Random(seed)
+    match = Match.new(preset, rng)
+    match.apply(match.random_deal(rng))
+    while match.phase.value != phase:
+        match.apply(match.legal_actions()[0])
+    seat = match.to_act
+    assert seat is not None
+    return match.observe(seat)
+
+
+def test_the_model_bot_values_first_trick_samples_with_the_model() -> None:
+    model_search = _load("model_search")
+    from dehla.bots.search import SearchBot, SearchSettings
+
+    seen = _first_decision("pagat", 2, "play")
+    knobs = SearchSettings(playouts=False, sample_nodes=20_000)
+    bot = model_search.ModelSearchBot(1, settings=knobs, model=model_search.ModelSettings(samples=4))
+    assert bot.act(seen) in seen.legal_actions
+    assert bot.last_samples == 0  # a full deal is far beyond 20,000 nodes
+    assert bot.last_estimates == 4 and model_search.source_of(bot, seen) == "model"
+    plain = SearchBot(1, settings=knobs)  # the registered bots' class: the heuristic's move there
+    assert plain.act(seen) in seen.legal_actions and model_search.source_of(plain, seen) == "heuristic"
+
+
+@pytest.mark.parametrize("preset", ["pagat", "mendikot-band"])
+def test_the_model_bot_makes_the_trump_call_and_the_hide_with_the_model(preset: str) -> None:
+    model_search = _load("model_search")
+    from dehla.bots.heuristic import HeuristicBot
+    from dehla.bots.search import SearchBot, SearchSettings, move_source
+
+    seen = _first_decision(preset, 6, "call" if preset == "pagat" else "hide")
+    knobs = SearchSettings(playouts=False, sample_nodes=20_000)
+    bot = model_search.ModelSearchBot(1, settings=knobs, model=model_search.ModelSettings(samples=5))
+    assert bot.act(seen) in seen.legal_actions
+    assert (bot.last_samples, bot.last_estimates) == (0, 5)
+    cautious = model_search.ModelSearchBot(1, settings=knobs, model=model_search.ModelSettings(5, margin=10.0))
+    assert cautious.act(seen) == HeuristicBot(1).act(seen)  # no clear estimated gain: the heuristic's choice
+    assert cautious.last_estimates == 5
+    without = SearchBot(1, settings=knobs)
+    assert without.act(seen) == HeuristicBot(1).act(seen)
+    assert move_source(without, seen) == "heuristic"
+
+
+def test_the_model_bot_refuses_settings_that_mean_nothing() -> None:
+    model_search = _load("model_search")
+    for samples, margin in ((0, 0.1), (4, -0.5)):
+        with pytest.raises(DehlaError, match="samples must be positive"):
+            model_search.ModelSettings(samples, margin)

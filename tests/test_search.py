@@ -13,11 +13,11 @@ from dehla.bots.search import (
     NODES_PER_SECOND,
     CheatBot,
     NodeRate,
+    Samples,
     SearchBot,
     SearchSettings,
-    _Samples,
-    _settled,
     determinize,
+    settled,
     utility,
 )
 from dehla.bots.tracking import CardTracker
@@ -193,30 +193,30 @@ def test_hint_in_terminal_play() -> None:
 
 def test_settled_needs_the_best_action_never_worse_or_clearly_better() -> None:
     low, high = Play(Card.parse("2H")), Play(Card.parse("AH"))
-    samples = _Samples({low: [1.0, 0.0, 1.0, 1.0], high: [0.0, 0.0, 1.0, 0.0]})
-    assert _settled(samples, low, 3.0)  # never worse in any sample
-    samples = _Samples({low: [1.0, 0.0, 1.0, 1.0], high: [0.0, 1.0, 1.0, 0.0]})
-    assert not _settled(samples, low, 3.0)  # worse once: the advantage is 2/4 with a large error, not settled
-    many = _Samples({low: [1.0] * 30 + [0.0], high: [0.0] * 30 + [1.0]})
-    assert _settled(many, low, 3.0)  # worse once in 31, far ahead on average
-    assert not _settled(_Samples({low: [1.0], high: [0.0]}), low, 3.0)  # one sample is never enough
+    samples = Samples({low: [1.0, 0.0, 1.0, 1.0], high: [0.0, 0.0, 1.0, 0.0]})
+    assert settled(samples, low, 3.0)  # never worse in any sample
+    samples = Samples({low: [1.0, 0.0, 1.0, 1.0], high: [0.0, 1.0, 1.0, 0.0]})
+    assert not settled(samples, low, 3.0)  # worse once: the advantage is 2/4 with a large error, not settled
+    many = Samples({low: [1.0] * 30 + [0.0], high: [0.0] * 30 + [1.0]})
+    assert settled(many, low, 3.0)  # worse once in 31, far ahead on average
+    assert not settled(Samples({low: [1.0], high: [0.0]}), low, 3.0)  # one sample is never enough
 
 
 def test_settled_waits_longer_when_the_best_action_only_ties() -> None:
     """With results only, two actions that tied in every deal so far may still part: a tie settles only after
     ``ties_after`` samples, while an action never worse and sometimes better settles as before."""
     low, high = Play(Card.parse("2H")), Play(Card.parse("AH"))
-    tied = _Samples({low: [1.0] * 8, high: [1.0] * 8})
-    assert _settled(tied, low, 3.0)
-    assert not _settled(tied, low, 3.0, ties_after=16)
-    assert _settled(_Samples({low: [1.0] * 16, high: [1.0] * 16}), low, 3.0, ties_after=16)
-    ahead = _Samples({low: [1.0] * 8, high: [1.0] * 7 + [-1.0]})
-    assert _settled(ahead, low, 3.0, ties_after=16)
+    tied = Samples({low: [1.0] * 8, high: [1.0] * 8})
+    assert settled(tied, low, 3.0)
+    assert not settled(tied, low, 3.0, ties_after=16)
+    assert settled(Samples({low: [1.0] * 16, high: [1.0] * 16}), low, 3.0, ties_after=16)
+    ahead = Samples({low: [1.0] * 8, high: [1.0] * 7 + [-1.0]})
+    assert settled(ahead, low, 3.0, ties_after=16)
 
 
 def test_samples_mean_is_shared_by_every_action() -> None:
     low, high = Play(Card.parse("2H")), Play(Card.parse("AH"))
-    samples = _Samples.empty([low, high])
+    samples = Samples.empty([low, high])
     assert samples.mean(low) == float("-inf")  # no sample yet
     samples.add({low: 1.0, high: 0.0})
     samples.add({low: 0.0, high: 1.0})

@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dehla.bots.heuristic import HeuristicBot
-from dehla.bots.search import SearchBot, SearchSettings
 from dehla.cards import Suit, mask_of, parse_cards
 from dehla.cli.main import main
 from dehla.engine.state import Match, Phase
@@ -167,25 +166,6 @@ def test_trick_search_with_exact_leaves_agrees_with_the_solver(preset: str) -> N
     assert checked >= 5
 
 
-def test_search_bot_values_first_trick_samples_with_the_model() -> None:
-    rng = random.Random(2)
-    match = Match.new("pagat", rng)
-    match.apply(match.random_deal(rng))
-    while match.phase is not Phase.PLAY:
-        match.apply(match.legal_actions()[0])
-    seat = match.to_act
-    assert seat is not None
-    seen = match.observe(seat)
-    bot = SearchBot(1, settings=SearchSettings(playouts=False, sample_nodes=20_000, model_samples=4, use_model=True))
-    action = bot.act(seen)
-    assert action in seen.legal_actions
-    assert bot.last_samples == 0  # a full deal is far beyond 20,000 nodes
-    assert bot.last_estimates == 4
-    without = SearchBot(1, settings=SearchSettings(playouts=False, sample_nodes=20_000, use_model=False))
-    assert without.act(seen) in seen.legal_actions
-    assert without.last_estimates == 0
-
-
 @pytest.mark.parametrize("preset", ["pagat", "mendikot-band"])
 def test_a_trump_call_or_hide_is_valued_at_the_position_it_leads_to(preset: str) -> None:
     rng = random.Random(3)
@@ -203,33 +183,6 @@ def test_a_trump_call_or_hide_is_valued_at_the_position_it_leads_to(preset: str)
     values = model_leaves(model)
     expected = dict(zip(match.legal_actions(), values(leaves, 1)))
     assert trick_values(match, 1, values) == expected
-
-
-@pytest.mark.parametrize("preset", ["pagat", "mendikot-band"])
-def test_search_bot_makes_the_trump_call_and_the_hide_with_the_model(preset: str) -> None:
-    from dehla.bots.search import move_source
-
-    rng = random.Random(6)
-    match = Match.new(preset, rng)
-    match.apply(match.random_deal(rng))
-    seat = match.to_act
-    assert seat is not None
-    seen = match.observe(seat)
-    assert seen.phase in ("call", "hide")
-    bot = SearchBot(1, settings=SearchSettings(playouts=False, sample_nodes=20_000, model_samples=5, use_model=True))
-    assert bot.act(seen) in seen.legal_actions
-    assert (bot.last_samples, bot.last_estimates) == (0, 5)
-    assert move_source(bot, seen) == "model"
-    cautious = SearchBot(
-        1,
-        settings=SearchSettings(
-            playouts=False, sample_nodes=20_000, model_samples=5, model_margin=10.0, use_model=True
-        ),
-    )
-    assert cautious.act(seen) == HeuristicBot(1).act(seen)  # no clear estimated gain: the heuristic's choice
-    without = SearchBot(1, settings=SearchSettings(playouts=False, sample_nodes=20_000))
-    assert without.act(seen) == HeuristicBot(1).act(seen)
-    assert move_source(without, seen) == "heuristic"
 
 
 def test_training_data_is_reproducible_and_labelled_for_the_mover() -> None:
@@ -299,19 +252,6 @@ def test_the_model_answers_the_same_for_every_renaming_of_the_suits_that_keeps_t
     single = ValueModel(model.nets, model.meta, suit_average=False)
     one, _ = single.predict_rows(raw, rules)
     assert not np.allclose(one, single.predict_rows(renamed, rules)[0])  # the average is what makes it symmetric
-
-
-def test_search_bot_keeps_the_heuristics_move_without_a_clear_estimated_gain() -> None:
-    rng = random.Random(4)
-    match = Match.new("mendikot", rng)
-    match.apply(match.random_deal(rng))
-    seat = match.to_act
-    assert seat is not None
-    seen = match.observe(seat)
-    knobs = SearchSettings(playouts=False, sample_nodes=20_000, model_samples=3, model_margin=10.0, use_model=True)
-    cautious = SearchBot(1, settings=knobs)
-    assert cautious.act(seen) == HeuristicBot(1).act(seen)
-    assert cautious.last_estimates == 3
 
 
 def test_one_command_makes_the_data_and_trains_a_model_that_play_can_load(tmp_path: Path) -> None:

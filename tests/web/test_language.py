@@ -90,7 +90,6 @@ NOT_TRIGGERED = {
             "hint_forced",
             "hint_solved",
             "hint_playout",
-            "hint_model",
             "hint_heuristic",
             "hint_heuristic_early",
             "hint_estimate",

@@ -14,9 +14,7 @@ samples within the budget (the first tricks), and for the trump call and the
 band-hukum card, they play the sampled deals out to the end of the hand after
 each legal action with a compiled policy (``dehla.bots.playout``) and play the
 action that wins the hand most often.  With ``SearchSettings(playouts=False)``
-they play there as the ``heuristic`` bot does, or with ``use_model=True`` search
-each sample to the end of the trick and value the endings with a learned
-estimate of the solver's answer (``dehla.learn.value``).
+they play there as the ``heuristic`` bot does.
 
 ``cheat`` is for measurement only: it plays a double-dummy best action of
 the *true* position, the ceiling a sampling player can approach.  Bots only
@@ -60,6 +58,9 @@ __all__ = [
     "ActionEstimate",
     "estimate_action",
     "move_source",
+    "Samples",
+    "best_action",
+    "settled",
 ]
 
 #: Seconds per move: (hard, expert).
@@ -137,7 +138,7 @@ def utility(value: Value, team: int) -> float:
     return margin + 0.05 * tens
 
 
-class _Samples:
+class Samples:
     """The valued samples of one move: each action's value in every sample (a samples x actions matrix).
 
     Every sample values every legal action, so actions are compared sample by sample.  The playouts bring
@@ -154,7 +155,7 @@ class _Samples:
         self.count = count
 
     @classmethod
-    def empty(cls, actions: Iterable[Action]) -> _Samples:
+    def empty(cls, actions: Iterable[Action]) -> Samples:
         return cls({action: [] for action in actions})
 
     def __len__(self) -> int:
@@ -183,9 +184,9 @@ class _Samples:
         self._values[self.count : end] = values
         self.count = end
 
-    def subset(self, actions: list[Action]) -> _Samples:
+    def subset(self, actions: list[Action]) -> Samples:
         """The same samples, valuing only ``actions``."""
-        kept = _Samples.empty(actions)
+        kept = Samples.empty(actions)
         kept.extend(self.values[:, [self.columns[action] for action in actions]])
         return kept
 
@@ -196,7 +197,7 @@ class _Samples:
         return float(self.values[:, self.columns[action]].mean())
 
 
-def _settled(samples: _Samples, best: Action, z: float, ties_after: int = 0) -> bool:
+def settled(samples: Samples, best: Action, z: float, ties_after: int = 0) -> bool:
     """Would more samples hardly change the choice of ``best``?
 
     Every sample values every action, so ``best`` is compared with each other
@@ -210,8 +211,8 @@ def _settled(samples: _Samples, best: Action, z: float, ties_after: int = 0) -> 
     return bool(_ahead(samples, best, z, ties_after).all())
 
 
-def _ahead(samples: _Samples, best: Action, z: float, ties_after: int = 0) -> npt.NDArray[np.bool_]:
-    """Per action (in ``samples.actions`` order): is ``best`` settled against it (``_settled``)?  True for
+def _ahead(samples: Samples, best: Action, z: float, ties_after: int = 0) -> npt.NDArray[np.bool_]:
+    """Per action (in ``samples.actions`` order): is ``best`` settled against it (``settled``)?  True for
     ``best`` itself; all false while there are too few samples to tell."""
     n = len(samples)
     if n < 2:
@@ -233,20 +234,12 @@ class SearchSettings:
     """How a search bot spends its budget; the defaults are the bots' play.
 
     After ``settle_after`` samples a bot stops
-    early once the choice is settled (see ``_settled``, with ``settle_z``
+    early once the choice is settled (see ``settled``, with ``settle_z``
     standard errors; ``settle_after=0`` never stops early): clear moves come
     quickly, and hard ones keep the whole budget.  With ``sample_nodes`` the bot
     ignores the clock and gives every sample that many search nodes instead:
-    slower to tune but reproducible (and where no sample can be solved, it
-    searches ``model_samples`` samples with the value model).  ``table_bits``
-    sizes the solver's table.  ``use_model`` lets the bot value the samples it
-    cannot solve with the learned value (``dehla.learn.value``), and make the
-    trump call and the band-hukum choice with it; without it (the default: on
-    200 ``pagat`` deals the model's first tricks have not beaten the heuristic's
-    beyond noise, see docs/model.md) those moves are the heuristic's; and where
-    the model's best action beats the heuristic's by less than ``model_margin``
-    of the rules' largest result (on average over the samples), the bot keeps
-    the heuristic's.  ``playouts`` plays sampled deals out with the compiled policy
+    slower to tune but reproducible.  ``table_bits`` sizes the solver's table.
+    ``playouts`` plays sampled deals out with the compiled policy
     where nothing is solved (the call and the hide included), ``playout_batch`` at a
     time: on the clock as many deals as the budget allows (at most ``PLAYOUT_CAP``),
     with ``sample_nodes`` ``playout_worlds`` deals, ignoring the clock.
@@ -256,9 +249,6 @@ class SearchSettings:
     sample_nodes: int | None = None
     settle_after: int = 12
     settle_z: float = 3.0
-    use_model: bool = False
-    model_samples: int = 24
-    model_margin: float = 0.1
     playouts: bool = True
     playout_worlds: int = 512
     playout_batch: int = 8
@@ -309,7 +299,6 @@ class SearchBot:
         self.solve_odds = _SolveOdds()
         self.node_rate = NodeRate()
         self.last_samples = 0  # samples solved exactly for the last move
-        self.last_estimates = 0  # samples valued by the model for the last move
         self.last_playouts = 0  # worlds played out for the last move
         self.move_start = 0.0
 
@@ -325,25 +314,20 @@ class SearchBot:
         legal = observation.legal_actions
         if not legal:
             raise DehlaError(f"seat {observation.seat} has nothing to do now")
-        self.last_estimates = 0
         self.last_playouts = 0
         if len(legal) == 1:
             self.last_samples = 0
             return legal[0]
         if observation.phase != "play":
-            # The trump call and the band-hukum choice: no exact solve of a full deal fits a move, so the model or
+            # The trump call and the band-hukum choice: no exact solve of a full deal fits a move, so playouts or
             # the heuristic.
             self.last_samples = 0
             self.move_start = time.thread_time()
             estimated = self._playout_choice(observation)
-            if estimated is None:
-                estimated = self._estimated_choice(observation)
             return estimated if estimated is not None else self.fallback.act(observation)
         chosen = self._sampled_choice(observation)
         if chosen is None:
             chosen = self._playout_choice(observation)
-        if chosen is None:
-            chosen = self._estimated_choice(observation)
         if chosen is None:
             return self.fallback.act(observation)
         return chosen
@@ -370,7 +354,7 @@ class SearchBot:
             return None
         tracker = CardTracker(observation)
         team = observation.seat % 2
-        solved = _Samples.empty(list(observation.legal_actions))
+        solved = Samples.empty(list(observation.legal_actions))
         ties_after = 2 * settings.settle_after
 
         def more() -> bool:
@@ -396,19 +380,19 @@ class SearchBot:
                 break
             solved.add(values)
             ready = settings.settle_after and len(solved) >= settings.settle_after
-            if ready and _settled(solved, _best(solved, observation), settings.settle_z, ties_after):
+            if ready and settled(solved, best_action(solved, observation), settings.settle_z, ties_after):
                 break
         self.last_samples = len(solved)
         if not solved:
             return None
-        return _best(solved, observation, lambda: self.fallback.act(observation))
+        return best_action(solved, observation, lambda: self.fallback.act(observation))
 
     def _playout_choice(self, observation: Observation) -> Action | None:
         """Where no sample can be solved in time: play sampled worlds out with the compiled policy
         (``dehla.bots.playout``) after every legal action, and take the best on average.
 
         On the clock, plays worlds until what is left of the move's budget (at least a quarter of it) is
-        spent, the choice is settled (``_settled``) or ``PLAYOUT_CAP`` worlds; with ``sample_nodes``, exactly
+        spent, the choice is settled (``settled``) or ``PLAYOUT_CAP`` worlds; with ``sample_nodes``, exactly
         ``playout_worlds`` (or until settled).  ``None`` when playouts are off or no world could be drawn.
         """
         settings = self.settings
@@ -425,7 +409,7 @@ class SearchBot:
         timed = settings.sample_nodes is None
         cap = PLAYOUT_CAP if timed else settings.playout_worlds
         actions = list(observation.legal_actions)
-        played = _Samples.empty(actions)
+        played = Samples.empty(actions)
         check = 4 * settings.settle_after
 
         def more() -> bool:
@@ -437,62 +421,19 @@ class SearchBot:
                 continue
             # The test costs as much as the worlds so far: it is made each time their number grows by an eighth.
             check = max(len(played) + 1, len(played) * 9 // 8)
-            best = _best(played, observation)
-            if _settled(played, best, settings.settle_z):
+            best = best_action(played, observation)
+            if settled(played, best, settings.settle_z):
                 break
             # Actions clearly behind the best (never tied throughout) leave the race: later worlds skip them.
             ahead = _ahead(played, best, settings.settle_z, ties_after=len(played) + 1)
-            racing = [action for action, settled in zip(played.actions, ahead) if action == best or not settled]
+            racing = [action for action, behind in zip(played.actions, ahead) if action == best or not behind]
             if len(racing) < len(played.actions):
                 played = played.subset(racing)
                 actions[:] = racing
         self.last_playouts = len(played)
         if not played:
             return None
-        return _best(played, observation, lambda: self.fallback.act(observation))
-
-    def _estimated_choice(self, observation: Observation) -> Action | None:
-        """Where no sample can be solved in time: search each sample to the end of the trick, value it by the model
-        (before the play: value the position each trump call or band-hukum card leads to).
-
-        Spends what is left of the move's budget (all of it when no exact solve was
-        tried); ``None`` when the rules have no model (the heuristic plays then).
-        """
-        from dehla.learn.value import default_model, model_leaves, result_scale, trick_values
-
-        model = default_model() if self.settings.use_model else None
-        if model is None or not model.covers(observation.rules):
-            return None
-        settings = self.settings
-        start = time.thread_time()
-        deadline = self.move_start + self.budget
-        if deadline - start < 0.1 * self.budget:
-            deadline = start + 0.1 * self.budget  # a failed exact try took the budget: a short look still beats none
-        timed = settings.sample_nodes is None
-        limit = self.max_samples if timed else max(1, min(self.max_samples, settings.model_samples))
-        leaf_values = model_leaves(model)
-        tracker = CardTracker(observation)
-        team = observation.seat % 2
-        estimated = _Samples.empty(list(observation.legal_actions))
-
-        def more() -> bool:
-            return len(estimated) < limit and not (timed and estimated and time.thread_time() >= deadline)
-
-        for match in sampled_deals(observation, tracker, self.rng, more):
-            estimated.add(trick_values(match, team, leaf_values))
-            ready = settings.settle_after and len(estimated) >= settings.settle_after
-            if ready and _settled(estimated, _best(estimated, observation), settings.settle_z):
-                break
-        self.last_estimates = len(estimated)
-        if not estimated:
-            return None
-        usual = self.fallback.act(observation)
-        best = _best(estimated, observation, lambda: usual)
-        if usual in estimated:
-            gain = estimated.mean(best) - estimated.mean(usual)
-            if gain < settings.model_margin * result_scale(observation.rules):
-                return usual  # an estimate is no proof: leave the heuristic's move only for a clear gain
-        return best
+        return best_action(played, observation, lambda: self.fallback.act(observation))
 
     def _sample_values(self, match: Match, team: int) -> dict[Action, float]:
         """What each legal action is worth to ``team`` in one sampled deal: the hand's result, solved double-dummy."""
@@ -504,11 +445,9 @@ def move_source(bot: SearchBot, observation: Observation) -> str:
     """Where ``bot``'s last move in ``observation`` came from (ask right after ``bot.act(observation)``).
 
     ``"forced"``: the only legal action; ``"solved"``: sampled deals solved exactly;
-    ``"playout"``: sampled deals played out by the compiled policy; ``"model"``: sampled deals valued by the
-    learned value; ``"heuristic"``: the
+    ``"playout"``: sampled deals played out by the compiled policy; ``"heuristic"``: the
     heuristic's move, because no sampled deal could be solved in time and
-    playouts and the model were off or the model saw no clear gain (the trump
-    call and the band-hukum choice are never solved).
+    playouts were off (the trump call and the band-hukum choice are never solved).
     """
     if len(observation.legal_actions) == 1:
         return "forced"
@@ -516,8 +455,6 @@ def move_source(bot: SearchBot, observation: Observation) -> str:
         return "solved"
     if bot.last_playouts:
         return "playout"
-    if bot.last_estimates:
-        return "model"
     return "heuristic"
 
 
@@ -580,7 +517,7 @@ def estimate_action(
     return ActionEstimate(sum(margins) / len(margins), len(margins), result_scale(observation.rules))
 
 
-def _best(samples: _Samples, observation: Observation, prefer: Callable[[], Action] | None = None) -> Action:
+def best_action(samples: Samples, observation: Observation, prefer: Callable[[], Action] | None = None) -> Action:
     """The action with the best average.
 
     Ties go to ``prefer()`` when it names one of the tied actions (asked only when

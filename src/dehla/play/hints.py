@@ -42,7 +42,6 @@ HINT_TEMPLATES: dict[str, str] = {
     "hint_forced": "It is your only legal choice.",
     "hint_solved": "Chosen by solving {n} sampled deals of the unseen cards exactly.",
     "hint_playout": "Chosen by playing out {n} sampled deals with a fast policy, none solved exactly.",
-    "hint_model": "Chosen on the learned value's estimate over {n} sampled deals, none solved exactly.",
     "hint_heuristic_early": "The heuristic's choice: the search bots solve no deal before the play.",
     "hint_heuristic": "The heuristic's choice: no sampled deal could be solved in time.",
     "hint_estimate": "Estimate for your team: {margin} (from -{scale}, lost, to +{scale}, won), over {n} sampled "
@@ -60,7 +59,7 @@ class HintWord:
 
 @dataclass(frozen=True)
 class Hint:
-    """What the hint bot would do and why: ``source`` is ``forced``, ``solved``, ``playout``, ``model`` or
+    """What the hint bot would do and why: ``source`` is ``forced``, ``solved``, ``playout`` or
     ``heuristic`` (``bots.search.move_source``); ``samples`` the sampled deals behind it; ``margin``/``scale``/
     ``estimated`` the estimate where the move was not solved (``estimated`` 0 when there is none); ``reasons``
     what the move does in the position (``play.reasons``), each true whatever the unseen cards are."""
@@ -84,9 +83,9 @@ def hint_of(bot: Bot, observation: Observation, action: Action) -> Hint:
         source = "forced" if len(observation.legal_actions) == 1 else "heuristic"
         return Hint(action, source, observation.phase, reasons=reasons)
     source = move_source(bot, observation)
-    samples = {"solved": bot.last_samples, "playout": bot.last_playouts, "model": bot.last_estimates}.get(source, 0)
+    samples = {"solved": bot.last_samples, "playout": bot.last_playouts}.get(source, 0)
     hint = Hint(action, source, observation.phase, samples, reasons=reasons)
-    if source not in ("playout", "model", "heuristic"):
+    if source not in ("playout", "heuristic"):
         return hint
     estimate = estimate_action(observation, action)
     if estimate is None:
@@ -119,8 +118,6 @@ def web_words(hint: Hint) -> list[HintWord]:
         words.append(HintWord("hint_solved", {"n": hint.samples}))
     elif hint.source == "playout":
         words.append(HintWord("hint_playout", {"n": hint.samples}))
-    elif hint.source == "model":
-        words.append(HintWord("hint_model", {"n": hint.samples}))
     elif hint.phase != "play":
         words.append(HintWord("hint_heuristic_early", {}))
     else:
@@ -154,9 +151,6 @@ def _source_words(hint: Hint) -> tuple[str, str]:
     if hint.source == "playout":
         short = "played out, not solved"
         head = f"chosen by playing out {hint.samples} sampled deals with a fast policy, none solved exactly"
-    elif hint.source == "model":
-        short = "the model's choice"
-        head = f"chosen on the learned value's estimate over {hint.samples} sampled deals, none solved exactly"
     elif hint.source == "heuristic" and hint.phase != "play":
         short = "heuristic's choice"
         head = "the heuristic's choice: the search bots solve no deal before the play"
