@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from dehla.bots.sampling import sampled_deals
-from dehla.bots.search import DEFAULT_BUDGETS, Samples, SearchBot, SearchSettings, best_action, move_source, settled
+from dehla.bots.search import Samples, SearchBot, best_action, move_source, settled
 from dehla.bots.tracking import CardTracker
 from dehla.engine.actions import Action
 from dehla.engine.observe import Observation
@@ -38,16 +39,9 @@ class ModelSettings:
 class ModelSearchBot(SearchBot):
     """``SearchBot``, with the learned value where it would play the heuristic's move."""
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        budget: float = DEFAULT_BUDGETS[0],
-        max_samples: int = 64,
-        name: str = "hard",
-        settings: SearchSettings | None = None,
-        model: ModelSettings | None = None,
-    ) -> None:
-        super().__init__(seed, budget, max_samples, name, settings)
+    def __init__(self, *args: Any, model: ModelSettings | None = None, **kwargs: Any) -> None:
+        """``SearchBot``'s arguments, and ``model``: how the learned value is used."""
+        super().__init__(*args, **kwargs)
         self.model = model if model is not None else ModelSettings()
         self.last_estimates = 0  # deals valued by the model for the last move
 
