@@ -79,6 +79,7 @@ export class Felt {
     this.sweeping = false;
     this.seen = new Set();    // finished tricks already shown (hand:number)
     this.missed = [];         // finished tricks the table moved past while another was on show
+    this.drawn = false;       // the felt has shown this table before (a page just opened has not)
     this.reactions = {};      // seat -> [reaction, until]
     this.box.addEventListener("click", () => this.skip());
   }
@@ -120,12 +121,13 @@ export class Felt {
         this.seen.add(key);
         this.show = {key, trick: finished, timer: setTimeout(() => this.sweep(), pause * 1000)};
         this.tell(finished, state);
-      } else if ((state.table.trick_pause ?? 1.2) > 0.05) {
-        // its pause ended before the page heard of it: it is still seen going to its pile, without the pause
+      } else if (this.drawn && (state.table.trick_pause ?? 1.2) > 0.05) {
+        // its pause ended before a page following the table heard of it: it is still seen going to its pile,
+        // without the pause (a page just opened shows the table as it is)
         this.sweepAtOnce(finished, state);
         return;
       } else {
-        this.seen.add(key);   // a table without a pause: the cards go at once, as the table plays on
+        this.seen.add(key);   // a table without a pause, or a page just opened: the cards are in their pile
       }
     }
     this.draw(state, obs, this.show ? this.show.trick : null);
@@ -227,6 +229,7 @@ export class Felt {
   }
 
   draw(state, obs, finished) {
+    this.drawn = true;
     const table = state.table;
     const mySeat = state.seat;
     const felt = this.box;
