@@ -1,4 +1,5 @@
-"""``dehla train value``: make solver-labelled positions and fit the search bots' value model.
+"""``dehla train value``: make solver-labelled positions and fit the learned value model (the estimate that
+``dehla analyse`` gives where the solver has no answer).
 
 Steps of one command (the first may also run alone): label positions of hands the heuristic bots play
 (``dehla.learn.labels``, over ``--workers`` local processes or a Ray cluster with ``--backend ray``; the data
@@ -30,7 +31,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "train",
-        help="make solver-labelled data and train the search bots' value model",
+        help="make solver-labelled data and train the learned value model (dehla analyse's estimate)",
         description="Train what the search bots learn from the exact solver. See docs/model.md.",
     )
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
