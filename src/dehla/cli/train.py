@@ -32,7 +32,7 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "train",
         help="make solver-labelled data and train the learned value model (dehla analyse's estimate)",
-        description="Train what the search bots learn from the exact solver. See docs/model.md.",
+        description="Train the value model behind dehla analyse's estimates from the exact solver. See docs/model.md.",
     )
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
     value = kinds.add_parser(
