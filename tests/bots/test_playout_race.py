@@ -12,7 +12,7 @@ import pytest
 import dehla.bots.playout as playout
 from dehla import Match
 from dehla.bots.playout import playout_batches
-from dehla.bots.search import SearchBot, SearchSettings, _Samples
+from dehla.bots.search import Samples, SearchBot, SearchSettings
 from dehla.cards import Card
 from dehla.engine.actions import Play
 
@@ -40,7 +40,7 @@ def test_each_batch_values_the_actions_still_listed() -> None:
 
 def test_a_subset_of_samples_keeps_the_worlds_of_its_actions() -> None:
     low, middle, high = (Play(Card(card)) for card in (0, 5, 12))
-    samples = _Samples({low: [1.0, 0.0, 1.0], middle: [0.0, 0.5, 0.5], high: [0.0, 1.0, 1.0]})
+    samples = Samples({low: [1.0, 0.0, 1.0], middle: [0.0, 0.5, 0.5], high: [0.0, 1.0, 1.0]})
     kept = samples.subset([high, low])
     assert kept.actions == [high, low] and len(kept) == 3
     assert kept.mean(high) == samples.mean(high) and kept.mean(low) == samples.mean(low)

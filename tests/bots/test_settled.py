@@ -1,4 +1,4 @@
-"""The search's settling test on numpy arrays (``_settled``) against the plain loop it replaced, on random
+"""The search's settling test on numpy arrays (``settled``) against the plain loop it replaced, on random
 value matrices; and seeded playout searches that give the same moves."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dehla import Match
-from dehla.bots.search import SearchBot, SearchSettings, _Samples, _settled
+from dehla.bots.search import Samples, SearchBot, SearchSettings, settled
 from dehla.cards import Card
 from dehla.engine.actions import Action, Play
 
 
 def _settled_by_loop(values: dict[Action, list[float]], best: Action, z: float, ties: int) -> bool:
-    """``_settled`` written as a plain loop over the actions and the samples: the reference."""
+    """``settled`` written as a plain loop over the actions and the samples: the reference."""
     mine = values[best]
     n = len(mine)
     if n < 2:
@@ -55,12 +55,12 @@ def test_settled_on_arrays_agrees_with_the_plain_loop(
     values = {action: data.draw(st.lists(level, min_size=samples, max_size=samples)) for action in _ACTIONS[:actions]}
     best = data.draw(st.sampled_from(_ACTIONS[:actions]))
     expected = _settled_by_loop(values, best, z, ties)
-    assert _settled(_Samples(values), best, z, ties) == expected
+    assert settled(Samples(values), best, z, ties) == expected
 
 
 def test_samples_grow_past_their_first_room_and_keep_their_order() -> None:
     low, high = _ACTIONS[:2]
-    samples = _Samples.empty([low, high])
+    samples = Samples.empty([low, high])
     for index in range(40):
         samples.add({low: float(index), high: -float(index)})
     assert len(samples) == 40
