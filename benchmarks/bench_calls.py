@@ -32,8 +32,11 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
-from model_search import ModelSearchBot, ModelSettings
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling model_search.py
+
+from model_search import ModelSearchBot, ModelSettings  # a sibling script, found by the path set above
 
 from dehla import Match
 from dehla.arena.stats import mean_interval

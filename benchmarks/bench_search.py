@@ -42,7 +42,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from model_search import ModelSearchBot
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling model_search.py
+
+from model_search import ModelSearchBot  # a sibling script, found by the path set above
 
 from dehla import Match
 from dehla.arena.stats import percentile, wilson

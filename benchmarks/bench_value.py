@@ -34,11 +34,14 @@ import argparse
 import json
 import math
 import random
+import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling model_search.py
+
 import numpy as np
-from model_search import ModelSearchBot, source_of
+from model_search import ModelSearchBot, source_of  # a sibling script, found by the path set above
 
 from dehla.bots.heuristic import HeuristicBot
 from dehla.bots.search import SearchBot
