@@ -160,16 +160,18 @@ def test_a_page_running_behind_still_sees_every_trick_go_to_its_pile_one_at_a_ti
     def sweeps() -> list[dict[str, Any]]:
         return [s for s in page.evaluate("window.__sweeps") if s["after"] is not None]
 
+    def let_through() -> None:
+        for message in held:
+            routes[-1].send(message)
+        del held[:]
+
     deadline = time.monotonic() + 90
     while len(sweeps()) < 8 and not page.query_selector("#hand-summary"):
         assert time.monotonic() < deadline, page_walk.fail(page, "eight tricks were not swept in time")
         page.wait_for_timeout(1500)
-        for message in held[:]:
-            routes[-1].send(message)
-        del held[:]
+        let_through()
     holding[0] = False
-    for message in held:
-        routes[-1].send(message)
+    let_through()
     for sweep in sweeps():
         if (sweep["target"] or "").startswith("won-pile"):
             assert sweep["after"] == sweep["before"] + 1, [(s["target"], s["before"], s["after"]) for s in sweeps()]
