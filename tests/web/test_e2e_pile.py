@@ -57,9 +57,11 @@ document.addEventListener("dehla-sweep", (event) => {
   }
   for (const a of moving) a.play();
   window.__sweeps.push(sweep);
-  // read when the cards have arrived and the felt is drawn again (before the next trick's sweep can begin)
+  // read when the cards have arrived and the felt is drawn again (before the next trick's sweep can begin); every
+  // motion is waited for to its end or its cancelling (the hand drawn again cancels its cards' transitions), as
+  // waiting for all to succeed would end at the first cancelled one, before the felt is drawn again
   const ending = document.getAnimations().filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity);
-  Promise.all(ending.map((a) => a.finished)).catch(() => null).then(() => setTimeout(() => {
+  Promise.allSettled(ending.map((a) => a.finished)).then(() => setTimeout(() => {
     const now = id && document.getElementById(id);
     sweep.after = now ? Number(now.dataset.tricks) : null;
     sweep.cardsAfter = now ? Number(now.dataset.cards) : null;
