@@ -11,13 +11,10 @@ at several sizes (every page written, as a long-lived bot's table ends up), and 
 ``--hands`` hands, and ``--hands`` bots each playing one hand, all kept alive in one process as a web bot
 worker keeps them (its last few bots): the difference is what each extra bot costs.
 
-``--aot`` adds the control for a design we do not ship: the solver kernel's entry point compiled ahead of
-time by ``numba.pycc`` (deprecated by numba; about half a minute, not measured) and called, in a process
-that imports numpy and that module only, on the arguments of a real solve (a ``pagat`` hand after five
-tricks, captured from the compiled-at-run-time kernel, whose output it must match) with a 19-bit table,
-every page written.  Usage::
+``--compiled`` measures the kernels' and the bots' lines again with the kernels compiled ahead of time
+(``dehla compile``, built first when missing: not measured), numba never loaded (each such line says so).  Usage::
 
-    python benchmarks/bench_memory.py [--hands 10] [--bits 17,18,19] [--budget 0.5] [--seed 1] [--aot] [--json]
+    python benchmarks/bench_memory.py [--hands 10] [--bits 17,18,19] [--budget 0.5] [--seed 1] [--compiled] [--json]
 
 The numba cache is filled first (not measured).  Memory does not depend on the machine's load; the hands'
 table use does depend on the nodes searched, so the bots' lines are for the budget given.
@@ -36,13 +33,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+#: ``dehla.solver.compiled.MODE_ENV``, written out: this process imports no dehla, because Linux carries a
+#: process's peak memory across ``exec`` into the parts it starts.
+MODE_ENV = "DEHLA_KERNELS"
+
 #: The smallest numba program with a cached compiled function (the control for any numba code).
 TINY = "import numba\n\n\n@numba.njit(cache=True)\ndef add(a, b):\n    return a + b\n"
-
-#: ``--aot``: the module compiled ahead of time (it exports ``solver.kernel.solve_position``), and the tricks
-#: played before the solve whose arguments it is called with.
-AOT_MODULE = "dehla_bench_solver_aot"
-AOT_TRICKS = 5
 
 
 def private_mb() -> float | None:
@@ -81,78 +77,29 @@ def play_hands(bots: int, hands: int, budget: float, seed: int, playouts: bool =
     return kept
 
 
-def build_aot(directory: str, seed: int) -> None:
-    """Capture the arguments of one real solve and compile the solver kernel ahead of time into ``directory``."""
+def load_kernels(seed: int) -> None:
+    """Every kernel entry point a bot calls, loaded and run once: a small solve and one batch of playouts."""
     import random
-    import warnings
-
-    import numpy as np
 
     from dehla import Match
-    from dehla.bots.heuristic import HeuristicBot
-    from dehla.solver import kernel
-    from dehla.solver.fast import Solver
+    from dehla.bots.playout import playout_batches
+    from dehla.solver.fast import kernel_load_seconds
 
+    kernel_load_seconds()
     chance = random.Random(seed)
     match = Match.new("pagat", chance)
     match.apply(match.random_deal(chance))
-    bot = HeuristicBot(seed)
-    while match.hand_state().tricks_played < AOT_TRICKS:
-        seat = match.to_act
-        assert seat is not None
-        match.apply(bot.act(match.observe(seat)))
-    jitted = kernel.solve_position
-    captured: dict[str, Any] = {}
-
-    def capture(*call: Any) -> None:
-        captured.update({f"a{index}": np.array(value, copy=True) for index, value in enumerate(call)})
-        jitted(*call)
-        captured["out"] = np.array(call[-1], copy=True)
-
-    kernel.solve_position = capture
-    try:
-        Solver(table_bits=19).results(match)
-    finally:
-        kernel.solve_position = jitted
-    np.savez(Path(directory, "solve.npz"), **captured)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numba.pycc's deprecation notice
-        from numba import types
-        from numba.pycc import CC
-
-        compiler = CC(AOT_MODULE)
-        compiler.output_dir = directory
-        # The types the JIT compiled the call above for: the module takes exactly the same arguments.
-        compiler.export("solve_position", types.void(*jitted.signatures[0]))(jitted.py_func)
-        compiler.compile()
-
-
-def run_aot(directory: str) -> object:
-    """One solve by the kernel compiled ahead of time, numba never imported; its output must be the JIT's."""
-    import numpy as np
-
-    sys.path.insert(0, directory)
-    module = __import__(AOT_MODULE)
-    saved = np.load(Path(directory, "solve.npz"))
-    arrays = [saved[f"a{index}"] for index in range(len(saved.files) - 1)]  # the arguments, then "out"
-    call: list[Any] = [int(value) if value.ndim == 0 else value for value in arrays]
-    table = max(arrays, key=lambda value: value.nbytes)
-    table += 0  # every page of the table written, as in the table-N lines
-    module.solve_position(*call)
-    if "numba" in sys.modules or not (call[-1] == saved["out"]).all():
-        raise SystemExit("the kernel compiled ahead of time imported numba or answered otherwise than the JIT")
-    return call
+    seat = match.to_act
+    assert seat is not None
+    left = iter(range(8))
+    for _ in playout_batches(match.observe(seat), list(match.legal_actions()), chance, lambda: next(left, -1) >= 0):
+        pass
 
 
 def run_part(part: str, args: argparse.Namespace) -> object:
     """Do one part in this (fresh) process; returns what it built, to be kept alive while it is measured."""
     if part == "python":
         return None
-    if part == "aot-build":
-        build_aot(args.tiny_dir, args.seed)
-        return None
-    if part == "aot-solver":
-        return run_aot(args.tiny_dir)
     if part in ("numpy", "numba"):
         return __import__(part)
     if part == "numba-tiny":
@@ -162,20 +109,18 @@ def run_part(part: str, args: argparse.Namespace) -> object:
         from dehla.bots.heuristic import HeuristicBot  # the engine, rules and cards: what a heuristic bot needs
 
         return HeuristicBot(args.seed)
-    from dehla.solver.fast import kernel_load_seconds
-
-    kernel_load_seconds()  # the solver's kernel, loaded from numba's cache
     if part == "solver-kernel":
-        return None
-    from dehla.kernel.playout import warm_playouts
+        from dehla.solver.fast import kernel_load_seconds
 
-    warm_playouts()
+        kernel_load_seconds()  # the solver's kernel, loaded from numba's cache
+        return None
+    load_kernels(args.seed)
     if part == "kernels":
         return None
     if part.startswith("table-"):
-        from dehla.solver.table import new_table
+        from dehla.solver.compiled import kernels
 
-        table = new_table(int(part.removeprefix("table-")))
+        table = kernels().new_table(int(part.removeprefix("table-")))
         table += 0  # every page written, as the pages of a long-lived bot's table end up
         return table
     if part == "hard":
@@ -189,14 +134,16 @@ def run_part(part: str, args: argparse.Namespace) -> object:
     raise SystemExit(f"unknown part {part!r}")
 
 
-def measure(part: str, args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
-    """Run ``part`` in a fresh process and read back its memory."""
+def measure(part: str, args: argparse.Namespace, env: dict[str, str], kernels: str = "jit") -> dict[str, Any]:
+    """Run ``part`` in a fresh process, with the kernels compiled by numba (``jit``) or ahead of time
+    (``compiled``), and read back its memory."""
+    env = {**env, MODE_ENV: kernels}
     command = [sys.executable, __file__, "--part", part, "--hands", str(args.hands), "--budget", str(args.budget)]
     command += ["--seed", str(args.seed), "--tiny-dir", args.tiny_dir]
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
         raise SystemExit(f"part {part} failed:\n{done.stderr}")
-    return {"part": part, **json.loads(done.stdout.strip().splitlines()[-1])}
+    return {"part": part, "kernels": kernels, **json.loads(done.stdout.strip().splitlines()[-1])}
 
 
 def main() -> int:
@@ -206,7 +153,7 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=0.5, help="seconds a move for the hard bots")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--aot", action="store_true", help="also the solver kernel compiled ahead of time (numba.pycc), a control"
+        "--compiled", action="store_true", help="also the kernels and bots with the kernels compiled ahead of time"
     )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--part", help=argparse.SUPPRESS)
@@ -223,7 +170,7 @@ def main() -> int:
     if args.part:
         kept = run_part(args.part, args)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(json.dumps({"max_rss_mb": round(peak, 1), "private_mb": private_mb()}))
+        print(json.dumps({"max_rss_mb": round(peak, 1), "private_mb": private_mb(), "numba": "numba" in sys.modules}))
         del kept
         return 0
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
@@ -231,20 +178,23 @@ def main() -> int:
         Path(tiny, "dehla_bench_tiny.py").write_text(TINY, encoding="utf-8")
         args.tiny_dir = tiny
         env = dict(os.environ)
-        warm = ["numba-tiny", "kernels", *(["aot-build"] if args.aot else [])]
-        for part in warm:  # fill numba's caches (and build the --aot module) first: not measured
+        for part in ("numba-tiny", "kernels"):  # fill numba's caches first: not measured
             measure(part, args, env)
-        parts = ["python", "numpy", "numba", "numba-tiny", "dehla", "solver-kernel", "kernels"]
-        parts += [f"table-{value}" for value in bits]
-        parts += ["hard", "hard-no-playouts", "hard-one-bot-many-hands", "hard-many-bots"]
-        parts += ["aot-solver"] if args.aot else []
+        if args.compiled and subprocess.run([sys.executable, "-m", "dehla", "compile"], env=env).returncode != 0:
+            raise SystemExit("dehla compile failed")
+        bots = ["kernels", *(f"table-{value}" for value in bits)]
+        bots += ["hard", "hard-no-playouts", "hard-one-bot-many-hands", "hard-many-bots"]
+        parts = [(part, "jit") for part in ("python", "numpy", "numba", "numba-tiny", "dehla", "solver-kernel", *bots)]
+        parts += [(part, "compiled") for part in bots] if args.compiled else []
         rows = []
-        for part in parts:
-            rows.append(measure(part, args, env))
+        for part, kernels in parts:
+            rows.append(measure(part, args, env, kernels))
             if not args.json:
                 row = rows[-1]
                 private = "" if row["private_mb"] is None else f", private at the end {row['private_mb']:.1f} MB"
-                print(f"{part:24} max RSS {row['max_rss_mb']:6.1f} MB{private}", flush=True)
+                label = f"{part} (compiled)" if kernels == "compiled" else part
+                numba = ", numba loaded" if kernels == "compiled" and row["numba"] else ""
+                print(f"{label:35} max RSS {row['max_rss_mb']:6.1f} MB{private}{numba}", flush=True)
     report = {"hands": args.hands, "budget": args.budget, "load_average": os.getloadavg()[0], "parts": rows}
     if args.json:
         print(json.dumps(report))

@@ -87,7 +87,7 @@ def _wrappers(tree: ast.Module) -> set[str]:
 
 
 def _imported_wrappers(tree: ast.Module) -> set[str]:
-    """Names the module imports from another dehla module that are numba decorators there (``kernel.layout.jit``)."""
+    """Names the module imports from another dehla module that are numba decorators there (``kernel.jit.jit``)."""
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("dehla."):
@@ -265,7 +265,7 @@ def test_no_run_of_lines_is_shared_between_compiled_modules() -> None:
 
 
 def test_a_kernel_compiled_through_an_imported_decorator_is_found() -> None:
-    tree = ast.parse("from dehla.kernel.layout import jit\n\n_jit = jit\n\n@_jit\ndef k(a):\n    return a\n")
+    tree = ast.parse("from dehla.kernel.jit import jit\n\n_jit = jit\n\n@_jit\ndef k(a):\n    return a\n")
     assert compiles_with_numba(tree)
     plain = "from dehla.cards import card_text\n\n@card_text\ndef k(a):\n    return a\n"
     assert not compiles_with_numba(ast.parse(plain))

@@ -46,6 +46,7 @@ COMPILED_SOURCES = tuple(
     Path(__file__).resolve().parent / name
     for name in (
         "kernel/layout.py",
+        "kernel/jit.py",
         "kernel/rules.py",
         "kernel/scoring.py",
         "kernel/step.py",
@@ -161,5 +162,4 @@ def stamp_kernel_sources() -> None:
     mixin._dehla_stamped = True
 
 
-configure()
-stamp_kernel_sources()
+configure()  # importing this module only sets the directory: numba itself is imported by ``dehla.kernel.jit``

@@ -406,7 +406,10 @@ def test_a_temporary_directory_others_may_write_is_not_used(tmp_path: Path) -> N
 _IMPORT = (
     "import os, dehla.solver.kernel, dehla.batch.kernel, dehla.solver.warm; print(os.environ.get('NUMBA_CACHE_DIR'))"
 )
-_WITHOUT = "import sys, types; sys.modules['dehla.numba_cache'] = types.ModuleType('off'); import dehla.solver.kernel"
+_WITHOUT = (  # dehla.numba_cache without its choice of directory (its stamp kept: dehla.kernel.jit calls it)
+    "import sys, types; off = types.ModuleType('off'); off.stamp_kernel_sources = lambda: None; "
+    "sys.modules['dehla.numba_cache'] = off; import dehla.solver.kernel"
+)
 
 
 def _read_only_install(tmp_path: Path) -> tuple[list[str], dict[str, str], Path]:

@@ -41,6 +41,7 @@ from llvmlite import binding, ir  # type: ignore[import-untyped]
 from numba.core import cgutils, codegen, config, types
 from numba.extending import intrinsic
 
+from dehla.kernel.jit import inline, jit
 from dehla.kernel.layout import (
     CHOOSER,
     CUT_OPEN,
@@ -79,8 +80,6 @@ from dehla.kernel.layout import (
     TR_OPEN,
     TRUMP,
     WINNER,
-    inline,
-    jit,
 )
 from dehla.kernel.rules import (
     can_ask_reveal,

@@ -6,10 +6,8 @@
 
 from __future__ import annotations
 
-import dehla.numba_cache  # noqa: F401 - first: a writable cache directory for numba before numba is imported
-
-# isort: split
 from dehla.batch.kernel import FloatArray, Params, unpack_params, wrap_seat
+from dehla.kernel.jit import inline, jit
 from dehla.kernel.layout import (
     C0,
     CAP0,
@@ -52,8 +50,6 @@ from dehla.kernel.layout import (
     TO_ACT,
     TRUMP,
     Array,
-    inline,
-    jit,
 )
 from dehla.kernel.rules import low_card, popcount
 

@@ -27,6 +27,7 @@ from dehla.engine.observe import Observation
 from dehla.features.observation import action_index
 from dehla.kernel import codec
 from dehla.kernel import layout as L
+from dehla.solver.compiled import kernels
 
 __all__ = ["TENS_WEIGHT", "playout_batches", "values_of"]
 
@@ -36,15 +37,13 @@ FloatMatrix = npt.NDArray[np.float64]
 
 
 def values_of(results: Any, team: int, points: bool = False) -> FloatMatrix:
-    """Each (world, action) result (``dehla.kernel.playout.RESULT_WORDS``) as the value for ``team``; with
+    """Each (world, action) result (``dehla.kernel.layout.RESULT_WORDS``) as the value for ``team``; with
     ``points``, the hand's points margin instead (what a hint's estimate reports)."""
-    from dehla.kernel.playout import R_PTS0, R_PTS1, R_TENS0, R_TENS1, R_WINNER
-
     if points:
-        return np.asarray(results[..., R_PTS0 + team] - results[..., R_PTS1 - team], dtype=np.float64)
-    winner = results[..., R_WINNER]
+        return np.asarray(results[..., L.R_PTS0 + team] - results[..., L.R_PTS1 - team], dtype=np.float64)
+    winner = results[..., L.R_WINNER]
     won = np.where(winner == team, 1.0, np.where(winner < 0, 0.5, 0.0))
-    tens = results[..., R_TENS0 + team] - results[..., R_TENS1 - team]
+    tens = results[..., L.R_TENS0 + team] - results[..., L.R_TENS1 - team]
     return np.asarray(won + TENS_WEIGHT * tens, dtype=np.float64)
 
 
@@ -62,8 +61,7 @@ def playout_batches(
     Each batch values the actions then in ``actions``: the caller may drop some between batches (the search
     drops those out of the race).  ``points``: the values are the hand's points margins (``values_of``).
     """
-    from dehla.kernel.playout import RESULT_WORDS, play_worlds
-
+    play_worlds = kernels().play_worlds
     params = codec.full_params(observation.rules)
     scratch = np.zeros(L.ROW, dtype=np.int64)
     rewards = np.zeros(2, dtype=np.float32)
@@ -74,7 +72,7 @@ def playout_batches(
         worlds = np.stack(rows)
         rows.clear()
         codes = np.array([action_index(action) for action in actions], dtype=np.int64)
-        out = np.zeros((worlds.shape[0], len(codes), RESULT_WORDS), dtype=np.int64)
+        out = np.zeros((worlds.shape[0], len(codes), L.RESULT_WORDS), dtype=np.int64)
         play_worlds(worlds, params, codes, scratch, rewards, out)
         return values_of(out, team, points)
 

@@ -22,7 +22,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from dehla.cli import admin, analyse, arena, bot, play, replay, rules, serve, simulate, train, verify
+    from dehla.cli import admin, analyse, arena, bot, compile, play, replay, rules, serve, simulate, train, verify
 
     parser = _Parser(prog="dehla", description="Dehla Pakad, Mendikot and Taash's Dehla Pakad.")
     from dehla.engine import COMPILED
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     engine = "engine compiled with mypyc" if COMPILED else "engine running as Python source"
     parser.add_argument("--version", action="version", version=f"dehla {__version__} ({engine})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in (play, replay, verify, rules, simulate, bot, serve, arena, analyse, train, admin):
+    for module in (play, replay, verify, rules, simulate, bot, serve, arena, analyse, train, compile, admin):
         module.add_parser(commands)
     return parser
 

@@ -14,42 +14,14 @@ the batch simulator's settings, and after ``NPARAMS`` the batch's table of hand 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
-import dehla.numba_cache  # noqa: F401 - first: a writable cache directory for numba before numba is imported
-
-# isort: split
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from dehla.engine.tricks import NOT_YET, OPENING_PACKET, STAGED_TRICKS
 
-__all__ = ["ROW", "SOLVER_END", "NPARAMS", "Array", "OPTIONS", "jit", "inline"]
+__all__ = ["ROW", "SOLVER_END", "NPARAMS", "Array"]
 
-F = TypeVar("F", bound=Callable[..., Any])
 Array = npt.NDArray[np.int64]
-
-#: How the kernels are compiled: on-disk cache, no GIL, numpy's error model (no checks for a division by zero)
-#: and no reference counting (``_nrt``, numba's own switch).  Nothing they call allocates and every array they
-#: take outlives the call, so the counts would only cost time: the atomic operations around each array passed
-#: to a helper once took a third of the solver's time, and made a random batch hand three times slower.
-OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
-
-
-def jit(function: F) -> F:
-    """``numba.njit`` with the kernels' options, typed for mypy."""
-    return cast(F, numba.njit(**OPTIONS)(function))
-
-
-def inline(function: F) -> F:
-    """``jit``, inlined into its callers by numba itself.
-
-    A call between compiled functions passes its arrays as structs and cost more than the rules it ran; and
-    a cached caller of a non-inlined helper crashed on loading from the cache under numba 0.68.
-    """
-    return cast(F, numba.njit(**OPTIONS, inline="always")(function))
 
 
 # The row: the words both kernels read ---------------------------------------------------------------------
@@ -172,3 +144,12 @@ TENS = (1 << 8) | (1 << 21) | (1 << 34) | (1 << 47)
 NONE_YET = NOT_YET
 OPENING = OPENING_PACKET
 STAGED_LIMIT = STAGED_TRICKS
+
+
+# A playout's result (``dehla.kernel.playout``): the winning team (-1 nobody), each team's points, each team's tens.
+RESULT_WORDS = 5
+R_WINNER = 0
+R_PTS0 = 1
+R_PTS1 = 2
+R_TENS0 = 3
+R_TENS1 = 4

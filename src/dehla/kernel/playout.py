@@ -24,9 +24,7 @@ result) and checks every action the policy takes is legal.
 
 from __future__ import annotations
 
-import dehla.numba_cache  # noqa: F401 - first: a writable cache directory for numba before numba is imported
-
-# isort: split
+from dehla.kernel.jit import inline, jit
 from dehla.kernel.layout import (
     C0,
     CAP0,
@@ -47,6 +45,12 @@ from dehla.kernel.layout import (
     PN0,
     PTS0,
     PTS1,
+    R_PTS0,
+    R_PTS1,
+    R_TENS0,
+    R_TENS1,
+    R_WINNER,
+    RESULT_WORDS,
     ROW,
     SUIT,
     TENS,
@@ -56,8 +60,6 @@ from dehla.kernel.layout import (
     TRUMP,
     WINNER,
     Array,
-    inline,
-    jit,
 )
 from dehla.kernel.rules import can_ask_reveal, legal_cards, low_card, play_card, popcount, trick_winner
 from dehla.kernel.step import CALL0, HIDE0, REVEAL, FloatArray, Params, apply_code, unpack_params
@@ -75,14 +77,6 @@ __all__ = [
     "play_worlds",
     "warm_playouts",
 ]
-
-#: Words per playout result: the winning team (-1 nobody), each team's points, each team's tens.
-RESULT_WORDS = 5
-R_WINNER = 0
-R_PTS0 = 1
-R_PTS1 = 2
-R_TENS0 = 3
-R_TENS1 = 4
 
 _RANKS = 1 | (1 << 13) | (1 << 26) | (1 << 39)  # one card of each suit at rank 0 (the two)
 _HONOUR = (0, 0, 0, 0, 0, 0, 0, 0, 40, 30, 45, 60, 80)  # 10, J, Q, K, A: the heuristic's honours x 100

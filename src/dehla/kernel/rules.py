@@ -12,9 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
+import dehla.numba_cache  # noqa: F401 - first: a writable cache directory for numba before numba is imported
+
+# isort: split
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from dehla.kernel.jit import inline
 from dehla.kernel.layout import (
     C0,
     CUT_OPEN,
@@ -36,7 +40,6 @@ from dehla.kernel.layout import (
     TO_ACT,
     TRUMP,
     Array,
-    inline,
 )
 
 __all__ = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from dehla.kernel.jit import inline
 from dehla.kernel.layout import (
     ACTLOG,
     CAP0,
@@ -62,7 +63,6 @@ from dehla.kernel.layout import (
     WHITEWASH,
     WINNER,
     Array,
-    inline,
 )
 from dehla.kernel.rules import (
     begin_turn,

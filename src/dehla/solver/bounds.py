@@ -8,6 +8,7 @@ from the tricks it can still win (``trick_caps``, asked after the table).
 
 from __future__ import annotations
 
+from dehla.kernel.jit import jit
 from dehla.kernel.layout import (
     CTENS,
     H0,
@@ -22,7 +23,6 @@ from dehla.kernel.layout import (
     TENS,
     TRUMP,
     Array,
-    jit,
 )
 from dehla.kernel.rules import popcount
 from dehla.solver.layout import W_REL, W_VAL

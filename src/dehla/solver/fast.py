@@ -34,8 +34,8 @@ from dehla.engine.tricks import HandState
 from dehla.errors import DehlaError
 from dehla.kernel import codec, layout
 from dehla.rules import Rules
-from dehla.solver import kernel
-from dehla.solver.layout import ST_CAPPED, ST_LIMIT_REACHED, ST_NODES
+from dehla.solver.compiled import kernels
+from dehla.solver.layout import MAXPLY, REVEAL_MOVE, ROW, ST_CAPPED, ST_LIMIT_REACHED, ST_NODES, STATS
 from dehla.solver.objective import Objective, Value, objective_for
 
 __all__ = ["Solver", "Solution", "Results", "SolveLimitReached", "default_solver", "solve", "kernel_load_seconds"]
@@ -181,7 +181,7 @@ class Solver:
     def __init__(self, table_bits: int = 20, node_limit: int = 0, keep_table: bool = False) -> None:
         if not 10 <= table_bits <= 26:
             raise DehlaError(f"table_bits must be 10..26, not {table_bits}")
-        self._table = kernel.new_table(table_bits)
+        self._table = kernels().new_table(table_bits)
         self.partition = True
         self.centre_out = True  # False keeps the centre's tens in the table key (to measure what that saves)
         self.caps = True  # False leaves out the bounds on what a team can still collect (to measure them)
@@ -190,10 +190,10 @@ class Solver:
         self._fresh = True
         self._generation = 0
         self._context: tuple[object, ...] | None = None
-        self._stats = np.zeros(kernel.STATS, dtype=np.int64)
-        self._X = np.zeros((kernel.MAXPLY, kernel.ROW), dtype=np.int64)
+        self._stats = np.zeros(STATS, dtype=np.int64)
+        self._X = np.zeros((MAXPLY, ROW), dtype=np.int64)
         self._row = np.zeros(layout.ROW, dtype=np.int64)  # the codec's whole row, of which the search takes its part
-        self._work = kernel.new_work()
+        self._work = kernels().new_work()
         self._out = np.zeros(54, dtype=np.int64)
         self._total = 0
         self._capped = 0
@@ -217,7 +217,7 @@ class Solver:
         tables = _tables_for(rules, state.dealer)
         objective = tables.objective
         codec.encode(state, self._row)
-        self._X[0, :] = self._row[: kernel.ROW]
+        self._X[0, :] = self._row[:ROW]
         params = np.zeros(layout.NPARAMS, dtype=np.int64)
         codec.rules_params(rules, params)
         params[layout.P_CHOOSER] = state.chooser if state.chooser is not None else 0
@@ -272,7 +272,7 @@ class Solver:
 
     def _query(self, position: _Position, target: int) -> bool:
         found = bool(
-            kernel.query(position.X, position.params, position.final, self._table, self._stats, self._work, target)
+            kernels().query(position.X, position.params, position.final, self._table, self._stats, self._work, target)
         )
         self._check_limit()
         return found
@@ -284,7 +284,7 @@ class Solver:
     def _play_level(self, state: HandState) -> int:
         position = self._encode(state)
         self._use(position)
-        found = int(kernel.level(*self._level_args(position)))
+        found = int(kernels().level(*self._level_args(position)))
         self._check_limit()
         return found
 
@@ -365,7 +365,7 @@ class Solver:
             self._use(encoded)
             out = self._out
             only = 0 if wanted is None else sum(1 << _move_of(action) for action in legal)
-            kernel.solve_position(*self._level_args(encoded), -1, only, out)
+            kernels().solve_position(*self._level_args(encoded), -1, only, out)
             self._check_limit()
             root = int(out[0])
             for action in legal:
@@ -531,7 +531,7 @@ def _final_table_from(ending: Array, tricks: int, top: int) -> Array:
 
 def _move_of(action: Action) -> int:
     """The kernel's number for a move: the card, or ``REVEAL_MOVE``."""
-    return action.card if isinstance(action, Play) else kernel.REVEAL_MOVE
+    return action.card if isinstance(action, Play) else REVEAL_MOVE
 
 
 def _check(position: Position) -> None:

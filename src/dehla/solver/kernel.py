@@ -58,14 +58,9 @@ had cost two atomic operations per array passed to a helper or viewed by row.
 
 from __future__ import annotations
 
-from typing import Any
-
-import dehla.numba_cache  # noqa: F401 - first: a writable cache directory for numba before numba is imported
-
-# isort: split
-import numba
 import numpy as np
 
+from dehla.kernel.jit import jit, jit_allocating
 from dehla.kernel.layout import (
     C0,
     CTENS,
@@ -95,7 +90,6 @@ from dehla.kernel.layout import (
     TO_ACT,
     TRUMP,
     Array,
-    jit,
 )
 from dehla.kernel.rules import low_card
 from dehla.solver.bounds import last_trick_bound, open_tens, sure_run_bound, trick_caps
@@ -160,11 +154,6 @@ __all__ = [
 ]
 
 _jit = jit
-
-
-def _jit_allocating(function: Any) -> Any:
-    """``numba.njit`` with the on-disk cache and reference counting, for the few functions that make arrays."""
-    return numba.njit(cache=True, nogil=True)(function)
 
 
 @_jit
@@ -513,7 +502,7 @@ def _level_of(thresholds: Array, s: int) -> int:
     return level
 
 
-@_jit_allocating
+@jit_allocating
 def solve_position(
     X: Array,
     params: Array,
@@ -576,7 +565,7 @@ def solve_position(
             out[1 + card] = out[1 + head[card]]
 
 
-@_jit_allocating
+@jit_allocating
 def new_work() -> Array:
     """The search stack of one solver."""
     work = np.zeros((MAXPLY, W_SIZE), dtype=np.int64)

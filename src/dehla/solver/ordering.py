@@ -9,6 +9,7 @@ beat it.
 
 from __future__ import annotations
 
+from dehla.kernel.jit import jit
 from dehla.kernel.layout import (
     C0,
     CTENS,
@@ -26,7 +27,6 @@ from dehla.kernel.layout import (
     TO_ACT,
     TRUMP,
     Array,
-    jit,
 )
 from dehla.kernel.rules import can_ask_reveal, rank_at, rank_if_played
 from dehla.solver.layout import HIST, REVEAL_MOVE, W_MOVES, W_SCORES

@@ -7,6 +7,7 @@ search, and stops at Taash's early end (``DONE``).  ``s`` is the part of the obj
 
 from __future__ import annotations
 
+from dehla.kernel.jit import jit
 from dehla.kernel.layout import (
     C0,
     CTENS,
@@ -37,7 +38,6 @@ from dehla.kernel.layout import (
     TO_ACT,
     TRUMP,
     Array,
-    jit,
 )
 from dehla.kernel.rules import collects, complete_staged_deal, next_trick, pass_turn, play_card, trick_winner, turn_up
 from dehla.kernel.rules import legal_cards as _legal_cards

@@ -11,14 +11,9 @@ cards only needs the same holder).  The best move of an entry is kept by its ran
 
 from __future__ import annotations
 
-from typing import Any
-
-import dehla.numba_cache  # noqa: F401 - first: a writable cache directory for numba before numba is imported
-
-# isort: split
-import numba
 import numpy as np
 
+from dehla.kernel.jit import jit, jit_allocating
 from dehla.kernel.layout import (
     CTENS,
     CUT_OPEN,
@@ -44,18 +39,12 @@ from dehla.kernel.layout import (
     T1,
     TRUMP,
     Array,
-    jit,
 )
 from dehla.kernel.rules import popcount
 from dehla.solver.layout import REVEAL_MOVE, ST_ENTRIES_WALKED, ST_SHAPES_FOUND, W_KEY, W_PAT
 from dehla.solver.position import live_cards
 
 _jit = jit
-
-
-def _jit_allocating(function: Any) -> Any:
-    """``numba.njit`` with the on-disk cache and reference counting, for the few functions that make arrays."""
-    return numba.njit(cache=True, nogil=True)(function)
 
 
 KEYW = 5  # key words: four suit-length words (cards per holder code), the rest of the state
@@ -160,7 +149,7 @@ def _hash(work: Array, ply: int) -> int:
     return int(h)
 
 
-@_jit_allocating
+@jit_allocating
 def new_table(bits: int) -> Array:
     """An empty transposition table with a pool of ``2**bits`` entries (and a quarter as many shapes).
 

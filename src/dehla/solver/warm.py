@@ -11,6 +11,9 @@ program goes on without it: the search bots play their ``heuristic`` move while
 A marker file beside numba's cache, named after a digest of the kernel's
 source, numba, Python and the CPU, says the cache is complete.
 
+With the kernels compiled ahead of time (``dehla compile``, ``dehla.solver.compiled``) there is nothing to
+compile or load: ``kernel_ready()`` is always true and ``prepare_cache()`` does nothing.
+
 A process that never called ``warm_up`` (a library user, the tests, the
 benchmarks) keeps the plain behaviour: ``kernel_ready()`` is always true and
 the kernel compiles on its first use, so results never depend on a compile
@@ -38,6 +41,7 @@ import time
 from pathlib import Path
 
 import dehla.numba_cache  # noqa: F401 - a writable cache directory for numba before numba is imported
+from dehla.solver.compiled import ahead_of_time
 
 __all__ = ["kernel_ready", "warm_up", "marker_path", "compile_here", "prepare_cache", "WAIT_POLL_SECONDS"]
 
@@ -129,7 +133,7 @@ def kernel_ready() -> bool:
     ``warm_up``.  Otherwise loads it from the cache when that is ready (about half a second, once), or says no
     while the background compile runs."""
     global _loaded
-    if _loaded or not _aside:
+    if _loaded or not _aside or ahead_of_time():
         return True
     with _lock:
         if _loaded:
@@ -168,9 +172,10 @@ def warm_up(wait: bool = False) -> bool:
 
 def prepare_cache() -> None:
     """Make sure numba's cache holds the whole kernel, without loading it for play here: nothing to do when the
-    marker is there; else compile it here, or, while another process holds the right to compile, wait until
-    that one has written the marker (taking over if its lock grows stale)."""
-    while not marker_path().exists():
+    marker is there or the kernels are compiled ahead of time (``dehla compile``); else compile it here, or,
+    while another process holds the right to compile, wait until that one has written the marker (taking over
+    if its lock grows stale)."""
+    while not ahead_of_time() and not marker_path().exists():
         if _claim():
             compile_here()
             return
