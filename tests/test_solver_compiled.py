@@ -168,6 +168,24 @@ def test_a_process_that_asks_for_compiled_kernels_without_a_build_is_told_to_run
     assert "DehlaError" in done.stderr and "run `dehla compile` first" in done.stderr
 
 
+def test_a_damaged_build_falls_back_to_numba_with_a_warning_or_is_an_error_when_asked_for(tmp_path: Path) -> None:
+    """``auto``: a warning naming the file and the command, then numba; ``compiled``: an error saying the same."""
+    code = (
+        "import sys\nfrom dehla.solver import compiled\n"
+        "compiled.module_path().write_bytes(b'not an extension')\n"
+        "print(compiled.kernels().ahead_of_time, 'numba' in sys.modules)"
+    )
+    for mode in ("auto", "compiled"):
+        env = {**_ENV, compiled.MODE_ENV: mode, compiled.DIR_ENV: str(tmp_path)}
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+        assert "cannot be loaded" in done.stderr and "dehla compile --force" in done.stderr
+        if mode == "auto":
+            assert (done.returncode, done.stdout.split()) == (0, ["False", "True"])
+            assert "RuntimeWarning" in done.stderr
+        else:
+            assert done.returncode != 0 and "DehlaError" in done.stderr
+
+
 def test_an_unknown_kernels_setting_is_an_error_that_names_the_choices(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(compiled.MODE_ENV, "fast")
     with pytest.raises(DehlaError, match="expected one of auto, jit, compiled"):

@@ -11,8 +11,9 @@ this CPU): an edit to a kernel or a new numba makes the build stale, and the ker
 again until ``dehla compile`` runs.
 It lives beside numba's cache (``dehla.numba_cache``), or in ``DEHLA_COMPILED_DIR`` when that is set.
 
-``DEHLA_KERNELS`` chooses: ``auto`` (the default: the extension when it is built, else numba), ``jit``
-(always numba) or ``compiled`` (the extension, and an error when it is missing).
+``DEHLA_KERNELS`` chooses: ``auto`` (the default: the extension when it is built, else numba, with a warning
+when the file cannot be loaded), ``jit`` (always numba) or ``compiled`` (the extension, and an error when it is
+missing or cannot be loaded).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import importlib.util
 import os
 import platform
 import sys
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -158,7 +160,17 @@ def kernels() -> Kernels:
     if mode != "jit":
         path = module_path()
         if path.exists():
-            return load_compiled(path)
+            try:
+                return load_compiled(path)
+            except ImportError as error:  # a damaged file, or one built against other libraries
+                if mode == "compiled":
+                    raise DehlaError(f"{path} cannot be loaded ({error}): run `dehla compile --force`") from error
+                warnings.warn(
+                    f"{path} cannot be loaded ({error}); numba compiles the kernels instead "
+                    "(`dehla compile --force` builds them again)",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
         if mode == "compiled":
             raise DehlaError(
                 f"{MODE_ENV}=compiled, but the kernels are not compiled for these sources ({path} is missing): "
