@@ -150,7 +150,7 @@ def _mode() -> str:
 
 def ahead_of_time() -> bool:
     """Will this process run the kernels compiled ahead of time (nothing for numba to compile or load)?"""
-    return _mode() != "jit" and module_path().exists()
+    return _mode() != "jit" and module_path().exists() and kernels().ahead_of_time  # loads: a damaged file is not
 
 
 @cache
