@@ -156,6 +156,21 @@ def test_compile_check_and_a_second_build_say_what_is_there(build_dir: Path, tmp
     assert (again.returncode, "already built" in again.stdout) == (0, True)
 
 
+def test_a_build_without_a_c_compiler_says_so_in_one_line(tmp_path: Path) -> None:
+    env = {**_ENV, "CC": "/nonexistent/cc", "LDSHARED": "/nonexistent/cc -shared"}
+    done = subprocess.run(
+        [sys.executable, "-m", "dehla", "compile", "--output", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1200,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "dehla: numba.pycc could not build the kernels" in done.stderr and "C compiler" in done.stderr
+    assert not list(tmp_path.glob("dehla_kernels_*"))
+
+
 def test_a_build_replaces_the_builds_for_other_sources(build_dir: Path) -> None:
     assert [path.name for path in build_dir.iterdir()] == [compiled.module_path(build_dir).name]
 

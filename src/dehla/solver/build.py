@@ -49,6 +49,15 @@ def _calling(dispatcher: Any, arity: int) -> Callable[..., Any]:
     return function
 
 
+def _failed(error: Exception) -> DehlaError:
+    text = str(error).strip()
+    first = text.splitlines()[0].split(". ")[0].rstrip(".") if text else type(error).__name__  # its first sentence
+    return DehlaError(
+        f"numba.pycc could not build the kernels ({first}); it needs a C compiler and Python's headers. "
+        "Without the build, numba compiles the kernels at run time."
+    )
+
+
 def build(directory: Path | None = None, progress: Callable[[str], None] | None = None) -> Path:
     """Compile the entry points into the extension for this machine (in ``directory``, default beside numba's
     cache); returns its path.  Takes a minute or two; the file appears whole or not at all, and replaces the
@@ -62,7 +71,10 @@ def build(directory: Path | None = None, progress: Callable[[str], None] | None 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba.pycc's notice that it is deprecated
         pycc: Any = importlib.import_module("numba.pycc")  # untyped
-        compiler = pycc.CC(module_name())
+        try:
+            compiler = pycc.CC(module_name())
+        except RuntimeError as error:  # pycc looks for a C compiler here
+            raise _failed(error) from error
         compiler.target_cpu = "host"
         compiler.verbose = False
         for module, name in ENTRY_POINTS:
@@ -78,10 +90,7 @@ def build(directory: Path | None = None, progress: Callable[[str], None] | None 
             try:
                 compiler.compile()
             except Exception as error:  # a compiler or linker that failed: said in one line, not a traceback
-                raise DehlaError(
-                    f"numba.pycc could not build the kernels ({type(error).__name__}: {error}); it needs a C "
-                    "compiler and Python's headers. Without the build, numba compiles the kernels at run time."
-                ) from error
+                raise _failed(error) from error
             os.replace(Path(scratch, Path(compiler.output_file).name), target)  # one filesystem: atomic
     for stale in target.parent.glob("dehla_kernels_*.*"):  # builds for other sources or versions: never loaded again
         if stale != target:
