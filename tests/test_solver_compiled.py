@@ -27,6 +27,11 @@ from dehla.solver.fast import Solver
 _ENV = {key: value for key, value in os.environ.items() if key not in (compiled.MODE_ENV, compiled.DIR_ENV)}
 
 
+def _dehla(*args: str, env: dict[str, str] = _ENV) -> subprocess.CompletedProcess[str]:
+    """The ``dehla`` command as a user runs it (a build takes a minute or two)."""
+    return subprocess.run([sys.executable, "-m", "dehla", *args], capture_output=True, text=True, env=env, timeout=1200)
+
+
 #: A build for other sources, left in the build's directory before the build.
 _STALE = "dehla_kernels_0123456789abcdef" + importlib.machinery.EXTENSION_SUFFIXES[0]
 
@@ -36,13 +41,7 @@ def build_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One build for the module, by the command a user runs (a minute or two)."""
     directory = tmp_path_factory.mktemp("compiled")
     (directory / _STALE).write_bytes(b"a build for other sources")
-    done = subprocess.run(
-        [sys.executable, "-m", "dehla", "compile", "--output", str(directory)],
-        capture_output=True,
-        text=True,
-        env=_ENV,
-        timeout=1200,
-    )
+    done = _dehla("compile", "--output", str(directory))
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(compiled.module_path(directory))
     return directory
@@ -145,26 +144,17 @@ def test_a_hard_bot_plays_a_hand_without_loading_numba(build_dir: Path) -> None:
 def test_compile_check_and_a_second_build_say_what_is_there(build_dir: Path, tmp_path: Path) -> None:
     """``--check`` says built or missing (exit 0 or 1); building again where the build exists does nothing."""
 
-    def dehla(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "dehla", *args], capture_output=True, text=True, env=_ENV)
-
-    built = dehla("compile", "--check", "--output", str(build_dir))
+    built = _dehla("compile", "--check", "--output", str(build_dir))
     assert (built.returncode, built.stdout.strip().endswith(": built")) == (0, True)
-    missing = dehla("compile", "--check", "--output", str(tmp_path))
+    missing = _dehla("compile", "--check", "--output", str(tmp_path))
     assert (missing.returncode, missing.stdout.strip().endswith(": missing")) == (1, True)
-    again = dehla("compile", "--output", str(build_dir))
+    again = _dehla("compile", "--output", str(build_dir))
     assert (again.returncode, "already built" in again.stdout) == (0, True)
 
 
 def test_a_build_without_a_c_compiler_says_so_in_one_line(tmp_path: Path) -> None:
     env = {**_ENV, "CC": "/nonexistent/cc", "LDSHARED": "/nonexistent/cc -shared"}
-    done = subprocess.run(
-        [sys.executable, "-m", "dehla", "compile", "--output", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=1200,
-    )
+    done = _dehla("compile", "--output", str(tmp_path), env=env)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert "dehla: numba.pycc could not build the kernels" in done.stderr and "C compiler" in done.stderr
