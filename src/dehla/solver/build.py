@@ -25,14 +25,12 @@ __all__ = ["build"]
 
 def _compile_at_run_time() -> None:
     """Every entry point compiled (or loaded from numba's cache) by numba with the types the bots call it with."""
-    from dehla.kernel.playout import warm_playouts
     from dehla.solver.compiled import kernels
-    from dehla.solver.fast import kernel_load_seconds
+    from dehla.solver.warm import run_entry_points
 
     if kernels().ahead_of_time:
         raise DehlaError(f"the build needs the kernels compiled at run time: set {MODE_ENV}=jit")
-    kernel_load_seconds()  # a small solve: new_table, new_work, query, level, solve_position
-    warm_playouts()  # play_worlds
+    run_entry_points()
 
 
 def _calling(dispatcher: Any, arity: int) -> Callable[..., Any]:

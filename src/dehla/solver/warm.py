@@ -43,7 +43,15 @@ from pathlib import Path
 import dehla.numba_cache  # noqa: F401 - a writable cache directory for numba before numba is imported
 from dehla.solver.compiled import ahead_of_time
 
-__all__ = ["kernel_ready", "warm_up", "marker_path", "compile_here", "prepare_cache", "WAIT_POLL_SECONDS"]
+__all__ = [
+    "kernel_ready",
+    "warm_up",
+    "marker_path",
+    "compile_here",
+    "run_entry_points",
+    "prepare_cache",
+    "WAIT_POLL_SECONDS",
+]
 
 _lock = threading.Lock()
 _loaded = False
@@ -79,15 +87,20 @@ def marker_path() -> Path:
     return cache_dir / f"dehla-kernel-{_stamp()}.ready"
 
 
-def compile_here() -> None:
-    """Compile (or load) every kernel entry point the solver uses, in this process, and write the marker."""
-    global _loaded
+def run_entry_points() -> None:
+    """Run every kernel entry point a bot calls once, with the types it uses: numba compiles (or loads) each."""
     from dehla.solver.fast import kernel_load_seconds
 
-    kernel_load_seconds()  # one small solve: every entry point ``Solver`` calls, with the types it uses
+    kernel_load_seconds()  # one small solve: every entry point ``Solver`` calls
     from dehla.kernel.playout import warm_playouts
 
     warm_playouts()  # and the search bots' playouts
+
+
+def compile_here() -> None:
+    """Compile (or load) every kernel entry point the solver uses, in this process, and write the marker."""
+    global _loaded
+    run_entry_points()
     _loaded = True
     path = marker_path()
     try:
