@@ -346,8 +346,9 @@ class SearchBot:
             # A fresh install: the solver's kernel is still compiling in the background; play as heuristic meanwhile.
             self.last_samples = 0
             return None
-        # The first sample gets no more than a fair share of the budget.
-        first_limit = self.node_rate.limit(self.budget / 4)
+        # The first sample may take the whole budget: a choice from one or two deals solved exactly beats the
+        # playouts' early in a hand (docs/benchmarks.md); if it fails, the playouts take over.
+        first_limit = self.node_rate.limit(self.budget)
         first_key = (observation.rules, len(observation.tricks))
         if timed and not self.solve_odds.worth_trying(first_key, self.rng):
             self.last_samples = 0
