@@ -254,15 +254,21 @@ def test_hard_bot_stops_early_on_clear_moves_with_the_same_choice() -> None:
     assert agreed >= 2 * early / 3
 
 
-def test_hard_bot_stops_trying_where_first_samples_keep_failing() -> None:
-    """At the first tricks of a full deal samples are too big to solve; once the bot has seen that, it mostly
-    plays as the heuristic there without trying (one move in ten still tries, to keep its figures current)."""
-    rng = random.Random(5)
+def _first_lead(seed: int) -> tuple[Match, int]:
+    """A full ``pagat`` deal just after the trump call, and the seat to lead: far too big to solve in a move."""
+    rng = random.Random(seed)
     match = Match.new("pagat", rng)
     match.apply(match.random_deal(rng))
     match.apply(match.legal_actions()[0])  # the trump call
     seat = match.to_act
     assert seat is not None
+    return match, seat
+
+
+def test_hard_bot_stops_trying_where_first_samples_keep_failing() -> None:
+    """At the first tricks of a full deal samples are too big to solve; once the bot has seen that, it mostly
+    plays as the heuristic there without trying (one move in ten still tries, to keep its figures current)."""
+    match, seat = _first_lead(5)
     seen = match.observe(seat)
     # A budget shorter than one sample's node limit tries one sample a move, and without playouts nothing else
     # draws from the bot's generator, so which samples it tries does not depend on the machine's speed.
@@ -282,12 +288,7 @@ def test_hard_bot_stops_trying_where_first_samples_keep_failing() -> None:
 def test_the_first_sample_of_a_move_may_take_the_whole_budget() -> None:
     """A choice from one deal solved exactly beats the playouts early in a hand (docs/benchmarks.md), so the first
     sample's node limit is what the bot's solver gets through in the whole budget, not a share of it."""
-    rng = random.Random(5)
-    match = Match.new("pagat", rng)
-    match.apply(match.random_deal(rng))
-    match.apply(match.legal_actions()[0])  # the trump call
-    seat = match.to_act
-    assert seat is not None
+    match, seat = _first_lead(5)
     bot = SearchBot(3, budget=0.1, settings=SearchSettings(playouts=False))
     whole_budget = bot.node_rate.limit(bot.budget)
     assert whole_budget > 3 * bot.node_rate.limit(bot.budget / 4)  # far above the floor, so the two differ
