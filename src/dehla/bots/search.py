@@ -80,10 +80,10 @@ class _SolveOdds:
     bot, so a bot plays the same whatever ran before it in the process.  Where
     most tries failed, ``worth_trying`` says no, except one time in ten to keep
     the figures current, so the first tricks of a full deal, which no budget can
-    solve, do not spend a share of every move's budget on a solve that fails (on
-    full pagat deals that had been a third of the search bot's thinking time).
-    A failed try costs time only: the move is then the heuristic's, as it is
-    when the bot does not try.
+    solve, do not spend every move's budget on a solve that fails (on full
+    pagat deals failed tries had been a third of the search bot's thinking
+    time).  A failed try costs time only: the move is then played out (the
+    heuristic's, with playouts off), as it is when the bot does not try.
     """
 
     TRIES = 4  # tries before the figures are trusted
