@@ -720,3 +720,12 @@ def test_a_table_is_a_fold_of_its_log_through_the_one_step(tmp_path: Path) -> No
     assert state.match is not None and state.match.is_over and state.status == "playing"
     assert list(state.match.score) == list(expected.score) and state.match.results == expected.results
     assert state.game_seq == len(entries) and state.last is not None
+
+
+def test_a_new_player_id_never_starts_with_a_dash_so_an_admin_can_name_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An id starting with "-" reads as an option on ``dehla admin ban ID``: new ids skip such tokens."""
+    from dehla.web import players
+
+    tokens = iter(["-starts-with-a-dash", "plain-id"])
+    monkeypatch.setattr(players.secrets, "token_urlsafe", lambda size: next(tokens))
+    assert players.Identities.new_player() == "plain-id"

@@ -32,7 +32,7 @@ def add_parser(commands: Any) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     actions.add_parser("reports", help="the reported chat lines, newest first")
     ban = actions.add_parser("ban", help="ban a player from playing at tables")
-    ban.add_argument("player", help="the player's id, as the reports show it")
+    ban.add_argument("player", help="the player's id, as the reports show it (after -- if it starts with -)")
     ban.add_argument("--reason", default="", help="why (kept with the ban)")
     unban = actions.add_parser("unban", help="lift a ban")
     unban.add_argument("player")

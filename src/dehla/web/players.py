@@ -80,7 +80,11 @@ class Identities:
 
     @staticmethod
     def new_player() -> str:
-        return secrets.token_urlsafe(16)
+        """A new player id, never starting with "-", which ``dehla admin ban ID`` would read as an option."""
+        while True:
+            player = secrets.token_urlsafe(16)
+            if not player.startswith("-"):
+                return player
 
     def sign(self, player: str) -> str:
         return str(self.serializer.dumps(player))
