@@ -724,8 +724,6 @@ def test_a_table_is_a_fold_of_its_log_through_the_one_step(tmp_path: Path) -> No
 
 def test_a_new_player_id_never_starts_with_a_dash_so_an_admin_can_name_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """An id starting with "-" reads as an option on ``dehla admin ban ID``: new ids skip such tokens."""
-    from dehla.web import players
-
     tokens = iter(["-starts-with-a-dash", "plain-id"])
-    monkeypatch.setattr(players.secrets, "token_urlsafe", lambda size: next(tokens))
-    assert players.Identities.new_player() == "plain-id"
+    monkeypatch.setattr("dehla.web.players.secrets.token_urlsafe", lambda size: next(tokens))
+    assert Identities.new_player() == "plain-id"

@@ -35,7 +35,7 @@ def add_parser(commands: Any) -> None:
     ban.add_argument("player", help="the player's id, as the reports show it (after -- if it starts with -)")
     ban.add_argument("--reason", default="", help="why (kept with the ban)")
     unban = actions.add_parser("unban", help="lift a ban")
-    unban.add_argument("player")
+    unban.add_argument("player", help="the player's id, as dehla admin bans shows it (after -- if it starts with -)")
     actions.add_parser("bans", help="who is banned")
     parser.set_defaults(run=run)
 
