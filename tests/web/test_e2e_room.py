@@ -263,11 +263,14 @@ def test_thirteen_cards_fit_in_two_rows_on_a_small_phone(browser: Any, server: L
     # the felt and the whole hand in one screen, without scrolling
     page.evaluate("scrollTo(0, 0)")
     assert _inside(page, ".felt") and _inside(page, ".hand")
-    # the same with the longest prompt, which takes two lines here (a seat void in the led suit at trick 1)
-    longest = "You cannot follow suit: play any card, or ask for trump."
-    page.eval_on_selector(".prompt", "(el, text) => { el.textContent = text; }", longest)
-    assert page.eval_on_selector(".prompt", "el => el.getBoundingClientRect().height") > 30
-    assert _inside(page, ".felt") and _inside(page, ".hand")
+    # the same under the longest prompts, which wrap here (a seat void in the led suit, band hukum's hide)
+    for longest in (
+        "You cannot follow suit: play any card, or ask for trump.",
+        "Band hukum: choose a card to hide face down. Its suit will be trump once it is turned up.",
+    ):
+        page.eval_on_selector(".prompt", "(el, text) => { el.textContent = text; }", longest)
+        assert page.eval_on_selector(".prompt", "el => el.getBoundingClientRect().height") > 30
+        assert _inside(page, ".felt") and _inside(page, ".hand"), longest
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     page.screenshot(path=str(SHOTS / "hand-13-phone.png"))
     # the game's words: one panel, dismissed with "Got it" and opened again from the header
