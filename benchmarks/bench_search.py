@@ -14,7 +14,11 @@ a difference than comparing the two rates.
 A long run can be split: ``--first-deal K`` plays deals ``K`` to ``K + deals - 1``
 of the seed's sequence, so two runs of 1,000 deals (``--first-deal 0`` and
 ``--first-deal 1000``) cover exactly the deals of one 2,000-deal run, and
-``benchmarks/pool_runs.py`` joins their ``--json`` reports into one rate.
+``benchmarks/pool_runs.py`` joins their ``--json`` reports into one rate.  ``--parts DIR`` does that
+itself for a run of hours: it plays the range in parts of ``--part-deals`` deals, keeps each part's
+report in ``DIR`` as it ends, skips the parts already there (so a stopped run goes on where it
+stopped, and a second process on the same ``DIR`` takes the parts the first has not claimed), and
+prints the pooled result once every part is in.
 
 Move times are given twice: wall clock, and the CPU time of the thread that
 thought (``time.thread_time``), which is what one core gives the bot whatever
@@ -27,6 +31,7 @@ Usage::
     python benchmarks/bench_search.py --bot cheat --cheat-nodes 2000000 [...]    # cheat alone
     python benchmarks/bench_search.py --deals 1000 --first-deal 1000 --json [...]  # the second half of 2,000
     python benchmarks/bench_search.py --against openspiel-ismcts [...]   # another opponent than heuristic
+    python benchmarks/bench_search.py --deals 2000 --parts runs/pagat-seed1 [...]  # resumable, in 20-deal parts
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling model_search.py
 
 from model_search import ModelSearchBot  # a sibling script, found by the path set above
+from pool_runs import PoolError, as_report, pool  # likewise
 
 from dehla import Match
 from dehla.arena.stats import percentile, wilson
@@ -160,6 +166,13 @@ def code_version() -> dict[str, str | None]:
     return {"commit": git("rev-parse", "HEAD"), "src_tree": tree}
 
 
+def bot_label(kind: str, budget: float, cheat_nodes: int) -> str:
+    """How a report names the bot measured (runs that pool must name the same)."""
+    if kind == "cheat":
+        return f"cheat (at most {cheat_nodes:,} nodes a solve)" if cheat_nodes else "cheat"
+    return f"{kind} ({budget:g} s)"
+
+
 def measure(
     rules_text: str,
     deals: int,
@@ -183,10 +196,7 @@ def measure(
     cpus: list[float] = []
     worlds: list[int] = []
     started = time.perf_counter()
-    if kind == "cheat":
-        label = f"cheat (at most {cheat_nodes:,} nodes a solve)" if cheat_nodes else "cheat"
-    else:
-        label = f"{kind} ({budget:g} s)"
+    label = bot_label(kind, budget, cheat_nodes)
 
     def collect(result: Share) -> None:
         by_deal.update(zip(result[0], result[1]))
@@ -234,6 +244,112 @@ def measure(
     }
 
 
+def make_report(rules: str, deals: int, seed: int, first_deal: int, results: list[dict[str, Any]]) -> dict[str, Any]:
+    """A run's ``--json`` report: what it measured, on which deals, with which code."""
+    return {
+        "rules": rules,
+        "deals": deals,
+        "seed": seed,
+        "first_deal": first_deal,
+        **code_version(),
+        "results": results,
+        "load_average": os.getloadavg()[0],
+    }
+
+
+def _claim(claim: Path) -> bool:
+    """Take the part whose claim file is ``claim`` unless a live process holds it (a dead one's claim is stale)."""
+    try:
+        descriptor = os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        try:
+            holder = claim.read_text(encoding="utf-8").strip()
+            if not holder:
+                return False  # claimed this instant by another process
+            os.kill(int(holder), 0)
+            return False  # a live process plays this part
+        except PermissionError:
+            return False  # alive, another user's
+        except (OSError, ValueError):
+            claim.unlink(missing_ok=True)  # its process has ended: take the part over
+            return _claim(claim)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(str(os.getpid()))
+    return True
+
+
+def run_in_parts(args: argparse.Namespace, tested: str, parser: argparse.ArgumentParser) -> int:
+    """Play ``args``' deals in parts kept in ``args.parts``, skipping those there or held by another process;
+    print the pooled result once all are in."""
+    version = code_version()
+    if version["src_tree"] is None or str(version["src_tree"]).endswith("-dirty"):
+        parser.error("--parts needs src/ committed in git: only parts made by one committed version pool")
+    folder = Path(args.parts)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        parser.error(f"--parts: cannot make {folder}: {error}")
+    end = args.first_deal + args.deals
+    starts = list(range(args.first_deal, end, args.part_deals))
+    paths = [
+        folder / f"{args.rules}-seed{args.seed}-deals{start}-{min(end, start + args.part_deals) - 1}.json"
+        for start in starts
+    ]
+    label = bot_label(tested, args.budget, args.cheat_nodes)
+    for path in paths:  # a part made by other code or for another bot is refused before hours are spent
+        if path.exists():
+            try:
+                made = json.loads(path.read_text(encoding="utf-8"))
+                found = (made.get("src_tree"), made["results"][0]["bot"], made["results"][0].get("against"))
+            except (OSError, ValueError, KeyError, IndexError, TypeError) as error:
+                parser.error(f"--parts: cannot read {path}: {error}")
+            if found != (version["src_tree"], label, args.against):
+                parser.error(
+                    f"--parts: {path} is a part of another run (src {found[0]}, {found[1]} vs {found[2]}); "
+                    "give a new DIR or remove it"
+                )
+    for number, (start, path) in enumerate(zip(starts, paths), 1):
+        claim = path.with_suffix(".running")
+        if path.exists() or not _claim(claim):
+            continue
+        if path.exists():  # ended while we claimed it
+            claim.unlink(missing_ok=True)
+            continue
+        print(f"part {number} of {len(paths)}: deals {start} to {path.stem.rsplit('-', 1)[1]}", file=sys.stderr)
+        try:
+            count = min(end, start + args.part_deals) - start
+            result = measure(
+                args.rules, count, args.seed, tested, args.budget, args.cheat_nodes, args.workers, start, args.against
+            )
+            written = path.with_suffix(".tmp")
+            written.write_text(json.dumps(make_report(args.rules, count, args.seed, start, [result])), encoding="utf-8")
+            written.replace(path)
+        finally:
+            claim.unlink(missing_ok=True)
+    missing = [path.name for path in paths if not path.exists()]
+    if missing:
+        print(
+            f"{len(missing)} of {len(paths)} parts are still being played by another process (first: "
+            f"{missing[0]}); run this again when it ends to join them",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        pooled = pool([json.loads(path.read_text(encoding="utf-8")) for path in paths])
+    except (PoolError, OSError, ValueError, KeyError) as error:
+        parser.error(f"--parts: the parts in {folder} are not one run: {error}")
+    if args.json:
+        print(json.dumps(as_report(pooled)))
+        return 0
+    last = pooled["first_deal"] + pooled["deals"] - 1
+    print(
+        f"{args.rules}, seed {args.seed}, deals {pooled['first_deal']} to {last}, {len(paths)} parts: {pooled['bot']} "
+        f"vs {pooled['against']}, {pooled['hands']} hands: wins {pooled['win_rate']:.2%} [{pooled['low']:.2%}, "
+        f"{pooled['high']:.2%}]; CPU p95 a move, the slowest part: {max(pooled['cpu_p95_s_per_part']):.3f} s"
+    )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="pagat")
@@ -276,11 +392,19 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals (default 1)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON, with every deal's score")
+    parser.add_argument(
+        "--parts",
+        metavar="DIR",
+        help="play the deals in parts kept in DIR, skipping those already there (resumable); print the pooled result",
+    )
+    parser.add_argument("--part-deals", type=int, default=20, help="deals a part with --parts (default 20)")
     args = parser.parse_args()
     if args.model and args.bot == "cheat":
         parser.error("--model is for the search bots (hard, expert)")
     if args.deals < 1 or args.workers < 1 or args.budget <= 0 or args.first_deal < 0:
         parser.error("--deals and --workers must be at least 1, --budget positive and --first-deal at least 0")
+    if args.parts and (args.cheat or args.part_deals < 1):
+        parser.error("--parts needs --part-deals of at least 1 and measures one bot (leave out --cheat)")
     if args.bot == "cheat" and args.cheat:
         parser.error("--cheat measures cheat beside a search bot; with --bot cheat leave it out")
     parse_rules(args.rules)  # a clear error before any worker starts
@@ -291,6 +415,8 @@ def main() -> int:
     tested = args.bot + MODEL * args.model + NO_PLAYOUTS * args.no_playouts
     if args.model and args.no_playouts:
         parser.error("--model and --no-playouts are one switch each, one at a time")
+    if args.parts:
+        return run_in_parts(args, tested, parser)
     results = [
         measure(
             args.rules,
@@ -305,16 +431,7 @@ def main() -> int:
         )
         for kind in ([tested, "cheat"] if args.cheat else [tested])
     ]
-    load = os.getloadavg()[0]
-    report: dict[str, Any] = {
-        "rules": args.rules,
-        "deals": args.deals,
-        "seed": args.seed,
-        "first_deal": args.first_deal,
-        **code_version(),
-        "results": results,
-        "load_average": load,
-    }
+    report = make_report(args.rules, args.deals, args.seed, args.first_deal, results)
     if args.cheat:
         hard_rate, cheat_rate = results[0]["win_rate"], results[1]["win_rate"]
         report["gap_closed"] = (hard_rate - 0.5) / (cheat_rate - 0.5) if cheat_rate != 0.5 else None
@@ -336,7 +453,7 @@ def main() -> int:
             )
     if args.cheat and report["gap_closed"] is not None:
         print(f"{args.bot} closes {report['gap_closed']:.0%} of the gap between heuristic and cheat")
-    print(f"load average at the end: {load:.2f}")
+    print(f"load average at the end: {report['load_average']:.2f}")
     return 0
 
 

@@ -352,6 +352,62 @@ def test_search_benchmark_plays_a_later_range_of_deals(monkeypatch: pytest.Monke
     assert later["deal_scores"] == whole["deal_scores"][3:]
 
 
+def test_search_benchmark_in_parts_resumes_where_it_stopped_and_pools_the_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--parts DIR`` keeps each part's report, plays only the parts missing (or held by a process that has
+    ended), and prints the parts pooled as one run; parts of other code, and uncommitted code, are refused."""
+    bench = _load("bench_search")
+    played: list[int] = []
+
+    def fake_deals(
+        job: tuple[str, str, float, int, int, str, list[int]],
+    ) -> tuple[list[int], list[float], list[float], list[float], list[int]]:
+        indexes = job[-1]
+        played.extend(indexes)
+        return indexes, [float(index % 3) for index in indexes], [0.01] * len(indexes), [0.02] * len(indexes), []
+
+    def run(tree: str = "tree-1") -> int:
+        monkeypatch.setattr(bench, "code_version", lambda: {"commit": "c1", "src_tree": tree})
+        played.clear()
+        return int(bench.main())
+
+    monkeypatch.setattr(bench, "play_deals", fake_deals)
+    folder = tmp_path / "run"
+    argv = ["bench_search.py", "--rules", "pagat", "--deals", "5", "--part-deals", "2", "--parts", str(folder)]
+    monkeypatch.setattr("sys.argv", [*argv, "--json"])
+    assert run() == 0 and played == [0, 1, 2, 3, 4]
+    pooled = json.loads(capsys.readouterr().out)
+    assert pooled["results"][0]["deal_scores"] == [0.0, 1.0, 2.0, 0.0, 1.0]
+    assert pooled["results"][0]["hands"] == 10 and pooled["first_deal"] == 0
+    parts = sorted(path.name for path in folder.iterdir())
+    assert parts == ["pagat-seed1-deals0-1.json", "pagat-seed1-deals2-3.json", "pagat-seed1-deals4-4.json"]
+    assert run() == 0 and played == []  # everything is there: nothing played again
+    capsys.readouterr()
+    (folder / "pagat-seed1-deals2-3.json").unlink()
+    (folder / "pagat-seed1-deals4-4.json").unlink()
+    (folder / "pagat-seed1-deals4-4.running").write_text("999999999", encoding="utf-8")  # no such process
+    monkeypatch.setattr("sys.argv", argv)
+    assert run() == 0 and played == [2, 3, 4]
+    assert "deals 0 to 4, 3 parts" in capsys.readouterr().out
+    assert not list(folder.glob("*.running"))
+    # a part another live process holds is left to it, and the run says what it waits for
+    (folder / "pagat-seed1-deals2-3.json").unlink()
+    (folder / "pagat-seed1-deals2-3.running").write_text(str(os.getpid()), encoding="utf-8")
+    assert run() == 1 and played == []
+    assert "1 of 3 parts are still being played by another process" in capsys.readouterr().err
+    (folder / "pagat-seed1-deals2-3.running").unlink()
+    # parts made by another version of src/, or by code not committed, are refused before anything is played
+    with pytest.raises(SystemExit) as stopped:
+        run("tree-2")
+    assert stopped.value.code == 2 and played == []
+    assert "is a part of another run (src tree-1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        run("tree-1-dirty")
+    assert "--parts needs src/ committed" in capsys.readouterr().err
+    assert "--part-deals of at least 1" in _refused(bench, [*argv[1:], "--part-deals", "0"], monkeypatch, capsys)
+
+
 def test_solver_benchmark_focus_needs_results(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
