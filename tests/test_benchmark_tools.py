@@ -8,6 +8,7 @@ import json
 import os
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -331,19 +332,24 @@ def test_pool_names_the_opponent_and_refuses_parts_against_different_ones(
     assert "against different bots: 'openspiel-ismcts' and 'heuristic'" in capsys.readouterr().err
 
 
+def _scripted_deals(
+    played: list[int],
+) -> Callable[[tuple[Any, ...]], tuple[list[int], list[float], list[float], list[float], list[int]]]:
+    """A stand-in for ``bench_search.play_deals``: deal ``i`` scores ``i % 3``; the indexes played go to ``played``."""
+
+    def play(job: tuple[Any, ...]) -> tuple[list[int], list[float], list[float], list[float], list[int]]:
+        indexes: list[int] = job[-1]
+        played.extend(indexes)
+        return indexes, [float(index % 3) for index in indexes], [0.01] * len(indexes), [0.01] * len(indexes), []
+
+    return play
+
+
 def test_search_benchmark_plays_a_later_range_of_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--first-deal`` plays the seed's later deals: the same deals a longer run plays at those indexes."""
     bench = _load("bench_search")
     played: list[int] = []
-
-    def fake_deals(
-        job: tuple[str, str, float, int, int, str, list[int]],
-    ) -> tuple[list[int], list[float], list[float], list[float], list[int]]:
-        indexes = job[-1]
-        played.extend(indexes)
-        return indexes, [float(index % 3) for index in indexes], [0.01] * len(indexes), [0.01] * len(indexes), []
-
-    monkeypatch.setattr(bench, "play_deals", fake_deals)
+    monkeypatch.setattr(bench, "play_deals", _scripted_deals(played))
     whole = bench.measure("pagat", 5, 1, "hard", 0.5, 0, 1)
     assert played == [0, 1, 2, 3, 4]
     played.clear()
@@ -360,19 +366,12 @@ def test_search_benchmark_in_parts_resumes_where_it_stopped_and_pools_the_parts(
     bench = _load("bench_search")
     played: list[int] = []
 
-    def fake_deals(
-        job: tuple[str, str, float, int, int, str, list[int]],
-    ) -> tuple[list[int], list[float], list[float], list[float], list[int]]:
-        indexes = job[-1]
-        played.extend(indexes)
-        return indexes, [float(index % 3) for index in indexes], [0.01] * len(indexes), [0.02] * len(indexes), []
-
     def run(tree: str = "tree-1") -> int:
         monkeypatch.setattr(bench, "code_version", lambda: {"commit": "c1", "src_tree": tree})
         played.clear()
         return int(bench.main())
 
-    monkeypatch.setattr(bench, "play_deals", fake_deals)
+    monkeypatch.setattr(bench, "play_deals", _scripted_deals(played))
     folder = tmp_path / "run"
     argv = ["bench_search.py", "--rules", "pagat", "--deals", "5", "--part-deals", "2", "--parts", str(folder)]
     monkeypatch.setattr("sys.argv", [*argv, "--json"])
