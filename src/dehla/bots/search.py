@@ -346,9 +346,9 @@ class SearchBot:
             # A fresh install: the solver's kernel is still compiling in the background; play as heuristic meanwhile.
             self.last_samples = 0
             return None
-        # The first sample may take the whole budget: a choice from one or two deals solved exactly beats the
-        # playouts' early in a hand (docs/benchmarks.md); if it fails, the playouts take over.
-        first_limit = self.node_rate.limit(self.budget)
+        # The first sample gets a quarter of the budget; if it fails, the playouts take over. (The whole budget
+        # won no more hands on held-out deals and made moves slower: docs/benchmarks.md.)
+        first_limit = self.node_rate.limit(self.budget / 4)
         first_key = (observation.rules, len(observation.tricks))
         if timed and not self.solve_odds.worth_trying(first_key, self.rng):
             self.last_samples = 0
