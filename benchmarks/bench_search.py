@@ -50,7 +50,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling model_search.py
 
 from model_search import ModelSearchBot  # a sibling script, found by the path set above
-from pool_runs import PoolError, as_report, pool  # likewise
+from pool_runs import PoolError, as_report, opponent, pool  # likewise
 
 from dehla import Match
 from dehla.arena.stats import percentile, wilson
@@ -290,17 +290,17 @@ def run_in_parts(args: argparse.Namespace, tested: str, parser: argparse.Argumen
     except OSError as error:
         parser.error(f"--parts: cannot make {folder}: {error}")
     end = args.first_deal + args.deals
-    starts = list(range(args.first_deal, end, args.part_deals))
-    paths = [
-        folder / f"{args.rules}-seed{args.seed}-deals{start}-{min(end, start + args.part_deals) - 1}.json"
-        for start in starts
+    bounds = [(start, min(end, start + args.part_deals)) for start in range(args.first_deal, end, args.part_deals)]
+    parts = [
+        (start, stop, folder / f"{args.rules}-seed{args.seed}-deals{start}-{stop - 1}.json") for start, stop in bounds
     ]
+    paths = [path for _, _, path in parts]
     label = bot_label(tested, args.budget, args.cheat_nodes)
     for path in paths:  # a part made by other code or for another bot is refused before hours are spent
         if path.exists():
             try:
                 made = json.loads(path.read_text(encoding="utf-8"))
-                found = (made.get("src_tree"), made["results"][0]["bot"], made["results"][0].get("against"))
+                found = (made.get("src_tree"), made["results"][0]["bot"], opponent(made))
             except (OSError, ValueError, KeyError, IndexError, TypeError) as error:
                 parser.error(f"--parts: cannot read {path}: {error}")
             if found != (version["src_tree"], label, args.against):
@@ -308,16 +308,16 @@ def run_in_parts(args: argparse.Namespace, tested: str, parser: argparse.Argumen
                     f"--parts: {path} is a part of another run (src {found[0]}, {found[1]} vs {found[2]}); "
                     "give a new DIR or remove it"
                 )
-    for number, (start, path) in enumerate(zip(starts, paths), 1):
+    for number, (start, stop, path) in enumerate(parts, 1):
         claim = path.with_suffix(".running")
         if path.exists() or not _claim(claim):
             continue
         if path.exists():  # ended while we claimed it
             claim.unlink(missing_ok=True)
             continue
-        print(f"part {number} of {len(paths)}: deals {start} to {path.stem.rsplit('-', 1)[1]}", file=sys.stderr)
+        print(f"part {number} of {len(paths)}: deals {start} to {stop - 1}", file=sys.stderr)
         try:
-            count = min(end, start + args.part_deals) - start
+            count = stop - start
             result = measure(
                 args.rules, count, args.seed, tested, args.budget, args.cheat_nodes, args.workers, start, args.against
             )
