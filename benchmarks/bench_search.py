@@ -79,7 +79,7 @@ def make_player(kind: str, seed: int, budget: float, cheat_nodes: int) -> Bot:
         settings = SearchSettings(playouts=False)
         return ModelSearchBot(seed, budget=budget, name=kind.removesuffix(MODEL), settings=settings)
     if kind.endswith(INFER):
-        settings = SearchSettings(inference_miss=0.3)
+        settings = SearchSettings(inference_miss=0.1)
         return SearchBot(seed, budget=budget, name=kind.removesuffix(INFER), settings=settings)
     if kind.endswith(NO_PLAYOUTS):
         settings = SearchSettings(playouts=False)

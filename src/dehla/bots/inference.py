@@ -28,7 +28,7 @@ from dehla.kernel import codec
 __all__ = ["weighted_deals"]
 
 #: Candidate worlds the draw chooses among.
-POOL = 48
+POOL = 64
 
 
 def weighted_deals(
@@ -37,7 +37,7 @@ def weighted_deals(
     rng: random.Random,
     more: Callable[[], bool],
     miss: float,
-    floor: float = 0.05,
+    floor: float = 0.01,
 ) -> Iterator[Match]:
     """Like ``sampling.sampled_deals``, but each deal drawn in proportion to its weight (module docstring)."""
     from dehla.kernel.playout import policy_misses

@@ -338,7 +338,7 @@ def policy_misses(row: Array, params: Array, codes: Array, me: int, rewards: Flo
     for index in range(codes.shape[0]):
         code = codes[index]
         seat = row[TO_ACT]
-        if seat != me and row[PHASE] != PH_DONE:
+        if (seat - me) % 2 == 1 and row[PHASE] != PH_DONE:
             choice = row[PHASE] != PH_PLAY or popcount(legal_cards(row)) > 1 or can_ask_reveal(row, p[P_REVEAL])
             if choice and policy_code(row, p) != code:
                 misses += 1
