@@ -67,8 +67,6 @@ from dehla.rules import Rules, parse_rules
 MODEL = "+model"
 #: Appended to a search bot's name: no playouts (the heuristic's move where nothing is solved, as before them).
 NO_PLAYOUTS = "-playouts"
-#: Appended to a search bot's name: its solved deals are drawn weighed by the others' past plays.
-INFER = "+infer"
 
 
 def make_player(kind: str, seed: int, budget: float, cheat_nodes: int) -> Bot:
@@ -78,9 +76,6 @@ def make_player(kind: str, seed: int, budget: float, cheat_nodes: int) -> Bot:
     if kind.endswith(MODEL):
         settings = SearchSettings(playouts=False)
         return ModelSearchBot(seed, budget=budget, name=kind.removesuffix(MODEL), settings=settings)
-    if kind.endswith(INFER):
-        settings = SearchSettings(inference_miss=0.1)
-        return SearchBot(seed, budget=budget, name=kind.removesuffix(INFER), settings=settings)
     if kind.endswith(NO_PLAYOUTS):
         settings = SearchSettings(playouts=False)
         return SearchBot(seed, budget=budget, name=kind.removesuffix(NO_PLAYOUTS), settings=settings)
@@ -366,7 +361,6 @@ def main() -> int:
         choices=["hard", "expert", "cheat"],
         help="the bot measured (cheat alone, to compare later with a search bot's --json run of the same deals)",
     )
-    parser.add_argument("--infer", action="store_true", help="solved deals drawn weighed by the others' past plays")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--first-deal",
@@ -418,7 +412,7 @@ def main() -> int:
         make_bot(args.against, 0)  # likewise for an unknown opponent (the registry's message lists the names)
     except DehlaError as error:
         parser.error(f"--against: {error}")
-    tested = args.bot + MODEL * args.model + NO_PLAYOUTS * args.no_playouts + INFER * args.infer
+    tested = args.bot + MODEL * args.model + NO_PLAYOUTS * args.no_playouts
     if args.model and args.no_playouts:
         parser.error("--model and --no-playouts are one switch each, one at a time")
     if args.parts:

@@ -252,7 +252,6 @@ class SearchSettings:
     playouts: bool = True
     playout_worlds: int = 512
     playout_batch: int = 8
-    inference_miss: float = 0.0
 
     def __post_init__(self) -> None:
         if self.playout_worlds <= 0 or self.playout_batch <= 0:
@@ -362,13 +361,7 @@ class SearchBot:
         def more() -> bool:
             return len(solved) < self.max_samples and not (timed and time.thread_time() >= deadline)
 
-        if settings.inference_miss > 0.0:
-            from dehla.bots.inference import weighted_deals
-
-            deals = weighted_deals(observation, tracker, self.rng, more, settings.inference_miss)
-        else:
-            deals = sampled_deals(observation, tracker, self.rng, more)
-        for match in deals:
+        for match in sampled_deals(observation, tracker, self.rng, more):
             now = time.thread_time()
             if not timed:
                 self.solver.node_limit = settings.sample_nodes or 0

@@ -41,7 +41,6 @@ from dehla.kernel.layout import (
     PH_CALL,
     PH_DONE,
     PH_HIDE,
-    PH_PLAY,
     PHASE,
     PN0,
     PTS0,
@@ -76,7 +75,6 @@ __all__ = [
     "policy_action",
     "play_out",
     "play_worlds",
-    "policy_misses",
     "warm_playouts",
 ]
 
@@ -323,27 +321,6 @@ def play_worlds(worlds: Array, params: Array, codes: Array, scratch: Array, rewa
                 scratch[word] = worlds[world, word]
             apply_code(scratch, p, params, codes[action], rewards)
             _finish_out(scratch, p, params, rewards, out[world, action])
-
-
-@jit
-def policy_misses(row: Array, params: Array, codes: Array, me: int, rewards: FloatArray) -> int:
-    """Replay ``codes`` (a hand's actions from its deal) on ``row`` (the hand as dealt): how many of the other
-    seats' actions with a choice the policy would not have taken.  The row ends after the last action.
-
-    What inference weighs a sampled world by: a world in which the others played as the policy would is
-    likelier to be the true one.
-    """
-    p = unpack_params(params)
-    misses = 0
-    for index in range(codes.shape[0]):
-        code = codes[index]
-        seat = row[TO_ACT]
-        if (seat - me) % 2 == 1 and row[PHASE] != PH_DONE:
-            choice = row[PHASE] != PH_PLAY or popcount(legal_cards(row)) > 1 or can_ask_reveal(row, p[P_REVEAL])
-            if choice and policy_code(row, p) != code:
-                misses += 1
-        apply_code(row, p, params, code, rewards)
-    return misses
 
 
 def warm_playouts() -> None:
