@@ -274,6 +274,17 @@ def test_a_card_played_while_cards_move_is_sent_at_once(browser: Any, server: Li
     page.context.close()
 
 
+def test_a_seat_name_stays_readable_where_its_box_leaves_the_felt(browser: Any, server: LiveServer) -> None:
+    """A seat grown by its marks can reach past the felt's rounded edge onto the page's light background: its name
+    must keep its contrast there (axe once found 4.0:1 on a phone, a translucent box over the page's cream)."""
+    page = _page(browser, width=320, height=720, axe=True)
+    _table(page, server, rules="pagat")
+    page_walk.wait_for_turn(page)
+    page.evaluate("() => document.querySelectorAll('.felt .seat').forEach((s) => s.style.setProperty('top', '0%'))")
+    found = [v for v in page_walk.violations(page) if v["id"] == "color-contrast"]
+    assert not found, page_walk.describe(found)
+
+
 @pytest.mark.parametrize("width", [320, 375, 1280])
 def test_screenshots_of_a_trick_in_play_and_a_finished_trick(browser: Any, server: LiveServer, width: int) -> None:
     height = 800 if width > 600 else 720
