@@ -25,7 +25,6 @@ a bot has a ``bind`` method).  Unbound, it refuses to play.
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -308,7 +307,7 @@ class SearchBot:
         if self._solver is None:
             from dehla.solver.fast import Solver
 
-            self._solver = Solver(table_bits=self.settings.table_bits, keep_table=True)
+            self._solver = Solver(table_bits=self.settings.table_bits)
         return self._solver
 
     def act(self, observation: Observation) -> Action:
@@ -358,7 +357,6 @@ class SearchBot:
         team = observation.seat % 2
         solved = Samples.empty(list(observation.legal_actions))
         ties_after = 2 * settings.settle_after
-        branches: list[dict[Action, tuple[tuple[Action, ...], dict[Action, float]] | None]] = []
 
         def more() -> bool:
             return len(solved) < self.max_samples and not (timed and time.thread_time() >= deadline)
@@ -374,7 +372,6 @@ class SearchBot:
             nodes_before = self.solver.nodes
             try:
                 values = self._sample_values(match, team)
-                branches.append(self._next_decisions(match, team, observation.seat, values))
             except SolveLimitReached:
                 values = None
             self.node_rate.record(self.solver.nodes - nodes_before, time.thread_time() - now)
@@ -389,55 +386,7 @@ class SearchBot:
         self.last_samples = len(solved)
         if not solved:
             return None
-        solved = _postponed(solved, branches[: len(solved)])
         return best_action(solved, observation, lambda: self.fallback.act(observation))
-
-    def _next_decisions(
-        self, match: Match, team: int, seat: int, values: dict[Action, float]
-    ) -> dict[Action, tuple[tuple[Action, ...], dict[Action, float]] | None]:
-        """Per root action: the others' plays up to this seat's next decision (each the best for its team in
-        this world, ties to the lowest card) and the value of each of the seat's actions there; ``None`` where
-        the hand ends first or the next decision is forced."""
-        out: dict[Action, tuple[tuple[Action, ...], dict[Action, float]] | None] = {}
-        limit = self.solver.node_limit
-        start = self.solver.nodes
-        for action in values:
-            child = match.clone()
-            child.apply(action)
-            between: list[Action] = []
-            while child.phase is Phase.PLAY and child.to_act is not None and child.to_act != seat:
-                mover = child.to_act % 2
-                if _INTERIM == "policy-all" or (_INTERIM == "policy-opp" and mover != team):
-                    move = _policy_move(child)
-                    between.append(move)
-                    child.apply(move)
-                    continue
-                self._limit_left(limit, start)
-                results = self.solver.results(child)
-                best = max(results.for_team(move, mover) for move in results.actions)
-                tied = [move for move in results.actions if results.for_team(move, mover) == best]
-                move = min(tied, key=lambda a: a.card % 13 if isinstance(a, Play) else -1)
-                between.append(move)
-                child.apply(move)
-            if child.phase is not Phase.PLAY or child.to_act != seat or len(child.legal_actions()) < 2:
-                out[action] = None
-                continue
-            self._limit_left(limit, start)
-            results = self.solver.results(child)
-            out[action] = (tuple(between), {move: float(results.for_team(move, team)) for move in results.actions})
-        self.solver.node_limit = limit
-        return out
-
-    def _limit_left(self, limit: int, start: int) -> None:
-        from dehla.solver.fast import SolveLimitReached
-
-        if not limit:
-            return
-        left = limit - (self.solver.nodes - start)
-        if left <= 0:
-            self.solver.node_limit = limit
-            raise SolveLimitReached("the world passed its node limit")
-        self.solver.node_limit = left
 
     def _playout_choice(self, observation: Observation) -> Action | None:
         """Where no sample can be solved in time: play sampled worlds out with the compiled policy
@@ -567,51 +516,6 @@ def estimate_action(
     if not margins:
         return None
     return ActionEstimate(sum(margins) / len(margins), len(margins), result_scale(observation.rules))
-
-
-_INTERIM = os.environ.get("DEHLA_EXP_INTERIM", "minimax")
-_GROUP = os.environ.get("DEHLA_EXP_GROUP", "1") == "1"
-
-
-def _policy_move(match: Match) -> Action:
-    """The compiled playout policy's move in ``match`` (experiment)."""
-    from dehla.features.observation import action_of
-    from dehla.kernel import codec
-    from dehla.kernel import layout as L
-    from dehla.kernel.playout import policy_action
-
-    row = np.zeros(L.ROW, dtype=np.int64)
-    codec.encode(match.hand_state(), row)
-    return action_of(int(policy_action(row, codec.full_params(match.rules))))
-
-
-def _postponed(
-    solved: Samples, branches: list[dict[Action, tuple[tuple[Action, ...], dict[Action, float]] | None]]
-) -> Samples:
-    """The samples' values with the seat's next decision made once for all worlds it cannot tell apart.
-
-    Worlds in which the same root action is followed by the same plays of the others share the seat's
-    information at its next decision: there it plays the action best on average over them, not the best in
-    each world (the strategy fusion of PIMC), and each such world's value is that action's value in it.
-    """
-    values = solved.values.copy()
-    groups: dict[tuple[Action, tuple[Action, ...]], list[int]] = {}
-    for row, branch in enumerate(branches):
-        for action, found in branch.items():
-            if found is not None:
-                groups.setdefault((action, found[0] if _GROUP else (row,)), []).append(row)  # type: ignore[arg-type]
-    for (action, _), rows in groups.items():
-        nexts = [branches[row][action] for row in rows]
-        moves = list(nexts[0][1]) if nexts[0] is not None else []
-        totals = {move: sum(n[1][move] for n in nexts if n is not None) for move in moves}
-        chosen = max(moves, key=lambda move: totals[move])
-        column = solved.columns[action]
-        for row, found in zip(rows, nexts):
-            if found is not None:
-                values[row, column] = found[1][chosen]
-    postponed = Samples.empty(solved.actions)
-    postponed.extend(values)
-    return postponed
 
 
 def best_action(samples: Samples, observation: Observation, prefer: Callable[[], Action] | None = None) -> Action:
