@@ -283,6 +283,7 @@ def test_a_seat_name_stays_readable_where_its_box_leaves_the_felt(browser: Any, 
     page.evaluate("() => document.querySelectorAll('.felt .seat').forEach((s) => s.style.setProperty('top', '0%'))")
     found = [v for v in page_walk.violations(page) if v["id"] == "color-contrast"]
     assert not found, page_walk.describe(found)
+    page.context.close()
 
 
 @pytest.mark.parametrize("width", [320, 375, 1280])
