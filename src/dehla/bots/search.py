@@ -25,7 +25,6 @@ a bot has a ``bind`` method).  Unbound, it refuses to play.
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -399,10 +398,6 @@ class SearchBot:
         """
         settings = self.settings
         if not settings.playouts:
-            return None
-        # Experiment: playouts only before this many tricks are played (the call and the hide always).
-        limit = os.environ.get("DEHLA_EXP_PLAYOUT_TRICKS")
-        if limit is not None and observation.phase == "play" and len(observation.tricks) >= int(limit):
             return None
         from dehla.solver.warm import kernel_ready
 
