@@ -58,6 +58,13 @@ def _my_card_turn(page: Any, timeout: float = 30000) -> None:
     raise AssertionError("no card to play in time")
 
 
+def _play_a_card(page: Any) -> None:
+    """Click the first legal card.  The summary of the hand just ended may open over the next hand's cards in the
+    meantime: it then takes the click, and the caller's loop answers it."""
+    with contextlib.suppress(playwright_api.Error):
+        page.click(".hand button.legal", timeout=2000)
+
+
 def _toast(page: Any) -> str:
     return str(page.eval_on_selector("#toast", "box => box.textContent"))
 
@@ -205,7 +212,7 @@ def test_a_claim_the_solver_proves_ends_the_hand(browser: Any, server: LiveServe
         _my_card_turn(page, 60000)
         tricks_left = len(_hand(page))
         if tricks_left > 4 or not page.query_selector("#claim-tens"):
-            page.click(".hand button.legal")
+            _play_a_card(page)
             page.wait_for_timeout(60)
             continue
         page.click("#claim-tens")
@@ -215,7 +222,7 @@ def test_a_claim_the_solver_proves_ends_the_hand(browser: Any, server: LiveServe
         else:
             refused += 1
             page.evaluate("document.getElementById('toast').textContent = ''")
-            page.click(".hand button.legal")
+            _play_a_card(page)
     assert accepted, f"no claim held in time ({refused} refused)"
     page.wait_for_selector("#hand-summary")
     assert not page.errors
