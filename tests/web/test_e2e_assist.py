@@ -58,13 +58,6 @@ def _my_card_turn(page: Any, timeout: float = 30000) -> None:
     raise AssertionError("no card to play in time")
 
 
-def _play_a_card(page: Any) -> None:
-    """Click the first legal card.  The summary of the hand just ended may open over the next hand's cards in the
-    meantime: it then takes the click, and the caller's loop answers it."""
-    with contextlib.suppress(playwright_api.Error):
-        page.click(".hand button.legal", timeout=2000)
-
-
 def _toast(page: Any) -> str:
     return str(page.eval_on_selector("#toast", "box => box.textContent"))
 
@@ -200,29 +193,30 @@ def test_a_claim_is_refused_by_the_other_team_and_reveals_no_card(browser: Any, 
 def test_a_claim_the_solver_proves_ends_the_hand(browser: Any, server: LiveServer) -> None:
     page = page_walk.new_page(browser, height=900)
     _table_with_bots(page, server)
-    deadline = time.monotonic() + 240
-    accepted = refused = 0
-    while time.monotonic() < deadline and not accepted:
-        if page.query_selector("#hand-summary"):
-            next_hand = page.query_selector("#next-hand, button.next-hand")
-            if next_hand is not None:
-                next_hand.click()
-            page.wait_for_timeout(200)
-            continue
-        _my_card_turn(page, 60000)
-        tricks_left = len(_hand(page))
-        if tricks_left > 4 or not page.query_selector("#claim-tens"):
-            _play_a_card(page)
-            page.wait_for_timeout(60)
-            continue
+    claims = {"accepted": 0, "refused": 0}
+
+    def claim_the_tens() -> bool:
+        """The test's own step: on its turn with four cards or fewer, claim the tens (False: it acted); else, and
+        after a refusal, ``play_until`` plays a card or goes on to the next hand."""
+        if (
+            len(_hand(page)) > 4
+            or not page.query_selector(".hand button.legal")
+            or not page.query_selector("#claim-tens")
+        ):
+            return True
         page.click("#claim-tens")
         page_walk.until(lambda: "refused" in _toast(page) or "accepted" in _toast(page), 30, page)
         if "accepted" in _toast(page):
-            accepted += 1
-        else:
-            refused += 1
-            page.evaluate("document.getElementById('toast').textContent = ''")
-            _play_a_card(page)
-    assert accepted, f"no claim held in time ({refused} refused)"
+            claims["accepted"] += 1
+            return False
+        claims["refused"] += 1
+        page.evaluate("document.getElementById('toast').textContent = ''")
+        return True
+
+    def a_claim_held() -> bool:
+        return claims["accepted"] > 0
+
+    page_walk.play_until(page, a_claim_held, timeout=240, click=claim_the_tens)
+    assert claims["accepted"], f"no claim held in time ({claims['refused']} refused)"
     page.wait_for_selector("#hand-summary")
     assert not page.errors
