@@ -326,7 +326,7 @@ def test_a_person_may_play_at_once_after_a_trick(server: LiveServer) -> None:
         me = await SeatClient(server, created["id"], created["token"]).open()
         rng = random.Random(7)
         exercised = False
-        for _ in range(13):  # one hand: I win a trick and lead the next one (about 98 deals in 100)
+        for _ in range(13):  # one hand: I win a trick and lead the next one in about 98 deals in 100
             state = await me.wait(
                 lambda s: s["observation"] is not None and s["observation"]["to_act"] == 0, timeout=30
             )
@@ -346,8 +346,8 @@ def test_a_person_may_play_at_once_after_a_trick(server: LiveServer) -> None:
         await me.close()
         return exercised
 
-    if not asyncio.run(run()):  # pragma: no cover - the bots won every trick of the hand
-        pytest.skip("this deal gave me no trick to lead from")
+    # a deal where the bots win every trick leaves me nothing to lead: a fresh table deals again
+    assert any(asyncio.run(run()) for _ in range(5)), "five deals in a row gave me no trick to lead from"
 
 
 # -- refusals as codes with params ------------------------------------------------------------------------------
