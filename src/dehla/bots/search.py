@@ -25,7 +25,6 @@ a bot has a ``bind`` method).  Unbound, it refuses to play.
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -302,7 +301,6 @@ class SearchBot:
         self.last_samples = 0  # samples solved exactly for the last move
         self.last_playouts = 0  # worlds played out for the last move
         self.move_start = 0.0
-        self.tie_breaks = 0  # EXPERIMENT: moves whose solved tie the playouts broke
 
     @property
     def solver(self) -> Solver:
@@ -388,18 +386,9 @@ class SearchBot:
         self.last_samples = len(solved)
         if not solved:
             return None
-        if os.environ.get("DEHLA_EXP_TIE_PLAYOUTS"):
-            # EXPERIMENT: where the solved deals leave several actions tied at the best, the playouts choose among them.
-            best = best_action(solved, observation)
-            tied = [action for action in solved.actions if round(solved.mean(action), 9) == round(solved.mean(best), 9)]
-            if len(tied) > 1:
-                self.tie_breaks += 1
-                chosen = self._playout_choice(observation, tied)
-                if chosen is not None:
-                    return chosen
         return best_action(solved, observation, lambda: self.fallback.act(observation))
 
-    def _playout_choice(self, observation: Observation, among: list[Action] | None = None) -> Action | None:
+    def _playout_choice(self, observation: Observation) -> Action | None:
         """Where no sample can be solved in time: play sampled worlds out with the compiled policy
         (``dehla.bots.playout``) after every legal action, and take the best on average.
 
@@ -420,7 +409,7 @@ class SearchBot:
         deadline = max(self.move_start + self.budget, start + 0.25 * self.budget)
         timed = settings.sample_nodes is None
         cap = PLAYOUT_CAP if timed else settings.playout_worlds
-        actions = list(observation.legal_actions) if among is None else list(among)
+        actions = list(observation.legal_actions)
         played = Samples.empty(actions)
         check = 4 * settings.settle_after
 
