@@ -15,6 +15,10 @@ Usage::
 start of a longer one of the same seed (a 200-deal ``cheat`` run against a 2,000-deal ``hard`` run).
 The reports must start at the same deal (one without a first deal started at 0) and, where both
 record their seed, be of the same seed.
+
+More pairs (``a.json b.json a2.json b2.json ...``) join one comparison over several ranges of deals whose
+runs cannot be pooled into one report (a baseline measured by another version of ``src/`` than the later
+range's): each pair is compared alone, then all their deals together.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def paired_difference(a: list[float], b: list[float]) -> tuple[float, float, float]:
@@ -40,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("a", help="the first report (bench_search.py --json)")
     parser.add_argument("b", help="the second report, on the same deals")
+    parser.add_argument(
+        "more", nargs="*", help="more pairs of reports (A B ...), each on its own deals, compared together too"
+    )
     parser.add_argument("--deals", type=int, metavar="N", help="compare only the first N deals of each report")
     parser.add_argument(
         "--overlap", action="store_true", help="compare the deals both reports cover (their first_deal may differ)"
@@ -49,10 +57,41 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--deals must be at least 2")
     if args.deals is not None and args.overlap:
         parser.error("--deals and --overlap do not go together")
+    if len(args.more) % 2:
+        parser.error("reports come in pairs (A B A2 B2 ...): one has no partner")
+    paths = [args.a, args.b, *args.more]
     try:
-        reports = [json.loads(Path(path).read_text(encoding="utf-8")) for path in (args.a, args.b)]
+        reports = [json.loads(Path(path).read_text(encoding="utf-8")) for path in paths]
     except (OSError, ValueError) as error:
         parser.error(f"cannot read the reports: {error}")
+    if len({report["rules"] for report in reports}) > 1:
+        parser.error("the reports are not on the same deals (rules differ)")
+    all_a: list[float] = []
+    all_b: list[float] = []
+    covered: list[tuple[object, int, int]] = []  # (seed, first deal, end) of each pair's deals
+    for pair in range(0, len(reports), 2):
+        start, a_scores, b_scores = _compare_pair(reports[pair], reports[pair + 1], args, parser)
+        seed, end = reports[pair].get("seed"), start + len(a_scores)
+        if any(seed == other and start < other_end and other_start < end for other, other_start, other_end in covered):
+            parser.error(f"the pairs share deals (from deal {start}): a deal would count twice")
+        covered.append((seed, start, end))
+        all_a += a_scores
+        all_b += b_scores
+    if len(reports) > 2:
+        mean, low, high = paired_difference(all_a, all_b)
+        n = len(all_a)
+        print(
+            f"all {n} deals: A {sum(all_a) / (2 * n):.1%}, B {sum(all_b) / (2 * n):.1%}; "
+            f"B - A: {mean:+.1%} per hand, 95% interval [{low:+.1%}, {high:+.1%}]"
+        )
+    return 0
+
+
+def _compare_pair(
+    a_report: dict[str, Any], b_report: dict[str, Any], args: argparse.Namespace, parser: argparse.ArgumentParser
+) -> tuple[int, list[float], list[float]]:
+    """Print one pair's paired difference; return the first deal and the deal scores compared."""
+    reports = [a_report, b_report]
     first, second = (report["results"][0] for report in reports)
     a_scores, b_scores = first["deal_scores"], second["deal_scores"]
     # A report made before bench_search.py had --first-deal started at deal 0 (as pool_runs.py reads it).
@@ -84,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         f"B {second['bot']} {sum(b_scores) / (2 * n):.1%}"
     )
     print(f"B - A: {mean:+.1%} per hand, 95% interval [{low:+.1%}, {high:+.1%}]; {same} deals scored the same")
-    return 0
+    return starts[0], list(a_scores), list(b_scores)
 
 
 if __name__ == "__main__":

@@ -79,6 +79,35 @@ def test_compare_reports_the_difference_and_refuses_different_deals(
     assert "cannot read the reports" in capsys.readouterr().err
 
 
+def test_compare_joins_pairs_on_different_deals_and_refuses_a_deal_counted_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    compare = _load("compare_deals")
+    reports = {}
+    for name, first, scores in (
+        ("a", 0, [1.0, 1.0, 2.0, 0.0]),
+        ("b", 0, [1.0, 2.0, 2.0, 0.0]),
+        ("a2", 4, [0.0, 1.0, 1.0, 1.0]),
+        ("b2", 4, [2.0, 1.0, 1.0, 1.0]),
+    ):
+        path = _report(tmp_path / f"{name}.json", "pagat", scores)
+        report = json.loads(Path(path).read_text(encoding="utf-8"))
+        Path(path).write_text(json.dumps({**report, "seed": 1, "first_deal": first}), encoding="utf-8")
+        reports[name] = path
+    assert compare.main([reports["a"], reports["b"], reports["a2"], reports["b2"]]) == 0
+    out = capsys.readouterr().out
+    # Each pair alone (+12.5% and +25.0% a hand), then all 8 deals: B wins 3 more of 16 hands than A.
+    assert "pagat, 4 deals from deal 0:" in out and "pagat, 4 deals from deal 4:" in out
+    assert "+12.5% per hand" in out and "+25.0% per hand" in out
+    assert "all 8 deals: A 43.8%, B 62.5%; B - A: +18.8% per hand" in out
+    with pytest.raises(SystemExit):
+        compare.main([reports["a"], reports["b"], reports["a2"]])
+    assert "one has no partner" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        compare.main([reports["a"], reports["b"], reports["a"], reports["b"]])
+    assert "the pairs share deals (from deal 0)" in capsys.readouterr().err
+
+
 def test_compare_sets_a_short_run_against_the_start_of_a_long_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
