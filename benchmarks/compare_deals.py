@@ -78,13 +78,15 @@ def main(argv: list[str] | None = None) -> int:
         all_a += a_scores
         all_b += b_scores
     if len(reports) > 2:
-        mean, low, high = paired_difference(all_a, all_b)
         n = len(all_a)
-        print(
-            f"all {n} deals: A {sum(all_a) / (2 * n):.1%}, B {sum(all_b) / (2 * n):.1%}; "
-            f"B - A: {mean:+.1%} per hand, 95% interval [{low:+.1%}, {high:+.1%}]"
-        )
+        print(f"all {n} deals: A {sum(all_a) / (2 * n):.1%}, B {sum(all_b) / (2 * n):.1%}; {_difference(all_a, all_b)}")
     return 0
+
+
+def _difference(a: list[float], b: list[float]) -> str:
+    """The paired difference of ``b`` over ``a`` per hand, with its 95% interval, as printed."""
+    mean, low, high = paired_difference(a, b)
+    return f"B - A: {mean:+.1%} per hand, 95% interval [{low:+.1%}, {high:+.1%}]"
 
 
 def _compare_pair(
@@ -108,21 +110,20 @@ def _compare_pair(
         if min(len(a_scores), len(b_scores)) < args.deals:
             parser.error(f"--deals {args.deals}: the reports have {len(a_scores)} and {len(b_scores)} deals")
         a_scores, b_scores = a_scores[: args.deals], b_scores[: args.deals]
-    if reports[0]["rules"] != reports[1]["rules"] or len(a_scores) != len(b_scores):
-        parser.error("the reports are not on the same deals (rules or number of deals differ)")
+    if len(a_scores) != len(b_scores):  # (main has checked that every report is of the same rules)
+        parser.error("the reports are not on the same deals (their numbers of deals differ)")
     # An old report's seed is not known, so only seeds that both reports record are compared.
     if starts[0] != starts[1]:
         parser.error(f"the reports are not on the same deals (first_deal {starts[0]} and {starts[1]})")
     if "seed" in reports[0] and "seed" in reports[1] and reports[0]["seed"] != reports[1]["seed"]:
         parser.error(f"the reports are not on the same deals (seed {reports[0]['seed']} and {reports[1]['seed']})")
-    mean, low, high = paired_difference(a_scores, b_scores)
     same = sum(x == y for x, y in zip(a_scores, b_scores, strict=True))
     n = len(a_scores)
     print(
         f"{reports[0]['rules']}, {n} deals from deal {starts[0]}: A {first['bot']} {sum(a_scores) / (2 * n):.1%}, "
         f"B {second['bot']} {sum(b_scores) / (2 * n):.1%}"
     )
-    print(f"B - A: {mean:+.1%} per hand, 95% interval [{low:+.1%}, {high:+.1%}]; {same} deals scored the same")
+    print(f"{_difference(a_scores, b_scores)}; {same} deals scored the same")
     return starts[0], list(a_scores), list(b_scores)
 
 
