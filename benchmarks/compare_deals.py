@@ -64,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         reports = [json.loads(Path(path).read_text(encoding="utf-8")) for path in paths]
     except (OSError, ValueError) as error:
         parser.error(f"cannot read the reports: {error}")
+    for path, report in zip(paths, reports, strict=True):
+        if not _is_report(report):
+            parser.error(f"{path} is not a bench_search.py --json report (rules, results[0].deal_scores)")
     if len({report["rules"] for report in reports}) > 1:
         parser.error("the reports are not on the same deals (rules differ)")
     all_a: list[float] = []
@@ -81,6 +84,14 @@ def main(argv: list[str] | None = None) -> int:
         n = len(all_a)
         print(f"all {n} deals: A {sum(all_a) / (2 * n):.1%}, B {sum(all_b) / (2 * n):.1%}; {_difference(all_a, all_b)}")
     return 0
+
+
+def _is_report(report: object) -> bool:
+    """Whether ``report`` has what a comparison reads: the rules and the first result's deal scores."""
+    if not isinstance(report, dict) or not isinstance(report.get("rules"), str):
+        return False
+    results = report.get("results")
+    return isinstance(results, list) and bool(results) and isinstance(results[0], dict) and "deal_scores" in results[0]
 
 
 def _difference(a: list[float], b: list[float]) -> str:

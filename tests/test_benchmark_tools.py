@@ -77,6 +77,11 @@ def test_compare_reports_the_difference_and_refuses_different_deals(
     with pytest.raises(SystemExit):
         compare.main([a, str(tmp_path / "missing.json")])
     assert "cannot read the reports" in capsys.readouterr().err
+    for wrong in ({"rules": "pagat"}, {"results": [{"deal_scores": [1.0]}]}, [1, 2], {"rules": "pagat", "results": []}):
+        (tmp_path / "wrong.json").write_text(json.dumps(wrong), encoding="utf-8")
+        with pytest.raises(SystemExit):
+            compare.main([a, str(tmp_path / "wrong.json")])
+        assert "wrong.json is not a bench_search.py --json report" in capsys.readouterr().err
 
 
 def test_compare_joins_pairs_on_different_deals_and_refuses_a_deal_counted_twice(
