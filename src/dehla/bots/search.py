@@ -438,7 +438,9 @@ class SearchBot:
 
     def _sample_values(self, match: Match, team: int) -> dict[Action, float]:
         """What each legal action is worth to ``team`` in one sampled deal: the hand's result, solved double-dummy."""
-        results = self.solver.results(match)
+        import os
+
+        results = self.solver.results(match, winner_only=os.environ.get("DEHLA_EXP_WINNER") == "1")
         return {action: float(results.for_team(action, team)) for action in results.actions}
 
 

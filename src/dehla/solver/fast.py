@@ -158,6 +158,20 @@ def _tables_for(rules: Rules, dealer: int) -> _Tables:
     return _tables_for_team(rules, dealer % 2)
 
 
+@cache
+def _winner_groups_for_team(rules: Rules, dealing_team: int) -> _ResultGroups:
+    """The results grouped by who wins alone: nets -1 (team 1 wins), 0 (nobody) and 1 (team 0)."""
+    groups = _tables_for_team(rules, dealing_team).groups
+    signs = [(net > 0) - (net < 0) for net in groups.nets]
+    starts = [0] + [group for group in range(1, len(signs)) if signs[group] != signs[group - 1]]
+    sign_group = [sum(1 for first in starts if first <= group) - 1 for group in range(len(signs))]
+    return _ResultGroups(
+        groups.thresholds[starts].copy(),
+        tuple(signs[first] for first in starts),
+        tuple(sign_group[group] for group in groups.group_of_level),
+    )
+
+
 class SolveLimitReached(DehlaError):
     """A solve stopped at its node limit before it had an answer (the position is too big for the budget)."""
 
@@ -326,7 +340,9 @@ class Solver:
         values = {action: objective.values[level] for action, level in levels.items()}
         return Solution(objective.values[root], values, seat, objective, self.nodes - start)
 
-    def results(self, position: Position, actions: Collection[Action] | None = None) -> Results:
+    def results(
+        self, position: Position, actions: Collection[Action] | None = None, winner_only: bool = False
+    ) -> Results:
         """The hand's result (team 0's points margin) for the position and after every legal action.
 
         The same search as ``solve`` with only the results' levels to tell apart, so
@@ -336,7 +352,10 @@ class Solver:
         keeps, so a player that weighs only a few candidates saves most of it.
         """
         start = self.nodes
-        groups = _tables_for(position.rules, position.dealer).groups
+        if winner_only:
+            groups = _winner_groups_for_team(position.rules, position.dealer % 2)
+        else:
+            groups = _tables_for(position.rules, position.dealer).groups
         seat, root, found = self._solve_actions(position, groups, actions)
         margins = {action: groups.nets[group] for action, group in found.items()}
         return Results(groups.nets[root], margins, seat, self.nodes - start)
