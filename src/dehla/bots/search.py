@@ -434,7 +434,15 @@ class SearchBot:
         self.last_playouts = len(played)
         if not played:
             return None
-        return best_action(played, observation, lambda: self.fallback.act(observation))
+        import os
+
+        chosen = best_action(played, observation, lambda: self.fallback.act(observation))
+        prior = float(os.environ.get("DEHLA_EXP_PRIOR", "0"))
+        if prior > 0:
+            heuristic = self.fallback.act(observation)
+            if heuristic in played and played.mean(chosen) - played.mean(heuristic) < prior:
+                return heuristic
+        return chosen
 
     def _sample_values(self, match: Match, team: int) -> dict[Action, float]:
         """What each legal action is worth to ``team`` in one sampled deal: the hand's result, solved double-dummy."""
