@@ -10,7 +10,8 @@ search bot (reproducible mode: ``--nodes`` search nodes a sample, all
 A choice is *suboptimal* when its double-dummy value in the true deal is below
 the best card's; the *loss* is the difference in value, whatever the variant's
 own settings.  The value is the hand's points margin (``--score result``, the
-default: what the search bots maximise), or ``utility``, which adds 0.05 a ten
+default; the search bots play for the winner alone, the same thing outside
+Taash), or ``utility``, which adds 0.05 a ten
 (``--score utility``: the tens decide among equal results, so a result-only
 variant is charged for tens that do not change the score).  Every variant sees
 the same positions, so the counts are paired.

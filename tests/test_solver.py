@@ -185,6 +185,40 @@ def test_results_of_chosen_actions_are_those_of_a_full_results_solve(preset: str
         Solver(table_bits=14).results(match, [Play(elsewhere)])
 
 
+@pytest.mark.parametrize("preset", [*PRESETS, "taash+trick_minimum"])
+def test_winner_only_results_are_who_wins_of_the_results(preset: str) -> None:
+    # ``winner_only`` tells apart only who wins: each margin is the sign of the full result's, from the small
+    # positions (trump still to cut or hidden) to larger ones, and the call or hide before the first lead.
+    rules = parse_rules({"preset": "taash", "trick_minimum": True}) if preset == "taash+trick_minimum" else preset
+    rng = random.Random(f"winner-{preset}")
+    solver = Solver(table_bits=16)
+
+    def sign(net: int) -> int:
+        return (net > 0) - (net < 0)
+
+    positions = [match for match, limit in itertools.islice(small_positions(rules, rng, (2, 1)), 30) if limit is None]
+    positions += list(natural_positions(rules, rng, (6, 4)))
+    checked = 0
+    for match in positions:
+        results = solver.results(match)
+        winners = solver.results(match, winner_only=True)
+        assert winners.margin == sign(results.margin)
+        assert winners.actions == {action: sign(net) for action, net in results.actions.items()}
+        checked += 1
+    assert checked >= 10
+
+
+def test_winner_only_results_cost_fewer_nodes_where_results_have_points() -> None:
+    # Taash scores 20, 30 or 80: who wins is one question where the points are three.
+    rng = random.Random(23)
+    points = winner = 0
+    for _ in range(4):
+        for match in natural_positions("taash", rng, (7, 5)):
+            points += Solver(table_bits=18).results(match).nodes
+            winner += Solver(table_bits=18).results(match, winner_only=True).nodes
+    assert winner < points
+
+
 def test_results_of_the_heuristics_best_cards_cost_fewer_nodes() -> None:
     # Early in a pagat hand most of the nodes go to the actions' results: three of them cost less than all.
     from dehla.bots.heuristic import HeuristicBot
@@ -248,6 +282,8 @@ def test_call_position_is_the_best_of_the_calls() -> None:
     results = solver.results(match)
     assert results.margin == solution.value.net
     assert results.actions == {action: value.net for action, value in solution.actions.items()}
+    winners = solver.results(match, winner_only=True)  # Pagat's scoring: a win or a loss, so the same margins
+    assert (winners.margin, winners.actions) == (results.margin, results.actions)
 
 
 def test_kernel_loads() -> None:

@@ -7,8 +7,8 @@ unseen cards at random, consistently with everything the seat has seen
 the band-hukum card only if this seat chose it, the cards a staged deal has
 still to hand out), rebuild each sample as a full engine ``Match`` by
 replaying the hand's public actions, solve it double-dummy as far as the
-hand's result (``Solver.results``: who wins, not the tens), and play the
-action with the best average result over the samples.  Each move has a time
+hand's winner (``Solver.results`` with ``winner_only``: not the points, not
+the tens), and play the action that wins the most samples.  Each move has a time
 budget; ``expert`` has a larger one.  While the hand is still too big to solve
 samples within the budget (the first tricks), and for the trump call and the
 band-hukum card, they play the sampled deals out to the end of the hand after
@@ -271,9 +271,10 @@ class SearchBot:
     table generation in it; nothing the bot learns outlives it.  ``settings``
     (``SearchSettings``) holds the knobs that tests and benchmarks vary.
 
-    Each sample is solved only as far as the hand's result (``Solver.results``:
-    who wins, by how many points), which costs a fraction of a full solve early
-    in a hand, so the bot starts searching a trick or two sooner; among actions
+    Each sample is solved only as far as who wins the hand (``Solver.results``
+    with ``winner_only``: the bot plays to win hands, as its playouts do, not
+    for Taash's points), which costs a fraction of a full solve early in a
+    hand, so the bot starts searching a trick or two sooner; among actions
     with the same average result it plays what ``heuristic`` would, when that
     is one of them.  Each deal is drawn uniformly among those consistent with
     the observation (``CardTracker.sample``).
@@ -445,10 +446,9 @@ class SearchBot:
         return chosen
 
     def _sample_values(self, match: Match, team: int) -> dict[Action, float]:
-        """What each legal action is worth to ``team`` in one sampled deal: the hand's result, solved double-dummy."""
-        import os
-
-        results = self.solver.results(match, winner_only=os.environ.get("DEHLA_EXP_WINNER") == "1")
+        """What each legal action is worth to ``team`` in one sampled deal, solved double-dummy: 1 if the team
+        wins the hand, -1 if it loses (0 if nobody does), as the playouts value the hand's winner."""
+        results = self.solver.results(match, winner_only=True)
         return {action: float(results.for_team(action, team)) for action in results.actions}
 
 

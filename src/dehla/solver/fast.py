@@ -347,6 +347,8 @@ class Solver:
 
         The same search as ``solve`` with only the results' levels to tell apart, so
         it stops as soon as an action's result is known, not its tens.  With
+        ``winner_only``, only who wins: each margin is its sign (1 team 0 wins, -1 team 1, 0 nobody), one
+        bound query an action where Taash's 20, 30 or 80 points ask three.  With
         ``actions``, only those actions are searched (the position's margin is still
         exact): most of a solve early in a hand goes to proving what each action
         keeps, so a player that weighs only a few candidates saves most of it.
