@@ -125,6 +125,28 @@ def test_hard_bot_plays_legal_moves_to_the_end(preset: str) -> None:
     assert sampled > 0  # the end of the hand is small enough to solve samples
 
 
+def test_hard_bot_solves_its_samples_only_as_far_as_who_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bot plays to win hands, as its playouts do: in Taash (20, 30 or 80 points) it never asks by how much.
+    asked: list[bool] = []
+    results = Solver.results
+
+    def spy(solver: Solver, *args: object, winner_only: bool = False) -> object:
+        asked.append(winner_only)
+        return results(solver, *args, winner_only=winner_only)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Solver, "results", spy)
+    rng = random.Random("winner")
+    match = Match.new("taash", rng)
+    match.apply(match.random_deal(rng))
+    bot = SearchBot(1, settings=SearchSettings(sample_nodes=50_000, playout_worlds=16))
+    while not match.is_chance and not match.is_over and match.hand_number == 0:
+        seat = match.to_act
+        assert seat is not None
+        seen = match.observe(seat)
+        match.apply(bot.act(seen) if seat % 2 == 0 else HeuristicBot(seat).act(seen))
+    assert asked and all(asked)
+
+
 def test_cheat_needs_the_truth_and_plays_double_dummy_best() -> None:
     rng = random.Random(4)
     match = _random_position("mendikot", rng, 0.0)

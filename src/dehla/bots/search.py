@@ -435,15 +435,7 @@ class SearchBot:
         self.last_playouts = len(played)
         if not played:
             return None
-        import os
-
-        chosen = best_action(played, observation, lambda: self.fallback.act(observation))
-        prior = float(os.environ.get("DEHLA_EXP_PRIOR", "0"))
-        if prior > 0:
-            heuristic = self.fallback.act(observation)
-            if heuristic in played and played.mean(chosen) - played.mean(heuristic) < prior:
-                return heuristic
-        return chosen
+        return best_action(played, observation, lambda: self.fallback.act(observation))
 
     def _sample_values(self, match: Match, team: int) -> dict[Action, float]:
         """What each legal action is worth to ``team`` in one sampled deal, solved double-dummy: 1 if the team
