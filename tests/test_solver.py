@@ -188,7 +188,7 @@ def test_results_of_chosen_actions_are_those_of_a_full_results_solve(preset: str
 @pytest.mark.parametrize("preset", [*PRESETS, "taash+trick_minimum"])
 def test_winner_only_results_are_who_wins_of_the_results(preset: str) -> None:
     # ``winner_only`` tells apart only who wins: each margin is the sign of the full result's, from the small
-    # positions (trump still to cut or hidden) to larger ones, and the call or hide before the first lead.
+    # positions (trump still to cut or hidden) to larger ones (the call: test_call_position_is_the_best_of_the_calls).
     rules = parse_rules({"preset": "taash", "trick_minimum": True}) if preset == "taash+trick_minimum" else preset
     rng = random.Random(f"winner-{preset}")
     solver = Solver(table_bits=16)

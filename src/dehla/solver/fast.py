@@ -77,7 +77,8 @@ class Results:
     """A position solved only as far as the hand's result: who wins and by how many points, not the tens.
 
     ``margin`` and ``actions`` hold team 0's points margin (points minus the other
-    team's) under best play, for the position and after each legal action.  Much
+    team's; its sign alone, asked with ``winner_only``) under best play, for the
+    position and after each legal action.  Much
     cheaper than a full ``Solution`` early in a hand (on Pagat and Mendikot one
     bound query an action), and all a player needs where the tens only decide the result.
     """
