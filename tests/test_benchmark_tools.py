@@ -686,3 +686,15 @@ def test_the_model_bot_refuses_settings_that_mean_nothing() -> None:
     for samples, margin in ((0, 0.1), (4, -0.5)):
         with pytest.raises(DehlaError, match="samples must be positive"):
             model_search.ModelSettings(samples, margin)
+
+
+def test_results_nodes_benchmark_asks_by_the_points_and_by_the_winner_and_refuses_bad_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("bench_results_nodes")
+    assert "unknown presets: nope" in _refused(bench, ["--rules", "nope"], monkeypatch, capsys)
+    assert "--positions and --node-limit must be positive" in _refused(bench, ["--positions", "0"], monkeypatch, capsys)
+    pagat = bench.measure("pagat", 3, 1, (30, 36), 1_000_000)  # a win or a loss: the same questions
+    assert pagat["positions"] == 3 and pagat["points_nodes"] == pagat["winner_nodes"] and pagat["disagree"] == 0
+    taash = bench.measure("taash", 3, 1, (30, 36), 1_000_000)  # 20, 30 or 80 points: more questions than one
+    assert taash["positions"] == 3 and taash["winner_nodes"] <= taash["points_nodes"] and taash["disagree"] == 0
