@@ -128,13 +128,22 @@ class _Tables:
     """What the kernel reads of one objective, made once per rules value and dealing team (``_tables_for``).
 
     ``final``: ``_final_table_from`` of its levels; ``thresholds[k]``: the kernel target of the query
-    "level at least k"; ``groups``: its levels grouped by result.
+    "level at least k"; ``groups``: its levels grouped by result; ``winners``: grouped by who wins alone
+    (nets -1: team 1 wins, 0: nobody, 1: team 0).
     """
 
     objective: Objective
     final: Array
     thresholds: Array
     groups: _ResultGroups
+    winners: _ResultGroups
+
+
+def _grouped(thresholds: Array, nets: list[int]) -> _ResultGroups:
+    """The levels grouped into runs of the same ``nets[level]`` (levels are sorted by result first)."""
+    starts = [0] + [level for level in range(1, len(nets)) if nets[level] != nets[level - 1]]
+    group_of_level = tuple(sum(1 for first in starts if first <= level) - 1 for level in range(len(nets)))
+    return _ResultGroups(thresholds[starts].copy(), tuple(nets[first] for first in starts), group_of_level)
 
 
 @cache
@@ -147,30 +156,14 @@ def _tables_for_team(rules: Rules, dealing_team: int) -> _Tables:
         values = list(range(objective.levels))
     values[0] = -(1 << 20)
     thresholds = np.array(values, dtype=np.int64)
-    levels = objective.values
-    starts = [0] + [level for level in range(1, len(levels)) if levels[level].net != levels[level - 1].net]
-    group_of_level = tuple(sum(1 for first in starts if first <= level) - 1 for level in range(len(levels)))
-    groups = _ResultGroups(thresholds[starts].copy(), tuple(levels[first].net for first in starts), group_of_level)
-    return _Tables(objective, final, thresholds, groups)
+    nets = [value.net for value in objective.values]
+    winners = [(net > 0) - (net < 0) for net in nets]
+    return _Tables(objective, final, thresholds, _grouped(thresholds, nets), _grouped(thresholds, winners))
 
 
 def _tables_for(rules: Rules, dealer: int) -> _Tables:
     """The kernel's tables for a hand under ``rules`` dealt by ``dealer`` (cached by rules and dealing team)."""
     return _tables_for_team(rules, dealer % 2)
-
-
-@cache
-def _winner_groups_for_team(rules: Rules, dealing_team: int) -> _ResultGroups:
-    """The results grouped by who wins alone: nets -1 (team 1 wins), 0 (nobody) and 1 (team 0)."""
-    groups = _tables_for_team(rules, dealing_team).groups
-    signs = [(net > 0) - (net < 0) for net in groups.nets]
-    starts = [0] + [group for group in range(1, len(signs)) if signs[group] != signs[group - 1]]
-    sign_group = [sum(1 for first in starts if first <= group) - 1 for group in range(len(signs))]
-    return _ResultGroups(
-        groups.thresholds[starts].copy(),
-        tuple(signs[first] for first in starts),
-        tuple(sign_group[group] for group in groups.group_of_level),
-    )
 
 
 class SolveLimitReached(DehlaError):
@@ -355,10 +348,8 @@ class Solver:
         keeps, so a player that weighs only a few candidates saves most of it.
         """
         start = self.nodes
-        if winner_only:
-            groups = _winner_groups_for_team(position.rules, position.dealer % 2)
-        else:
-            groups = _tables_for(position.rules, position.dealer).groups
+        tables = _tables_for(position.rules, position.dealer)
+        groups = tables.winners if winner_only else tables.groups
         seat, root, found = self._solve_actions(position, groups, actions)
         margins = {action: groups.nets[group] for action, group in found.items()}
         return Results(groups.nets[root], margins, seat, self.nodes - start)
