@@ -14,6 +14,7 @@ Usage::
     python benchmarks/bench_search.py --rules taash --deals 1000 --first-deal 1000 --json > b.json
     python benchmarks/pool_runs.py a.json b.json
     python benchmarks/pool_runs.py a.json b.json --report whole.json   # one report, as one run would make
+    python benchmarks/pool_runs.py a.json c.json --gaps    # ranges apart (0-999 and 3,000-3,999): one rate
 
 ``--report`` writes the parts as one ``bench_search.py --json`` report (every
 deal's score in order), so that ``compare_deals.py`` can set a run made in parts
@@ -40,8 +41,12 @@ def opponent(report: dict[str, Any]) -> str:
     return str(report["results"][0].get("against", "heuristic"))
 
 
-def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
-    """The pooled result of ``reports`` (first measured bot of each), checked to be one run split in parts."""
+def pool(reports: list[dict[str, Any]], gaps: bool = False) -> dict[str, Any]:
+    """The pooled result of ``reports`` (first measured bot of each), checked to be one run split in parts.
+
+    With ``gaps`` the parts' deals may skip some (never overlap): a headline over held-out ranges that leave
+    out deals a decision was made on.
+    """
     if not reports:
         raise PoolError("no report given")
     parts = sorted(reports, key=lambda report: report.get("first_deal", 0))
@@ -63,13 +68,18 @@ def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
     if len(trees) > 1 or None in trees or any(str(tree).endswith("-dirty") for tree in trees):
         raise PoolError(f"the reports are not all of one committed version of src/: {sorted(map(str, trees))}")
     expected = first.get("first_deal", 0)
+    ranges: list[list[int]] = []
     for report in parts:
         start = report.get("first_deal", 0)
-        if start != expected:
-            gap = "overlap" if start < expected else "gap"
+        if start < expected or (start > expected and not gaps):
+            gap = "overlap" if start < expected else "gap (--gaps pools ranges apart)"
             raise PoolError(
                 f"the deals have a {gap}: a report starts at deal {start}, the one before ends at deal {expected - 1}"
             )
+        if ranges and start == expected:
+            ranges[-1][1] = start + len(report["results"][0]["deal_scores"]) - 1
+        else:
+            ranges.append([start, start + len(report["results"][0]["deal_scores"]) - 1])
         expected = start + len(report["results"][0]["deal_scores"])
     scores = [score for report in parts for score in report["results"][0]["deal_scores"]]
     rate = wilson(sum(scores), 2 * len(scores))
@@ -81,6 +91,7 @@ def pool(reports: list[dict[str, Any]]) -> dict[str, Any]:
         "src_tree": first.get("src_tree"),
         "commits": sorted({commit for report in parts for commit in commits_of(report)}),
         "first_deal": first.get("first_deal", 0),
+        "ranges": ranges,
         "deals": len(scores),
         "hands": 2 * len(scores),
         "won": sum(scores),
@@ -128,13 +139,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("reports", nargs="+", help="bench_search.py --json reports of consecutive deals")
     parser.add_argument("--json", action="store_true", help="print the pooled result as JSON")
     parser.add_argument("--report", metavar="FILE", help="also write the parts as one bench_search.py --json report")
+    parser.add_argument(
+        "--gaps",
+        action="store_true",
+        help="let the parts' deals skip some (held-out ranges apart; never overlapping); not with --report",
+    )
     args = parser.parse_args(argv)
+    if args.gaps and args.report:
+        parser.error("--report writes deals that follow each other: leave out --gaps")
     try:
         reports = [json.loads(Path(path).read_text(encoding="utf-8")) for path in args.reports]
     except (OSError, ValueError) as error:
         parser.error(f"cannot read the reports: {error}")
     try:
-        pooled = pool(reports)
+        pooled = pool(reports, gaps=args.gaps)
     except (PoolError, KeyError, IndexError, TypeError) as error:
         parser.error(f"cannot pool these reports: {error}")
     if args.report:
@@ -145,9 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({key: value for key, value in pooled.items() if key != "deal_scores"}))
         return 0
-    last = pooled["first_deal"] + pooled["deals"] - 1
+    deals = ", ".join(f"{first} to {last}" for first, last in pooled["ranges"])
     print(
-        f"{pooled['rules']}, seed {pooled['seed']}, deals {pooled['first_deal']} to {last}: {pooled['bot']} vs "
+        f"{pooled['rules']}, seed {pooled['seed']}, deals {deals}: {pooled['bot']} vs "
         f"{pooled['against']}, {pooled['hands']} hands: wins {pooled['win_rate']:.2%} [{pooled['low']:.2%}, "
         f"{pooled['high']:.2%}]; CPU p95 a move per part: "
         + ", ".join(f"{value:.3f} s" for value in pooled["cpu_p95_s_per_part"])

@@ -322,6 +322,33 @@ def test_pooled_parts_compare_deal_by_deal_with_a_whole_run(tmp_path: Path, caps
     assert "cannot write the report" in capsys.readouterr().err
 
 
+def test_pool_with_gaps_joins_ranges_apart_but_never_overlapping_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--gaps`` pools held-out ranges that skip deals (one rate, the ranges named); overlaps stay refused."""
+    pool_runs = _load("pool_runs")
+    first = _part(tmp_path / "a.json", 0, [2.0, 1.0])
+    next_to_it = _part(tmp_path / "b.json", 2, [1.0])
+    apart = _part(tmp_path / "c.json", 10, [0.0, 2.0, 2.0])
+    assert pool_runs.main([apart, next_to_it, first, "--gaps", "--json"]) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    assert pooled["ranges"] == [[0, 2], [10, 12]]
+    assert (pooled["deals"], pooled["hands"], pooled["won"]) == (6, 12, 8.0)
+    assert pool_runs.main([first, next_to_it, apart, "--gaps"]) == 0
+    assert "deals 0 to 2, 10 to 12: hard (0.5 s) vs heuristic, 12 hands" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        pool_runs.main([first, apart])
+    assert "--gaps pools ranges apart" in capsys.readouterr().err
+    overlapping = _part(tmp_path / "d.json", 11, [1.0])
+    with pytest.raises(SystemExit):
+        pool_runs.main([first, apart, overlapping, "--gaps"])
+    assert "overlap" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        pool_runs.main([first, apart, "--gaps", "--report", str(tmp_path / "whole.json")])
+    assert "leave out --gaps" in capsys.readouterr().err
+    assert not (tmp_path / "whole.json").exists()
+
+
 @pytest.mark.parametrize(
     ("first_deal", "changes", "message"),
     [
