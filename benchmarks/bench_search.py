@@ -31,6 +31,7 @@ Usage::
     python benchmarks/bench_search.py --bot cheat --cheat-nodes 2000000 [...]    # cheat alone
     python benchmarks/bench_search.py --deals 1000 --first-deal 1000 --json [...]  # the second half of 2,000
     python benchmarks/bench_search.py --against openspiel-ismcts [...]   # another opponent than heuristic
+    python benchmarks/bench_search.py --sighted-after 3 [...]   # a control: cheat's moves once 3 tricks are done
     python benchmarks/bench_search.py --deals 2000 --parts runs/pagat-seed1 [...]  # resumable, in 20-deal parts
 """
 
@@ -67,12 +68,43 @@ from dehla.rules import Rules, parse_rules
 MODEL = "+model"
 #: Appended to a search bot's name: no playouts (the heuristic's move where nothing is solved, as before them).
 NO_PLAYOUTS = "-playouts"
+#: Appended to a search bot's name with a number of tricks: ``cheat`` plays once that many are done (a control).
+SIGHTED = "+sighted-after-"
+
+
+class SightedAfter:
+    """A control, never a player: ``bot`` until ``tricks`` tricks of the hand are done, then ``cheat``, which
+    sees every card and plays a double-dummy best move.  Against the plain bot on the same deals it bounds what
+    any better play from that trick on (inference, search against strategy fusion) could win, and so what is
+    left to the tricks before it."""
+
+    def __init__(self, bot: SearchBot, cheat: CheatBot, tricks: int) -> None:
+        self.bot, self.cheat, self.tricks = bot, cheat, tricks
+        self.name = f"{bot.name}{SIGHTED}{tricks}"
+
+    @property
+    def last_playouts(self) -> int:
+        return self.bot.last_playouts
+
+    def bind(self, match: Match) -> None:
+        self.cheat.bind(match)
+
+    def act(self, observation: Observation) -> Action:
+        if observation.phase == "play" and len(observation.tricks) >= self.tricks:
+            self.bot.last_playouts = 0
+            return self.cheat.act(observation)
+        return self.bot.act(observation)
 
 
 def make_player(kind: str, seed: int, budget: float, cheat_nodes: int) -> Bot:
     """The bot measured: a search bot with ``budget`` seconds a move, or ``cheat`` capped at ``cheat_nodes``."""
     if kind == "cheat":
         return CheatBot(seed, node_limit=cheat_nodes or None)
+    if SIGHTED in kind:
+        searcher, tricks = kind.split(SIGHTED)
+        bot = make_player(searcher, seed, budget, cheat_nodes)
+        assert isinstance(bot, SearchBot)
+        return SightedAfter(bot, CheatBot(seed, node_limit=cheat_nodes or None), int(tricks))
     if kind.endswith(MODEL):
         settings = SearchSettings(playouts=False)
         return ModelSearchBot(seed, budget=budget, name=kind.removesuffix(MODEL), settings=settings)
@@ -390,6 +422,12 @@ def main() -> int:
         default="heuristic",
         help="the opponents' bot, any registered name (e.g. openspiel-ismcts, at its stated budget); default heuristic",
     )
+    parser.add_argument(
+        "--sighted-after",
+        type=int,
+        metavar="TRICKS",
+        help="a control: the search bot plays as cheat (every card seen) once TRICKS tricks of a hand are done",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals (default 1)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON, with every deal's score")
     parser.add_argument(
@@ -413,6 +451,10 @@ def main() -> int:
     except DehlaError as error:
         parser.error(f"--against: {error}")
     tested = args.bot + MODEL * args.model + NO_PLAYOUTS * args.no_playouts
+    if args.sighted_after is not None:
+        if args.bot == "cheat" or args.model or args.sighted_after < 0:
+            parser.error("--sighted-after takes a number of tricks (0 or more) and a search bot (hard, expert)")
+        tested += f"{SIGHTED}{args.sighted_after}"
     if args.model and args.no_playouts:
         parser.error("--model and --no-playouts are one switch each, one at a time")
     if args.parts:

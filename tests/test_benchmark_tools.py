@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from dehla.errors import DehlaError
+from dehla.rules import parse_rules
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -243,6 +244,33 @@ def test_search_benchmark_plays_against_another_bot_and_names_an_unknown_one(
     assert bench.main() == 0
     result = json.loads(capsys.readouterr().out)["results"][0]
     assert result["against"] == "random" and len(result["deal_scores"]) == 1
+
+
+def test_sighted_control_plays_the_search_bot_then_cheat_once_the_tricks_are_done(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--sighted-after 2``: the measured seats' moves come from the search bot in tricks 1-2, from cheat after."""
+    bench = _load("bench_search")
+    movers: list[tuple[str, int]] = []
+
+    def spy(original: Callable[..., Any], name: str) -> Callable[..., Any]:
+        def act(bot: object, observation: Any) -> Any:
+            if observation.phase == "play":
+                movers.append((name, len(observation.tricks)))
+            return original(bot, observation)
+
+        return act
+
+    monkeypatch.setattr(bench.SearchBot, "act", spy(bench.SearchBot.act, "search"))
+    monkeypatch.setattr(bench.CheatBot, "act", spy(bench.CheatBot.act, "cheat"))
+    bot = bench.make_player("hard+sighted-after-2", 7, 0.05, 20_000)
+    assert bot.name == "hard+sighted-after-2"
+    score = bench.play_leg(parse_rules("mendikot-8"), 7, "hard+sighted-after-2", 0.05, 20_000, 0, [], [])
+    assert score in (0.0, 0.5, 1.0)
+    assert {tricks for name, tricks in movers if name == "search"} <= {0, 1}
+    assert {tricks for name, tricks in movers if name == "cheat"} >= {2, 3}
+    assert "--sighted-after takes a number of tricks" in _refused(bench, ["--sighted-after", "-1"], monkeypatch, capsys)
+    assert "and a search bot" in _refused(bench, ["--bot", "cheat", "--sighted-after", "2"], monkeypatch, capsys)
 
 
 def test_heuristic_benchmark_seats_cheat_against_random_and_refuses_bad_limits(
