@@ -76,11 +76,12 @@ def pool(reports: list[dict[str, Any]], gaps: bool = False) -> dict[str, Any]:
             raise PoolError(
                 f"the deals have a {gap}: a report starts at deal {start}, the one before ends at deal {expected - 1}"
             )
+        end = start + len(report["results"][0]["deal_scores"])
         if ranges and start == expected:
-            ranges[-1][1] = start + len(report["results"][0]["deal_scores"]) - 1
+            ranges[-1][1] = end - 1  # follows the range before
         else:
-            ranges.append([start, start + len(report["results"][0]["deal_scores"]) - 1])
-        expected = start + len(report["results"][0]["deal_scores"])
+            ranges.append([start, end - 1])
+        expected = end
     scores = [score for report in parts for score in report["results"][0]["deal_scores"]]
     rate = wilson(sum(scores), 2 * len(scores))
     return {
