@@ -81,19 +81,18 @@ class SightedAfter:
     def __init__(self, bot: SearchBot, cheat: CheatBot, tricks: int) -> None:
         self.bot, self.cheat, self.tricks = bot, cheat, tricks
         self.name = f"{bot.name}{SIGHTED}{tricks}"
-
-    @property
-    def last_playouts(self) -> int:
-        return self.bot.last_playouts
+        self.last_playouts = 0  # worlds the search bot played out for the last move (0 for cheat's)
 
     def bind(self, match: Match) -> None:
         self.cheat.bind(match)
 
     def act(self, observation: Observation) -> Action:
         if observation.phase == "play" and len(observation.tricks) >= self.tricks:
-            self.bot.last_playouts = 0
+            self.last_playouts = 0
             return self.cheat.act(observation)
-        return self.bot.act(observation)
+        action = self.bot.act(observation)
+        self.last_playouts = self.bot.last_playouts
+        return action
 
 
 def make_player(kind: str, seed: int, budget: float, cheat_nodes: int) -> Bot:
